@@ -1,0 +1,179 @@
+//! [`ToolContext`]: what a handler knows about the call it serves.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+use tokio::time::Instant;
+
+use crate::abort::AbortSignal;
+use crate::id::InvocationId;
+use crate::suspend::Answer;
+
+/// The caller's event callback, shared by every clone of a context.
+pub(crate) type EventSink = Arc<dyn Fn(Value) + Send + Sync>;
+
+/// The second argument of every handler: the call's signal, deadline, answer and event sink.
+///
+/// A context is cheap to clone, so a handler can move it into tasks it spawns.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), toolwire::DefineError> {
+/// use serde_json::{json, Value};
+/// use toolwire::{Tool, ToolContext, ToolResult};
+///
+/// let crunch = Tool::define("crunch")
+///     .execute(|args: Value, ctx: ToolContext| async move {
+///         let steps = args["steps"].as_u64().unwrap_or(3);
+///         for done in 0..steps {
+///             if ctx.signal().is_aborted() {
+///                 return ToolResult::failure(format!("cancelled after {done} step(s)"));
+///             }
+///             ctx.progress(done + 1, steps, "crunching");
+///         }
+///         ToolResult::ok(json!({"steps": steps}), format!("completed {steps} step(s)"))
+///     })
+///     .build()?;
+///
+/// let result = crunch
+///     .execute(json!({"steps": 2}))
+///     .on_event(|event| println!("{event}"))
+///     .await;
+/// assert_eq!(result.text(), Some("completed 2 step(s)"));
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct ToolContext {
+    signal: AbortSignal,
+    timeout: Option<Duration>,
+    deadline: Option<Instant>,
+    answer: Option<Arc<Answer>>,
+    events: Option<EventSink>,
+    invocation_id: InvocationId,
+}
+
+impl ToolContext {
+    /// A context with no signal, deadline, answer or event sink, and a fresh invocation id.
+    ///
+    /// Calls through [`Tool::execute`](crate::Tool::execute) build their own; this one is for
+    /// calling a handler function directly, for example in a unit test.
+    pub fn new() -> Self {
+        Self {
+            signal: AbortSignal::never(),
+            timeout: None,
+            deadline: None,
+            answer: None,
+            events: None,
+            invocation_id: InvocationId::new(),
+        }
+    }
+
+    pub(crate) fn with_signal(mut self, signal: AbortSignal) -> Self {
+        self.signal = signal;
+        self
+    }
+
+    pub(crate) fn with_deadline(mut self, timeout: Duration, deadline: Instant) -> Self {
+        self.timeout = Some(timeout);
+        self.deadline = Some(deadline);
+        self
+    }
+
+    pub(crate) fn with_answer(mut self, answer: Option<Arc<Answer>>) -> Self {
+        self.answer = answer;
+        self
+    }
+
+    pub(crate) fn with_events(mut self, events: Option<EventSink>) -> Self {
+        self.events = events;
+        self
+    }
+
+    /// The call's cancellation signal. It is always present: when the caller gave none, it is
+    /// a signal that never fires. It also fires when the call's deadline passes.
+    pub fn signal(&self) -> &AbortSignal {
+        &self.signal
+    }
+
+    /// The caller's time budget for this call, if one was set.
+    pub fn timeout(&self) -> Option<Duration> {
+        self.timeout
+    }
+
+    /// The instant the call times out, if a timeout was set.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    /// The time left before the deadline, if a timeout was set; zero once it has passed.
+    pub fn remaining(&self) -> Option<Duration> {
+        self.deadline
+            .map(|deadline| deadline.saturating_duration_since(Instant::now()))
+    }
+
+    /// The host's answer to a request this tool made on an earlier attempt; present only on
+    /// that retry.
+    pub fn answer(&self) -> Option<&Answer> {
+        self.answer.as_deref()
+    }
+
+    /// The unique id of this invocation.
+    pub fn invocation_id(&self) -> InvocationId {
+        self.invocation_id
+    }
+
+    /// Whether the caller listens to events; lets a handler skip building costly ones.
+    pub fn has_event_listener(&self) -> bool {
+        self.events.is_some()
+    }
+
+    /// Sends `event` to the caller's callback, if there is one. The handler chooses its shape.
+    ///
+    /// Events arrive in the order they are emitted. The callback runs on the handler's task,
+    /// so it should be quick.
+    pub fn emit(&self, event: Value) {
+        if let Some(events) = &self.events {
+            events(event);
+        }
+    }
+
+    /// Emits a progress event in the standard shape, which follows MCP's progress notification:
+    ///
+    /// `{"type": "progress", "progress": done, "total": total, "message": message}`
+    ///
+    /// `total` is left out when `None`, and `message` when empty.
+    pub fn progress(&self, done: u64, total: impl Into<Option<u64>>, message: &str) {
+        if self.events.is_none() {
+            return;
+        }
+        let mut event = Map::with_capacity(4);
+        event.insert("type".into(), Value::from("progress"));
+        event.insert("progress".into(), Value::from(done));
+        if let Some(total) = total.into() {
+            event.insert("total".into(), Value::from(total));
+        }
+        if !message.is_empty() {
+            event.insert("message".into(), Value::from(message));
+        }
+        self.emit(Value::Object(event));
+    }
+}
+
+impl Default for ToolContext {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl fmt::Debug for ToolContext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolContext")
+            .field("invocation_id", &self.invocation_id)
+            .field("signal", &self.signal)
+            .field("timeout", &self.timeout)
+            .field("answer", &self.answer)
+            .field("has_event_listener", &self.events.is_some())
+            .finish()
+    }
+}

@@ -1,0 +1,107 @@
+//! Setup errors: what went wrong while defining a tool.
+//!
+//! Call-time problems are never errors: they are failed [`ToolResult`](crate::ToolResult)s.
+
+use std::fmt;
+
+/// What kind of setup mistake a [`DefineError`] reports. New kinds may be added.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DefineErrorKind {
+    /// The name is not 1 to 64 characters of `a-z`, `A-Z`, `0-9`, `_` or `-`.
+    InvalidName,
+    /// The parameters are not a valid JSON Schema whose root is an object schema.
+    InvalidParameters,
+    /// An input example is not an object, or does not match the parameters.
+    InvalidExample,
+    /// Neither `execute` nor `execute_sync` was called before `build`.
+    MissingHandler,
+}
+
+/// A tool definition that cannot be built; returned by
+/// [`ToolBuilder::build`](crate::ToolBuilder::build).
+///
+/// The message names the tool and what is wrong:
+///
+/// ```
+/// use toolwire::{DefineErrorKind, Tool, ToolResult};
+///
+/// let err = Tool::define("get weather")
+///     .execute_sync(|_, _| ToolResult::failure("unused"))
+///     .build()
+///     .unwrap_err();
+/// assert_eq!(err.kind(), DefineErrorKind::InvalidName);
+/// assert!(err.to_string().starts_with(r#"invalid tool name "get weather""#));
+/// ```
+#[derive(Clone, PartialEq, Eq)]
+pub struct DefineError {
+    inner: Box<Inner>,
+}
+
+#[derive(Clone, PartialEq, Eq)]
+struct Inner {
+    kind: DefineErrorKind,
+    tool: String,
+    detail: String,
+}
+
+impl DefineError {
+    pub(crate) fn new(kind: DefineErrorKind, tool: &str, detail: impl Into<String>) -> Self {
+        let inner = Inner {
+            kind,
+            tool: tool.to_owned(),
+            detail: detail.into(),
+        };
+        Self {
+            inner: Box::new(inner),
+        }
+    }
+
+    /// What kind of mistake this is.
+    pub fn kind(&self) -> DefineErrorKind {
+        self.inner.kind
+    }
+
+    /// The name of the tool being defined, as given.
+    pub fn tool(&self) -> &str {
+        &self.inner.tool
+    }
+
+    /// Whether the tool's name is invalid.
+    pub fn is_invalid_name(&self) -> bool {
+        self.kind() == DefineErrorKind::InvalidName
+    }
+
+    /// Whether the tool's parameter schema is invalid.
+    pub fn is_invalid_parameters(&self) -> bool {
+        self.kind() == DefineErrorKind::InvalidParameters
+    }
+}
+
+impl fmt::Display for DefineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Inner { kind, tool, detail } = &*self.inner;
+        match kind {
+            DefineErrorKind::InvalidName => write!(f, "invalid tool name {tool:?}: {detail}"),
+            DefineErrorKind::InvalidParameters => {
+                write!(f, "invalid parameters for tool {tool:?}: {detail}")
+            }
+            DefineErrorKind::InvalidExample => {
+                write!(f, "invalid input example for tool {tool:?}: {detail}")
+            }
+            DefineErrorKind::MissingHandler => write!(f, "tool {tool:?} has no handler: {detail}"),
+        }
+    }
+}
+
+impl fmt::Debug for DefineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DefineError")
+            .field("kind", &self.inner.kind)
+            .field("tool", &self.inner.tool)
+            .field("detail", &self.inner.detail)
+            .finish()
+    }
+}
+
+impl std::error::Error for DefineError {}

@@ -1,0 +1,98 @@
+//! Define a tool once, describe it to every LLM provider, and execute the calls a model makes
+//! safely.
+//!
+//! A [`Tool`] has a name, a description, a JSON Schema for its arguments and a handler. It
+//! describes itself in the wire shapes of OpenAI, Anthropic, Gemini and MCP, computed once.
+//! A call validates the arguments, can be aborted through an [`AbortSignal`] or given a
+//! deadline, can report progress, and can pause for a human and be resumed. Whatever
+//! happens, a call yields a [`ToolResult`] the model can read: errors, panics, aborts and
+//! timeouts are values, never crashes.
+//!
+//! # Quick start
+//!
+//! ```
+//! use std::time::Duration;
+//! use serde_json::{json, Value};
+//! use toolwire::{AbortController, FailureKind, Tool, ToolContext, ToolResult};
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), toolwire::DefineError> {
+//! // Define a tool.
+//! let double = Tool::define("double")
+//!     .description("Double a number")
+//!     .parameters(json!({
+//!         "type": "object",
+//!         "properties": {"n": {"type": "number"}},
+//!         "required": ["n"]
+//!     }))
+//!     .execute_sync(|args: Value, _ctx: ToolContext| {
+//!         let n = args["n"].as_f64().unwrap_or(0.0);
+//!         ToolResult::ok(json!({"value": n * 2.0}), format!("{n} x 2 = {}", n * 2.0))
+//!     })
+//!     .build()?;
+//!
+//! // Describe it to a provider.
+//! assert_eq!(double.to_anthropic()["input_schema"]["required"], json!(["n"]));
+//!
+//! // Execute a call.
+//! let result = double.execute(json!({"n": 21})).await;
+//! assert_eq!(result.text(), Some("21 x 2 = 42"));
+//!
+//! // Bad arguments are a failed result the model can act on, and the handler never runs.
+//! let bad = double.execute(json!({"n": "x"})).await;
+//! assert_eq!(bad.failure_kind(), Some(FailureKind::InvalidInput));
+//! assert!(bad.text().unwrap().contains("/n"));
+//!
+//! // Abort a slow call: the result comes back at once, and the handler's future is dropped.
+//! let slow = Tool::define("slow")
+//!     .execute(|_args, _ctx| async {
+//!         tokio::time::sleep(Duration::from_secs(3600)).await;
+//!         ToolResult::ok(json!({}), "done")
+//!     })
+//!     .build()?;
+//! let ctl = AbortController::new();
+//! let call = tokio::spawn(slow.execute(json!({})).signal(ctl.signal()).into_future());
+//! ctl.abort_with("User cancelled");
+//! assert_eq!(call.await.unwrap().text(), Some("User cancelled"));
+//!
+//! // Or give it a deadline.
+//! let late = slow.execute(json!({})).timeout(Duration::from_millis(10)).await;
+//! assert!(late.is_timed_out());
+//! # Ok(())
+//! # }
+//! # use std::future::IntoFuture;
+//! ```
+//!
+//! # Where to look next
+//!
+//! - [`Tool`] and [`ToolBuilder`]: defining and describing a tool.
+//! - [`Execution`]: the options of a call, and the order of its steps.
+//! - [`ToolContext`]: what a handler can read and report.
+//! - [`suspend`]: pausing a call for a human with [`Request`] and resuming it with an
+//!   [`Answer`].
+//! - [`ToolResult`] and [`FailureKind`]: what a call yields.
+
+#![forbid(unsafe_code)]
+
+mod abort;
+mod context;
+pub mod error;
+mod execute;
+mod handler;
+mod id;
+mod provider;
+mod result;
+mod schema;
+pub mod suspend;
+mod tool;
+
+pub use abort::{AbortController, AbortSignal, DEFAULT_ABORT_REASON};
+pub use context::ToolContext;
+pub use error::{DefineError, DefineErrorKind};
+pub use execute::{ExecuteFuture, Execution};
+pub use handler::IntoToolResult;
+pub use id::InvocationId;
+pub use provider::Provider;
+pub use result::{FailureKind, ToolResult};
+pub use suspend::{Answer, Request};
+pub use tool::{Tool, ToolBuilder};

@@ -1,0 +1,241 @@
+//! [`ToolResult`], the value every call yields, and [`FailureKind`], why a call failed.
+
+use std::fmt;
+
+use serde::ser::{Serialize, SerializeStruct, Serializer};
+use serde_json::Value;
+
+use crate::suspend::Request;
+
+/// Why a [`ToolResult`] is not a success.
+///
+/// Read it with [`ToolResult::failure_kind`]. New kinds may be added.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FailureKind {
+    /// The caller's signal fired, before or during the call.
+    Aborted,
+    /// The call's deadline passed before the handler finished.
+    TimedOut,
+    /// The arguments did not match the tool's parameter schema.
+    InvalidInput,
+    /// The host's authorization check refused the call.
+    Denied,
+    /// No tool has the name that was called.
+    UnknownTool,
+    /// The tool exists but is not active for this caller.
+    Inactive,
+    /// The handler's output was rejected by the output check.
+    InvalidOutput,
+    /// The handler returned an error or a failed result.
+    Handler,
+    /// The handler panicked.
+    Panic,
+    /// The call is suspended until a host answers its [`Request`]; see
+    /// [`ToolResult::pending_request`].
+    Pending,
+}
+
+impl FailureKind {
+    /// A short lowercase name, as used in logs and traces: `"aborted"`, `"timed_out"`, ...
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Aborted => "aborted",
+            Self::TimedOut => "timed_out",
+            Self::InvalidInput => "invalid_input",
+            Self::Denied => "denied",
+            Self::UnknownTool => "unknown_tool",
+            Self::Inactive => "inactive",
+            Self::InvalidOutput => "invalid_output",
+            Self::Handler => "handler",
+            Self::Panic => "panic",
+            Self::Pending => "pending",
+        }
+    }
+}
+
+impl fmt::Display for FailureKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The outcome of one tool call, as the model reads it.
+///
+/// It serializes exactly as the seed documents show, `{"success": bool, "json": value | null,
+/// "text": string | null}`. A failure's `json` is `null`.
+///
+/// A pending result (see [`ToolResult::pending`]) serializes as a failure whose `json` holds
+/// the request under `"pending"` and whose `text` is the request's prompt:
+/// `{"success": false, "json": {"pending": {"id": .., "kind": .., "prompt": ..}}, "text": ..}`.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire::{FailureKind, ToolResult};
+///
+/// let ok = ToolResult::ok(json!({"value": 42}), "21 x 2 = 42");
+/// assert!(ok.is_success());
+/// assert_eq!(
+///     serde_json::to_value(&ok).unwrap(),
+///     json!({"success": true, "json": {"value": 42}, "text": "21 x 2 = 42"})
+/// );
+///
+/// let failed = ToolResult::failure("Something went wrong");
+/// assert_eq!(failed.failure_kind(), Some(FailureKind::Handler));
+/// assert_eq!(failed.text(), Some("Something went wrong"));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolResult {
+    json: Value,
+    text: Option<String>,
+    outcome: Outcome,
+}
+
+/// Success, or the reason for failure; the pending request lives here.
+#[derive(Debug, Clone, PartialEq)]
+enum Outcome {
+    Success,
+    Failure(FailureKind),
+    Pending(Box<Request>),
+}
+
+impl ToolResult {
+    /// A success carrying a structured payload and a text summary.
+    pub fn ok(json: Value, text: impl Into<String>) -> Self {
+        Self {
+            json,
+            text: Some(text.into()),
+            outcome: Outcome::Success,
+        }
+    }
+
+    /// A success with a structured payload and no text.
+    pub fn ok_json(json: Value) -> Self {
+        Self {
+            json,
+            text: None,
+            outcome: Outcome::Success,
+        }
+    }
+
+    /// A failure reported by the tool itself ([`FailureKind::Handler`]); its `json` is null.
+    pub fn failure(text: impl Into<String>) -> Self {
+        Self::failed(FailureKind::Handler, text)
+    }
+
+    /// A failure of the given kind. The pipeline uses it; so may hosts that reject a call
+    /// themselves, for example with [`FailureKind::Denied`].
+    ///
+    /// [`FailureKind::Pending`] is reserved for [`ToolResult::pending`]; passing it here gives
+    /// a [`FailureKind::Handler`] failure.
+    pub fn failed(kind: FailureKind, text: impl Into<String>) -> Self {
+        let kind = if kind == FailureKind::Pending {
+            FailureKind::Handler
+        } else {
+            kind
+        };
+        Self {
+            json: Value::Null,
+            text: Some(text.into()),
+            outcome: Outcome::Failure(kind),
+        }
+    }
+
+    /// A suspended call: the host must answer `request` and run the call again with
+    /// [`Execution::answer`](crate::Execution::answer).
+    pub fn pending(request: Request) -> Self {
+        Self {
+            json: Value::Null,
+            text: None,
+            outcome: Outcome::Pending(Box::new(request)),
+        }
+    }
+
+    /// Whether the call succeeded.
+    pub fn is_success(&self) -> bool {
+        matches!(self.outcome, Outcome::Success)
+    }
+
+    /// Why the call failed, or `None` for a success.
+    pub fn failure_kind(&self) -> Option<FailureKind> {
+        match &self.outcome {
+            Outcome::Success => None,
+            Outcome::Failure(kind) => Some(*kind),
+            Outcome::Pending(_) => Some(FailureKind::Pending),
+        }
+    }
+
+    /// Whether the call failed because its signal fired.
+    pub fn is_aborted(&self) -> bool {
+        self.failure_kind() == Some(FailureKind::Aborted)
+    }
+
+    /// Whether the call failed because its deadline passed.
+    pub fn is_timed_out(&self) -> bool {
+        self.failure_kind() == Some(FailureKind::TimedOut)
+    }
+
+    /// The request a suspended call waits on, if this result is pending.
+    pub fn pending_request(&self) -> Option<&Request> {
+        match &self.outcome {
+            Outcome::Pending(request) => Some(request),
+            _ => None,
+        }
+    }
+
+    /// The structured payload: `null` for failures.
+    pub fn json(&self) -> &Value {
+        &self.json
+    }
+
+    /// The text summary, error message or abort reason. A pending result's text is its
+    /// request's prompt.
+    pub fn text(&self) -> Option<&str> {
+        match &self.outcome {
+            Outcome::Pending(request) => Some(&request.prompt),
+            _ => self.text.as_deref(),
+        }
+    }
+
+    /// Splits the result into its payload and text.
+    pub fn into_parts(self) -> (Value, Option<String>) {
+        match self.outcome {
+            Outcome::Pending(request) => {
+                let text = request.prompt.clone();
+                (pending_json(&request), Some(text))
+            }
+            _ => (self.json, self.text),
+        }
+    }
+}
+
+fn pending_json(request: &Request) -> Value {
+    let request = serde_json::to_value(request).unwrap_or(Value::Null);
+    let mut map = serde_json::Map::with_capacity(1);
+    map.insert("pending".to_owned(), request);
+    Value::Object(map)
+}
+
+impl Serialize for ToolResult {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_struct("ToolResult", 3)?;
+        out.serialize_field("success", &self.is_success())?;
+        match &self.outcome {
+            Outcome::Pending(request) => out.serialize_field("json", &PendingJson(request))?,
+            _ => out.serialize_field("json", &self.json)?,
+        }
+        out.serialize_field("text", &self.text())?;
+        out.end()
+    }
+}
+
+/// Serializes `{"pending": request}` without building a `Value`.
+struct PendingJson<'a>(&'a Request);
+
+impl Serialize for PendingJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_struct("Pending", 1)?;
+        out.serialize_field("pending", self.0)?;
+        out.end()
+    }
+}

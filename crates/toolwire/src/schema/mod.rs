@@ -1,0 +1,13 @@
+//! Parameter schemas: checked against the JSON Schema meta-schema and compiled once, when a
+//! tool is built; then used to validate every call's arguments.
+
+mod check;
+mod compile;
+
+pub(crate) use check::check_parameters;
+pub(crate) use compile::CompiledSchema;
+
+/// The parameters a tool gets when it declares none.
+pub(crate) fn empty_object() -> serde_json::Value {
+    serde_json::json!({"type": "object", "properties": {}})
+}

@@ -1,0 +1,164 @@
+//! [`ToolBuilder`]: the fluent definition of a tool.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::context::ToolContext;
+use crate::error::{DefineError, DefineErrorKind};
+use crate::handler::{Handler, IntoToolResult};
+use crate::provider::{Definition, Shapes};
+use crate::schema::{self, CompiledSchema};
+use crate::tool::name::check_name;
+use crate::tool::{Tool, ToolInner};
+
+/// Collects a tool's definition; made by [`Tool::define`], finished by [`ToolBuilder::build`].
+#[must_use = "a builder does nothing until `build` is called"]
+#[derive(Default)]
+pub struct ToolBuilder {
+    name: String,
+    description: Option<String>,
+    parameters: Option<Value>,
+    strict: Option<bool>,
+    input_examples: Vec<Value>,
+    cache_control: Option<Value>,
+    handler: Option<Handler>,
+}
+
+impl ToolBuilder {
+    pub(crate) fn new(name: String) -> Self {
+        Self {
+            name,
+            ..Self::default()
+        }
+    }
+
+    /// What the tool does, in words the model reads to decide when to call it.
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
+        self
+    }
+
+    /// The JSON Schema of the arguments; its root must be `{"type": "object", ..}`.
+    ///
+    /// Defaults to `{"type": "object", "properties": {}}`.
+    pub fn parameters(mut self, schema: Value) -> Self {
+        self.parameters = Some(schema);
+        self
+    }
+
+    /// Asks providers that support it for strict schema adherence. Appears in the OpenAI,
+    /// flat and Anthropic shapes only when set.
+    pub fn strict(mut self, strict: bool) -> Self {
+        self.strict = Some(strict);
+        self
+    }
+
+    /// Example arguments, shown to Anthropic models as `input_examples`. Each must be an
+    /// object that matches the parameters.
+    pub fn input_examples(mut self, examples: Vec<Value>) -> Self {
+        self.input_examples = examples;
+        self
+    }
+
+    /// Anthropic prompt-cache control, for example `{"type": "ephemeral"}`; appears only in the
+    /// Anthropic shape.
+    pub fn cache_control(mut self, cache_control: Value) -> Self {
+        self.cache_control = Some(cache_control);
+        self
+    }
+
+    /// Sets an async handler. It runs as a future that is dropped when the call is aborted or
+    /// times out, so it stops at its next `.await`.
+    ///
+    /// The handler may return a [`ToolResult`](crate::ToolResult) or a
+    /// `Result<ToolResult, E: Display>`.
+    pub fn execute<F, Fut, R>(mut self, handler: F) -> Self
+    where
+        F: Fn(Value, ToolContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = R> + Send + 'static,
+        R: IntoToolResult,
+    {
+        self.handler = Some(Handler::from_async(handler));
+        self
+    }
+
+    /// Sets a sync handler. It runs on the caller's task when the call is first polled, so it
+    /// cannot be interrupted: keep it short, and use [`ToolBuilder::execute`] for slow work.
+    /// A result that arrives after the signal fired, or after the deadline, is replaced by the
+    /// aborted or timed-out result.
+    pub fn execute_sync<F, R>(mut self, handler: F) -> Self
+    where
+        F: Fn(Value, ToolContext) -> R + Send + Sync + 'static,
+        R: IntoToolResult,
+    {
+        self.handler = Some(Handler::from_sync(handler));
+        self
+    }
+
+    /// Checks the definition, compiles the parameter schema and computes every provider shape.
+    ///
+    /// # Errors
+    ///
+    /// A [`DefineError`] naming the tool when the name is not `^[a-zA-Z0-9_-]{1,64}$`, the
+    /// parameters are not a valid object schema, an input example does not match them, or no
+    /// handler was set.
+    pub fn build(self) -> Result<Tool, DefineError> {
+        let name = self.name;
+        let fail = |kind, detail| DefineError::new(kind, &name, detail);
+        check_name(&name).map_err(|d| fail(DefineErrorKind::InvalidName, d))?;
+        let parameters = self.parameters.unwrap_or_else(schema::empty_object);
+        schema::check_parameters(&parameters)
+            .map_err(|d| fail(DefineErrorKind::InvalidParameters, d))?;
+        let validator = CompiledSchema::compile(&parameters)
+            .map_err(|d| fail(DefineErrorKind::InvalidParameters, d))?;
+        check_examples(&self.input_examples, &validator)
+            .map_err(|d| fail(DefineErrorKind::InvalidExample, d))?;
+        let handler = self.handler.ok_or_else(|| {
+            fail(
+                DefineErrorKind::MissingHandler,
+                "call execute or execute_sync before build".into(),
+            )
+        })?;
+        let shapes = Shapes::new(&Definition {
+            name: &name,
+            description: self.description.as_deref(),
+            parameters: &parameters,
+            strict: self.strict,
+            input_examples: &self.input_examples,
+            cache_control: self.cache_control.as_ref(),
+        });
+        let inner = ToolInner {
+            name,
+            description: self.description,
+            parameters,
+            validator,
+            shapes,
+            handler,
+        };
+        Ok(Tool {
+            inner: Arc::new(inner),
+        })
+    }
+}
+
+/// Every example must be an object that the parameters accept.
+fn check_examples(examples: &[Value], validator: &CompiledSchema) -> Result<(), String> {
+    for (index, example) in examples.iter().enumerate() {
+        validator
+            .validate(example)
+            .map_err(|why| format!("example {index}: {why}"))?;
+    }
+    Ok(())
+}
+
+impl std::fmt::Debug for ToolBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolBuilder")
+            .field("name", &self.name)
+            .field("description", &self.description)
+            .field("has_handler", &self.handler.is_some())
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,142 @@
+//! [`Tool`]: a defined tool, described to providers and executed safely.
+
+mod builder;
+mod name;
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+pub use builder::ToolBuilder;
+
+use crate::execute::Execution;
+use crate::handler::Handler;
+use crate::provider::{Provider, Shapes};
+use crate::schema::CompiledSchema;
+
+/// A tool: a name, a description, a parameter schema and a handler.
+///
+/// A `Tool` is immutable once built and cheap to clone (one reference count). Its provider
+/// shapes are computed once, by [`ToolBuilder::build`], and its parameter schema is compiled
+/// once, so a call clones no schema and no description.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), toolwire::DefineError> {
+/// use serde_json::{json, Value};
+/// use toolwire::{Tool, ToolContext, ToolResult};
+///
+/// let double = Tool::define("double")
+///     .description("Double a number")
+///     .parameters(json!({
+///         "type": "object",
+///         "properties": {"n": {"type": "number"}},
+///         "required": ["n"]
+///     }))
+///     .execute_sync(|args: Value, _ctx: ToolContext| {
+///         let n = args["n"].as_f64().unwrap_or(0.0);
+///         ToolResult::ok(json!({"value": n * 2.0}), format!("{n} x 2 = {}", n * 2.0))
+///     })
+///     .build()?;
+///
+/// assert_eq!(double.schema()["function"]["name"], "double");
+/// let result = double.execute(json!({"n": 21})).await;
+/// assert_eq!(result.json(), &json!({"value": 42.0}));
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct Tool {
+    inner: Arc<ToolInner>,
+}
+
+/// Everything a tool holds; shared by every clone.
+pub(crate) struct ToolInner {
+    pub(crate) name: String,
+    pub(crate) description: Option<String>,
+    pub(crate) parameters: Value,
+    pub(crate) validator: CompiledSchema,
+    pub(crate) shapes: Shapes,
+    pub(crate) handler: Handler,
+}
+
+impl Tool {
+    /// Starts defining a tool called `name`, the name the model calls it by.
+    pub fn define(name: impl Into<String>) -> ToolBuilder {
+        ToolBuilder::new(name.into())
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        &self.inner.name
+    }
+
+    /// The tool's description, if it has one.
+    pub fn description(&self) -> Option<&str> {
+        self.inner.description.as_deref()
+    }
+
+    /// The JSON Schema of the tool's arguments.
+    pub fn parameters(&self) -> &Value {
+        &self.inner.parameters
+    }
+
+    /// The default description: the OpenAI Chat Completions shape, as [`Tool::to_openai`].
+    pub fn schema(&self) -> &Value {
+        self.to_openai()
+    }
+
+    /// `{"type": "function", "function": {"name", "description"?, "parameters", "strict"?}}`.
+    pub fn to_openai(&self) -> &Value {
+        self.definition(Provider::OpenAi)
+    }
+
+    /// `{"name", "description"?, "parameters", "strict"?}`.
+    pub fn to_flat_function(&self) -> &Value {
+        self.definition(Provider::FlatFunction)
+    }
+
+    /// `{"name", "description"?, "input_schema", "input_examples"?, "strict"?,
+    /// "cache_control"?}`.
+    pub fn to_anthropic(&self) -> &Value {
+        self.definition(Provider::Anthropic)
+    }
+
+    /// A Gemini `functionDeclaration`: `{"name", "description"?, "parametersJsonSchema"}`.
+    pub fn to_gemini(&self) -> &Value {
+        self.definition(Provider::Gemini)
+    }
+
+    /// An MCP `tools/list` entry: `{"name", "description"?, "inputSchema"}`.
+    pub fn to_mcp(&self) -> &Value {
+        self.definition(Provider::Mcp)
+    }
+
+    /// The tool described in `provider`'s wire shape.
+    pub fn definition(&self, provider: Provider) -> &Value {
+        self.inner.shapes.get(provider)
+    }
+
+    /// Prepares a call with `input` as its arguments; await it for the [`ToolResult`].
+    ///
+    /// Options are set on the returned [`Execution`]: a signal, an event callback, a timeout
+    /// and the answer to an earlier suspension. `null` arguments count as `{}`.
+    ///
+    /// [`ToolResult`]: crate::ToolResult
+    pub fn execute(&self, input: Value) -> Execution {
+        Execution::new(self.clone(), input)
+    }
+
+    pub(crate) fn inner(&self) -> &ToolInner {
+        &self.inner
+    }
+}
+
+impl fmt::Debug for Tool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tool")
+            .field("name", &self.inner.name)
+            .field("description", &self.inner.description)
+            .field("parameters", &self.inner.parameters)
+            .finish_non_exhaustive()
+    }
+}
