@@ -94,5 +94,6 @@ pub use handler::IntoToolResult;
 pub use id::InvocationId;
 pub use provider::Provider;
 pub use result::{FailureKind, ToolResult};
+pub use schema::ArgumentLimits;
 pub use suspend::{Answer, Request};
 pub use tool::{Tool, ToolBuilder};

@@ -60,7 +60,12 @@ async fn seed_000_abort_mid_flight_returns_the_reason() {
         .build()
         .unwrap();
     let controller = AbortController::new();
-    let call = tokio::spawn(plugin.execute(json!({"id": "42"})).signal(controller.signal()).into_future());
+    let call = tokio::spawn(
+        plugin
+            .execute(json!({"id": "42"}))
+            .signal(controller.signal())
+            .into_future(),
+    );
     sleep(Duration::from_millis(100)).await;
     controller.abort_with("User cancelled");
     let result = call.await.unwrap();
@@ -90,7 +95,10 @@ async fn seed_000_pre_aborted_signal_never_runs_the_handler() {
     assert_eq!(result.text(), Some("Pre-aborted signal"));
     assert!(result.is_aborted());
     // Even invalid arguments are not looked at: the abort comes first.
-    let invalid = plugin.execute(json!([1, 2])).signal(controller.signal()).await;
+    let invalid = plugin
+        .execute(json!([1, 2]))
+        .signal(controller.signal())
+        .await;
     assert!(invalid.is_aborted());
     assert_eq!(runs.load(Ordering::SeqCst), 0);
 }
@@ -109,7 +117,12 @@ async fn seed_000_a_handler_that_listens_and_rejects_still_yields_the_aborted_sh
         .build()
         .unwrap();
     let controller = AbortController::new();
-    let call = tokio::spawn(plugin.execute(json!({})).signal(controller.signal()).into_future());
+    let call = tokio::spawn(
+        plugin
+            .execute(json!({}))
+            .signal(controller.signal())
+            .into_future(),
+    );
     sleep(Duration::from_millis(10)).await;
     controller.abort();
     let result = call.await.unwrap();
@@ -122,13 +135,22 @@ async fn abort_mid_flight_drops_a_handler_that_ignores_the_signal() {
     let live = Live::default();
     let plugin = sleeper(3_600_000, live.clone());
     let controller = AbortController::new();
-    let call = tokio::spawn(plugin.execute(json!({})).signal(controller.signal()).into_future());
+    let call = tokio::spawn(
+        plugin
+            .execute(json!({}))
+            .signal(controller.signal())
+            .into_future(),
+    );
     sleep(Duration::from_millis(1)).await;
     assert_eq!(live.count(), 1, "the handler is running");
     controller.abort_with("stop");
     let result = call.await.unwrap();
     assert_eq!(result.text(), Some("stop"));
-    assert_eq!(live.count(), 0, "the handler's future was dropped, not left running");
+    assert_eq!(
+        live.count(),
+        0,
+        "the handler's future was dropped, not left running"
+    );
 }
 
 #[tokio::test]
@@ -160,7 +182,10 @@ async fn seed_000_post_resolve_abort_replaces_the_result() {
         })
         .build()
         .unwrap();
-    let result = async_plugin.execute(json!({})).signal(controller.signal()).await;
+    let result = async_plugin
+        .execute(json!({}))
+        .signal(controller.signal())
+        .await;
     assert_eq!(result.text(), Some("late abort"));
 }
 
@@ -206,7 +231,11 @@ async fn the_handler_sees_the_callers_signal() {
     let controller = AbortController::new();
     let plugin = Tool::define("peek")
         .execute_sync(|_, ctx: ToolContext| {
-            let text = if ctx.signal().is_aborted() { "aborted" } else { "live" };
+            let text = if ctx.signal().is_aborted() {
+                "aborted"
+            } else {
+                "live"
+            };
             ToolResult::ok(json!({}), text)
         })
         .build()
@@ -225,7 +254,11 @@ fn controller_and_signal_follow_the_dom_names() {
     controller.abort_with("second");
     controller.abort();
     assert!(signal.is_aborted());
-    assert_eq!(signal.reason(), Some("first"), "only the first abort counts");
+    assert_eq!(
+        signal.reason(),
+        Some("first"),
+        "only the first abort counts"
+    );
     assert!(!AbortSignal::never().is_aborted());
     assert!(!AbortSignal::default().is_aborted());
 }
@@ -269,7 +302,10 @@ async fn abort_storm_ten_thousand_calls_all_return_and_nothing_keeps_running() {
     let controller = AbortController::new();
     let calls: Vec<_> = (0..CALLS)
         .map(|_| {
-            let call = plugin.execute(json!({})).signal(controller.signal()).into_future();
+            let call = plugin
+                .execute(json!({}))
+                .signal(controller.signal())
+                .into_future();
             tokio::spawn(call)
         })
         .collect();

@@ -14,6 +14,7 @@ use crate::abort::{AbortController, AbortSignal};
 use crate::context::ToolContext;
 use crate::handler::{BoxFuture, Handler};
 use crate::result::{FailureKind, ToolResult};
+use crate::schema::{check_limits, drop_iteratively};
 use crate::tool::Tool;
 
 /// What the first poll produced.
@@ -40,9 +41,12 @@ pub(super) fn start(tool: Tool, input: Value, options: Options) -> Started {
         input
     };
     let inner = tool.inner();
+    if let Err(why) = check_limits(&args, inner.limits) {
+        drop_iteratively(args);
+        return Started::Done(invalid_input(&inner.name, &why));
+    }
     if let Err(why) = inner.validator.validate(&args) {
-        let text = format!("invalid arguments for {:?}: {why}", inner.name);
-        return Started::Done(ToolResult::failed(FailureKind::InvalidInput, text));
+        return Started::Done(invalid_input(&inner.name, &why));
     }
     let ctx = ToolContext::new().with_answer(answer).with_events(events);
     let span = tracing::debug_span!(
@@ -129,6 +133,14 @@ fn start_async(
             Box::pin(std::future::ready(result))
         }
     }
+}
+
+/// The result of a call whose arguments were rejected before the handler.
+fn invalid_input(tool: &str, why: &str) -> ToolResult {
+    ToolResult::failed(
+        FailureKind::InvalidInput,
+        format!("invalid arguments for {tool:?}: {why}"),
+    )
 }
 
 /// Records the outcome on the invocation's span.

@@ -3,9 +3,12 @@
 
 mod check;
 mod compile;
+mod limits;
 
 pub(crate) use check::check_parameters;
 pub(crate) use compile::CompiledSchema;
+pub use limits::ArgumentLimits;
+pub(crate) use limits::{check_limits, drop_iteratively};
 
 /// The parameters a tool gets when it declares none.
 pub(crate) fn empty_object() -> serde_json::Value {

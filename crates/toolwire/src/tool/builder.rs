@@ -9,7 +9,7 @@ use crate::context::ToolContext;
 use crate::error::{DefineError, DefineErrorKind};
 use crate::handler::{Handler, IntoToolResult};
 use crate::provider::{Definition, Shapes};
-use crate::schema::{self, CompiledSchema};
+use crate::schema::{self, ArgumentLimits, CompiledSchema};
 use crate::tool::name::check_name;
 use crate::tool::{Tool, ToolInner};
 
@@ -23,6 +23,7 @@ pub struct ToolBuilder {
     strict: Option<bool>,
     input_examples: Vec<Value>,
     cache_control: Option<Value>,
+    limits: ArgumentLimits,
     handler: Option<Handler>,
 }
 
@@ -66,6 +67,14 @@ impl ToolBuilder {
     /// Anthropic shape.
     pub fn cache_control(mut self, cache_control: Value) -> Self {
         self.cache_control = Some(cache_control);
+        self
+    }
+
+    /// Bounds the size and nesting of the arguments this tool accepts; calls beyond them fail
+    /// with [`FailureKind::InvalidInput`](crate::FailureKind::InvalidInput) before the schema is
+    /// consulted. Defaults to [`ArgumentLimits::DEFAULT`]: 64 levels and 1 MiB.
+    pub fn limits(mut self, limits: ArgumentLimits) -> Self {
+        self.limits = limits;
         self
     }
 
@@ -134,6 +143,7 @@ impl ToolBuilder {
             description: self.description,
             parameters,
             validator,
+            limits: self.limits,
             shapes,
             handler,
         };

@@ -13,7 +13,7 @@ pub use builder::ToolBuilder;
 use crate::execute::Execution;
 use crate::handler::Handler;
 use crate::provider::{Provider, Shapes};
-use crate::schema::CompiledSchema;
+use crate::schema::{ArgumentLimits, CompiledSchema};
 
 /// A tool: a name, a description, a parameter schema and a handler.
 ///
@@ -55,6 +55,7 @@ pub(crate) struct ToolInner {
     pub(crate) description: Option<String>,
     pub(crate) parameters: Value,
     pub(crate) validator: CompiledSchema,
+    pub(crate) limits: ArgumentLimits,
     pub(crate) shapes: Shapes,
     pub(crate) handler: Handler,
 }
@@ -109,6 +110,11 @@ impl Tool {
     /// An MCP `tools/list` entry: `{"name", "description"?, "inputSchema"}`.
     pub fn to_mcp(&self) -> &Value {
         self.definition(Provider::Mcp)
+    }
+
+    /// The size and nesting limits its arguments are checked against.
+    pub fn limits(&self) -> ArgumentLimits {
+        self.inner.limits
     }
 
     /// The tool described in `provider`'s wire shape.

@@ -1,0 +1,147 @@
+//! Limits on the size and nesting of arguments, checked before the schema sees them.
+//!
+//! The check walks the arguments once, recursing no deeper than the depth limit, so a value
+//! nested a million levels deep is rejected without overflowing the stack. A rejected value
+//! is also torn down without recursion.
+
+use serde_json::Value;
+
+/// How large and how deeply nested a call's arguments may be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArgumentLimits {
+    /// The deepest nesting of arrays and objects accepted; the arguments object itself is
+    /// level 1. Default: 64.
+    pub max_depth: usize,
+    /// The largest accepted size, in bytes of compact JSON (estimated: numbers count as 8).
+    /// Default: 1 MiB.
+    pub max_bytes: usize,
+}
+
+impl ArgumentLimits {
+    /// The defaults: 64 levels and 1 MiB.
+    pub const DEFAULT: Self = Self {
+        max_depth: 64,
+        max_bytes: 1024 * 1024,
+    };
+}
+
+impl Default for ArgumentLimits {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+/// Checks `args` against `limits`; the error names the limit that was passed and the JSON
+/// pointer where it was passed.
+pub(crate) fn check_limits(args: &Value, limits: ArgumentLimits) -> Result<(), String> {
+    let mut walk = Walk { limits, bytes: 0 };
+    walk.visit(args, 1).map_err(|mut exceeded| {
+        exceeded.path.reverse();
+        let at = if exceeded.path.is_empty() {
+            "(root)".to_owned()
+        } else {
+            exceeded.path.concat()
+        };
+        format!("{at}: {}", exceeded.message)
+    })
+}
+
+/// A passed limit; `path` holds pointer segments innermost first.
+struct Exceeded {
+    path: Vec<String>,
+    message: String,
+}
+
+struct Walk {
+    limits: ArgumentLimits,
+    bytes: usize,
+}
+
+impl Walk {
+    fn visit(&mut self, value: &Value, depth: usize) -> Result<(), Exceeded> {
+        self.add(shallow_size(value))?;
+        match value {
+            Value::Array(items) => {
+                self.enter(depth)?;
+                for (index, item) in items.iter().enumerate() {
+                    self.visit(item, depth + 1)
+                        .map_err(|e| e.under(index.to_string()))?;
+                }
+                Ok(())
+            }
+            Value::Object(map) => {
+                self.enter(depth)?;
+                for (key, item) in map {
+                    self.add(key.len() + 3)?;
+                    self.visit(item, depth + 1)
+                        .map_err(|e| e.under(escape(key)))?;
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn enter(&self, depth: usize) -> Result<(), Exceeded> {
+        if depth <= self.limits.max_depth {
+            return Ok(());
+        }
+        Err(Exceeded::new(format!(
+            "nested deeper than {} levels",
+            self.limits.max_depth
+        )))
+    }
+
+    fn add(&mut self, bytes: usize) -> Result<(), Exceeded> {
+        self.bytes = self.bytes.saturating_add(bytes);
+        if self.bytes <= self.limits.max_bytes {
+            return Ok(());
+        }
+        Err(Exceeded::new(format!(
+            "arguments are larger than {} bytes",
+            self.limits.max_bytes
+        )))
+    }
+}
+
+impl Exceeded {
+    fn new(message: String) -> Self {
+        Self {
+            path: Vec::new(),
+            message,
+        }
+    }
+
+    fn under(mut self, segment: String) -> Self {
+        self.path.push(format!("/{segment}"));
+        self
+    }
+}
+
+/// A JSON pointer segment for `key` (RFC 6901: `~` as `~0`, `/` as `~1`).
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// The bytes a value takes in compact JSON, not counting its children.
+fn shallow_size(value: &Value) -> usize {
+    match value {
+        Value::Null | Value::Bool(_) => 5,
+        Value::Number(_) => 8,
+        Value::String(s) => s.len() + 2,
+        Value::Array(items) => items.len() + 2,
+        Value::Object(map) => map.len() + 2,
+    }
+}
+
+/// Drops `value` without recursion, so arbitrarily deep values cannot overflow the stack.
+pub(crate) fn drop_iteratively(value: Value) {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.into_iter().map(|(_, item)| item)),
+            _ => {}
+        }
+    }
+}

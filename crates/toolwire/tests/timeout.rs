@@ -1,0 +1,210 @@
+//! Deadlines (seed 002 "timeout"): visible to the handler, enforced on handlers that ignore
+//! them, firing the handler's signal without touching the caller's.
+
+use std::future::IntoFuture;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::time::{Instant, sleep};
+use toolwire::{AbortController, AbortSignal, FailureKind, Tool, ToolContext, ToolResult};
+
+/// Seed 002, example 2: the tool reads its budget, in milliseconds, and refuses a tiny one.
+fn fetchish() -> Tool {
+    Tool::define("fetchish")
+        .description("Pretend to fetch, bounded by the caller's timeout")
+        .parameters(json!({"type": "object", "properties": {"url": {"type": "string"}}}))
+        .execute(|args: Value, ctx: ToolContext| async move {
+            let budget = ctx.timeout().map_or(30_000, |t| t.as_millis());
+            let url = args["url"].as_str().unwrap_or_default().to_owned();
+            if budget < 100 {
+                return ToolResult::failure(format!("budget {budget}ms is too small to try"));
+            }
+            ToolResult::ok(
+                json!({"url": url}),
+                format!("fetched {url} within {budget}ms"),
+            )
+        })
+        .build()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn seed_002_honouring_the_callers_timeout() {
+    let generous = fetchish()
+        .execute(json!({"url": "/a"}))
+        .timeout(Duration::from_millis(5000))
+        .await;
+    assert_eq!(generous.text(), Some("fetched /a within 5000ms"));
+    let stingy = fetchish()
+        .execute(json!({"url": "/a"}))
+        .timeout(Duration::from_millis(10))
+        .await;
+    assert!(!stingy.is_success());
+    assert_eq!(stingy.failure_kind(), Some(FailureKind::Handler));
+    let defaulted = fetchish().execute(json!({"url": "/a"})).await;
+    assert!(defaulted.text().unwrap().contains("30000ms"));
+}
+
+#[tokio::test(start_paused = true)]
+async fn deadline_is_visible_to_the_handler() {
+    let seen = Arc::new(Mutex::new(None));
+    let sink = Arc::clone(&seen);
+    let tool = Tool::define("peek")
+        .execute_sync(move |_, ctx: ToolContext| {
+            *sink.lock().unwrap() = Some((ctx.timeout(), ctx.deadline(), ctx.remaining()));
+            ToolResult::ok(json!({}), "ok")
+        })
+        .build()
+        .unwrap();
+    let before = Instant::now();
+    tool.execute(json!({}))
+        .timeout(Duration::from_secs(5))
+        .await;
+    let (timeout, deadline, remaining) = seen.lock().unwrap().unwrap();
+    assert_eq!(timeout, Some(Duration::from_secs(5)));
+    assert_eq!(deadline, Some(before + Duration::from_secs(5)));
+    assert_eq!(remaining, Some(Duration::from_secs(5)));
+
+    tool.execute(json!({})).await;
+    assert_eq!(*seen.lock().unwrap(), Some((None, None, None)));
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_timeout_is_enforced_on_a_handler_that_ignores_it() {
+    let tool = Tool::define("stubborn")
+        .execute(|_, _| async {
+            sleep(Duration::from_secs(3600)).await;
+            ToolResult::ok(json!({}), "never")
+        })
+        .build()
+        .unwrap();
+    let started = Instant::now();
+    let result = tool
+        .execute(json!({}))
+        .timeout(Duration::from_millis(50))
+        .await;
+    assert_eq!(result.failure_kind(), Some(FailureKind::TimedOut));
+    assert!(result.is_timed_out());
+    assert_eq!(
+        result.text(),
+        Some("tool \"stubborn\" timed out after 50ms")
+    );
+    assert_eq!(result.json(), &Value::Null);
+    assert!(started.elapsed() < Duration::from_millis(60));
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_deadline_fires_the_handlers_signal_but_not_the_callers() {
+    let seen: Arc<Mutex<Option<AbortSignal>>> = Arc::default();
+    let sink = Arc::clone(&seen);
+    let tool = Tool::define("spawner")
+        .execute(move |_, ctx: ToolContext| {
+            *sink.lock().unwrap() = Some(ctx.signal().clone());
+            async {
+                sleep(Duration::from_secs(3600)).await;
+                ToolResult::ok(json!({}), "never")
+            }
+        })
+        .build()
+        .unwrap();
+    let caller = AbortController::new();
+    let result = tool
+        .execute(json!({}))
+        .signal(caller.signal())
+        .timeout(Duration::from_millis(20))
+        .await;
+    assert!(result.is_timed_out());
+    let handler_signal = seen.lock().unwrap().clone().unwrap();
+    assert!(
+        handler_signal.is_aborted(),
+        "work the handler spawned is told to stop"
+    );
+    assert_eq!(
+        handler_signal.reason(),
+        Some("tool \"spawner\" timed out after 20ms")
+    );
+    assert!(
+        !caller.signal().is_aborted(),
+        "the caller's signal is untouched"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_callers_abort_reaches_a_handler_with_a_deadline() {
+    let seen: Arc<Mutex<Option<AbortSignal>>> = Arc::default();
+    let sink = Arc::clone(&seen);
+    let tool = Tool::define("listener")
+        .execute(move |_, ctx: ToolContext| {
+            *sink.lock().unwrap() = Some(ctx.signal().clone());
+            async {
+                sleep(Duration::from_secs(3600)).await;
+                ToolResult::ok(json!({}), "never")
+            }
+        })
+        .build()
+        .unwrap();
+    let caller = AbortController::new();
+    let call = tool
+        .execute(json!({}))
+        .signal(caller.signal())
+        .timeout(Duration::from_secs(60));
+    let call = tokio::spawn(call.into_future());
+    sleep(Duration::from_millis(5)).await;
+    caller.abort_with("user stop");
+    let result = call.await.unwrap();
+    assert!(result.is_aborted());
+    assert_eq!(result.text(), Some("user stop"));
+    let handler_signal = seen.lock().unwrap().clone().unwrap();
+    assert_eq!(handler_signal.reason(), Some("user stop"));
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_handler_that_finishes_in_time_is_not_timed_out() {
+    let tool = Tool::define("quick")
+        .execute(|_, _| async {
+            sleep(Duration::from_millis(10)).await;
+            ToolResult::ok(json!({}), "in time")
+        })
+        .build()
+        .unwrap();
+    let result = tool
+        .execute(json!({}))
+        .timeout(Duration::from_millis(50))
+        .await;
+    assert_eq!(result.text(), Some("in time"));
+}
+
+#[tokio::test]
+async fn a_sync_handler_that_overruns_its_deadline_is_timed_out() {
+    let tool = Tool::define("blocking")
+        .execute_sync(|_, _| {
+            std::thread::sleep(Duration::from_millis(30));
+            ToolResult::ok(json!({}), "late")
+        })
+        .build()
+        .unwrap();
+    let result = tool
+        .execute(json!({}))
+        .timeout(Duration::from_millis(5))
+        .await;
+    assert!(result.is_timed_out(), "{result:?}");
+    let in_time = tool
+        .execute(json!({}))
+        .timeout(Duration::from_secs(60))
+        .await;
+    assert_eq!(in_time.text(), Some("late"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hanging_handler_does_not_hang_a_caller_with_a_timeout() {
+    let tool = Tool::define("hangs")
+        .execute(|_, _| std::future::pending::<ToolResult>())
+        .build()
+        .unwrap();
+    let result = tool
+        .execute(json!({}))
+        .timeout(Duration::from_millis(20))
+        .await;
+    assert!(result.is_timed_out());
+}
