@@ -73,6 +73,7 @@
 //! - [`ToolResult`] and [`FailureKind`]: what a call yields.
 
 #![forbid(unsafe_code)]
+#![warn(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod abort;
 mod context;
