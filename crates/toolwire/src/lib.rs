@@ -98,3 +98,8 @@ pub use result::{FailureKind, ToolResult};
 pub use schema::ArgumentLimits;
 pub use suspend::{Answer, Request};
 pub use tool::{Tool, ToolBuilder};
+
+/// The README's examples, compiled and run as doc tests so they stay true.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -1,0 +1,174 @@
+//! Property tests: no input, from names to schemas to arguments, panics the library.
+
+use std::future::IntoFuture;
+
+use proptest::prelude::*;
+use serde_json::{Map, Value, json};
+use toolwire::{DefineErrorKind, FailureKind, Tool, ToolResult};
+
+/// Any JSON value, up to a few levels deep.
+fn any_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(Value::from),
+        ".{0,12}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::btree_map("[a-z]{0,6}", inner, 0..6)
+                .prop_map(|m| Value::Object(m.into_iter().collect::<Map<_, _>>())),
+        ]
+    })
+}
+
+/// Schema-like objects: real keywords with random values, nested.
+fn schema_like() -> impl Strategy<Value = Value> {
+    const KEYWORDS: &[&str] = &[
+        "type",
+        "properties",
+        "required",
+        "items",
+        "minimum",
+        "maximum",
+        "enum",
+        "const",
+        "$ref",
+        "$defs",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "not",
+        "pattern",
+        "format",
+        "$schema",
+        "$id",
+        "additionalProperties",
+        "minItems",
+        "if",
+        "then",
+        "else",
+        "multipleOf",
+    ];
+    let key = prop::sample::select(KEYWORDS).prop_map(str::to_owned);
+    let leaf = prop_oneof![
+        any_json(),
+        prop::sample::select(
+            &[
+                "object",
+                "string",
+                "#",
+                "#/$defs/a",
+                "http://x.invalid/s",
+                "^(",
+                "date-time"
+            ][..]
+        )
+        .prop_map(Value::from),
+    ];
+    leaf.prop_recursive(3, 32, 5, move |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::btree_map(key.clone(), inner, 0..5)
+                .prop_map(|m| Value::Object(m.into_iter().collect::<Map<_, _>>())),
+        ]
+    })
+}
+
+fn typed_tool() -> Tool {
+    Tool::define("typed")
+        .parameters(json!({
+            "type": "object",
+            "properties": {
+                "city": {"type": "string", "minLength": 1},
+                "days": {"type": "integer", "minimum": 1, "maximum": 7},
+                "tags": {"type": "array", "items": {"type": "string"}}
+            },
+            "required": ["city"],
+            "additionalProperties": false
+        }))
+        .execute_sync(|args: Value, _| ToolResult::ok(args, "ran"))
+        .build()
+        .unwrap()
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .unwrap()
+}
+
+proptest! {
+    #[test]
+    fn random_arguments_never_panic(args in any_json()) {
+        let rt = runtime();
+        let result = rt.block_on(typed_tool().execute(args).into_future());
+        match result.failure_kind() {
+            None => prop_assert_eq!(result.text(), Some("ran")),
+            Some(kind) => {
+                prop_assert_eq!(kind, FailureKind::InvalidInput);
+                prop_assert!(result.text().unwrap().starts_with("invalid arguments for \"typed\": "));
+            }
+        }
+    }
+
+    #[test]
+    fn valid_arguments_always_reach_the_handler(
+        city in ".{1,20}",
+        days in proptest::option::of(1i64..=7),
+        tags in proptest::option::of(prop::collection::vec(".{0,5}", 0..4)),
+    ) {
+        let mut args = json!({"city": city});
+        if let Some(days) = days { args["days"] = json!(days); }
+        if let Some(tags) = tags { args["tags"] = json!(tags); }
+        let result = runtime().block_on(typed_tool().execute(args.clone()).into_future());
+        prop_assert_eq!(result.text(), Some("ran"));
+        prop_assert_eq!(result.json(), &args);
+    }
+
+    #[test]
+    fn random_names_never_panic_and_follow_the_pattern(name in ".{0,70}") {
+        let built = Tool::define(name.clone()).execute_sync(|_, _| ToolResult::failure("")).build();
+        let valid = !name.is_empty()
+            && name.len() <= 64
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        match built {
+            Ok(tool) => { prop_assert!(valid); prop_assert_eq!(tool.name(), name.as_str()); }
+            Err(err) => { prop_assert!(!valid); prop_assert_eq!(err.kind(), DefineErrorKind::InvalidName); }
+        }
+    }
+
+    #[test]
+    fn random_parameter_schemas_never_panic(schema in prop_oneof![any_json(), schema_like()], object_root in any::<bool>()) {
+        let schema = match (object_root, schema) {
+            (true, Value::Object(mut map)) => { map.insert("type".into(), json!("object")); Value::Object(map) }
+            (_, other) => other,
+        };
+        let built = Tool::define("t").parameters(schema).execute_sync(|_, _| ToolResult::failure("")).build();
+        if let Err(err) = built {
+            prop_assert_eq!(err.kind(), DefineErrorKind::InvalidParameters);
+            prop_assert!(err.to_string().starts_with("invalid parameters for tool \"t\": "));
+        }
+    }
+
+    #[test]
+    fn any_buildable_schema_with_any_arguments_never_panics(
+        mut schema in schema_like(),
+        args in any_json(),
+    ) {
+        if let Value::Object(map) = &mut schema {
+            map.insert("type".into(), json!("object"));
+        }
+        let Ok(tool) = Tool::define("t")
+            .parameters(schema)
+            .execute_sync(|_, _| ToolResult::ok(json!({}), "ran"))
+            .build() else { return Ok(()) };
+        let result = runtime().block_on(tool.execute(args).into_future());
+        prop_assert!(matches!(result.failure_kind(), None | Some(FailureKind::InvalidInput)));
+    }
+}
