@@ -144,9 +144,11 @@ impl ToolResult {
     /// A suspended call: the host must answer `request` and run the call again with
     /// [`Execution::answer`](crate::Execution::answer).
     pub fn pending(request: Request) -> Self {
+        let json = pending_json(&request);
+        let text = Some(request.prompt.clone());
         Self {
-            json: Value::Null,
-            text: None,
+            json,
+            text,
             outcome: Outcome::Pending(Box::new(request)),
         }
     }
@@ -183,7 +185,8 @@ impl ToolResult {
         }
     }
 
-    /// The structured payload: `null` for failures.
+    /// The structured payload: `null` for failures, and `{"pending": request}` for a pending
+    /// result.
     pub fn json(&self) -> &Value {
         &self.json
     }
@@ -191,21 +194,12 @@ impl ToolResult {
     /// The text summary, error message or abort reason. A pending result's text is its
     /// request's prompt.
     pub fn text(&self) -> Option<&str> {
-        match &self.outcome {
-            Outcome::Pending(request) => Some(&request.prompt),
-            _ => self.text.as_deref(),
-        }
+        self.text.as_deref()
     }
 
-    /// Splits the result into its payload and text.
+    /// Splits the result into its payload and text, as they serialize.
     pub fn into_parts(self) -> (Value, Option<String>) {
-        match self.outcome {
-            Outcome::Pending(request) => {
-                let text = request.prompt.clone();
-                (pending_json(&request), Some(text))
-            }
-            _ => (self.json, self.text),
-        }
+        (self.json, self.text)
     }
 }
 
@@ -220,22 +214,8 @@ impl Serialize for ToolResult {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut out = serializer.serialize_struct("ToolResult", 3)?;
         out.serialize_field("success", &self.is_success())?;
-        match &self.outcome {
-            Outcome::Pending(request) => out.serialize_field("json", &PendingJson(request))?,
-            _ => out.serialize_field("json", &self.json)?,
-        }
-        out.serialize_field("text", &self.text())?;
-        out.end()
-    }
-}
-
-/// Serializes `{"pending": request}` without building a `Value`.
-struct PendingJson<'a>(&'a Request);
-
-impl Serialize for PendingJson<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut out = serializer.serialize_struct("Pending", 1)?;
-        out.serialize_field("pending", self.0)?;
+        out.serialize_field("json", &self.json)?;
+        out.serialize_field("text", &self.text)?;
         out.end()
     }
 }

@@ -135,22 +135,35 @@ async fn abort_mid_flight_drops_a_handler_that_ignores_the_signal() {
     let live = Live::default();
     let plugin = sleeper(3_600_000, live.clone());
     let controller = AbortController::new();
-    let call = tokio::spawn(
-        plugin
-            .execute(json!({}))
-            .signal(controller.signal())
-            .into_future(),
+    // The call is polled in place, so it is still alive when its result is checked: the
+    // handler must be gone before the result is handed out, not when the call is dropped.
+    let call = plugin
+        .execute(json!({}))
+        .signal(controller.signal())
+        .into_future();
+    let mut call = std::pin::pin!(call);
+    assert!(
+        poll_once(call.as_mut()).is_none(),
+        "the handler is sleeping"
     );
-    sleep(Duration::from_millis(1)).await;
     assert_eq!(live.count(), 1, "the handler is running");
     controller.abort_with("stop");
-    let result = call.await.unwrap();
+    let result = call.as_mut().await;
     assert_eq!(result.text(), Some("stop"));
     assert_eq!(
         live.count(),
         0,
         "the handler's future was dropped, not left running"
     );
+}
+
+/// Polls `future` once with a no-op waker.
+fn poll_once<F: std::future::Future>(future: std::pin::Pin<&mut F>) -> Option<F::Output> {
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    match future.poll(&mut cx) {
+        std::task::Poll::Ready(output) => Some(output),
+        std::task::Poll::Pending => None,
+    }
 }
 
 #[tokio::test]
@@ -226,22 +239,31 @@ async fn a_signal_that_never_fires_changes_nothing() {
     assert_eq!(result.text(), Some("Done"));
 }
 
-#[tokio::test]
-async fn the_handler_sees_the_callers_signal() {
-    let controller = AbortController::new();
+#[tokio::test(start_paused = true)]
+async fn the_handler_holds_the_callers_signal() {
+    let seen: Arc<std::sync::Mutex<Option<AbortSignal>>> = Arc::default();
+    let sink = Arc::clone(&seen);
     let plugin = Tool::define("peek")
-        .execute_sync(|_, ctx: ToolContext| {
-            let text = if ctx.signal().is_aborted() {
-                "aborted"
-            } else {
-                "live"
-            };
-            ToolResult::ok(json!({}), text)
+        .execute(move |_, ctx: ToolContext| {
+            *sink.lock().unwrap() = Some(ctx.signal().clone());
+            std::future::pending::<ToolResult>()
         })
         .build()
         .unwrap();
-    let result = plugin.execute(json!({})).signal(controller.signal()).await;
-    assert_eq!(result.text(), Some("live"));
+    let controller = AbortController::new();
+    let call = tokio::spawn(
+        plugin
+            .execute(json!({}))
+            .signal(controller.signal())
+            .into_future(),
+    );
+    sleep(Duration::from_millis(1)).await;
+    let held = seen.lock().unwrap().clone().expect("the handler ran");
+    assert!(!held.is_aborted());
+    controller.abort_with("wired");
+    assert!(held.is_aborted(), "the handler's signal is the caller's");
+    assert_eq!(held.reason(), Some("wired"));
+    assert_eq!(call.await.unwrap().text(), Some("wired"));
 }
 
 #[test]
@@ -300,28 +322,39 @@ async fn abort_storm_ten_thousand_calls_all_return_and_nothing_keeps_running() {
     let live = Live::default();
     let plugin = sleeper(3_600_000, live.clone());
     let controller = AbortController::new();
+    // Every task holds its finished call until all have finished, so the count of live
+    // handlers is read while no call has been dropped yet.
+    let barrier = Arc::new(tokio::sync::Barrier::new(CALLS + 1));
     let calls: Vec<_> = (0..CALLS)
         .map(|_| {
             let call = plugin
                 .execute(json!({}))
                 .signal(controller.signal())
                 .into_future();
-            tokio::spawn(call)
+            let barrier = Arc::clone(&barrier);
+            tokio::spawn(async move {
+                let mut call = std::pin::pin!(call);
+                let result = call.as_mut().await;
+                barrier.wait().await;
+                result
+            })
         })
         .collect();
-    // Wait until every handler is in flight.
     while live.count() < CALLS {
         tokio::task::yield_now().await;
     }
     controller.abort_with("storm");
+    tokio::time::timeout(Duration::from_secs(30), barrier.wait())
+        .await
+        .expect("every aborted call returns");
+    assert_eq!(
+        live.count(),
+        0,
+        "every handler future was dropped before its call returned"
+    );
     for call in calls {
-        let result = tokio::time::timeout(Duration::from_secs(30), call)
-            .await
-            .expect("an aborted call returns")
-            .unwrap();
-        assert_eq!(result.text(), Some("storm"));
+        assert_eq!(call.await.unwrap().text(), Some("storm"));
     }
-    assert_eq!(live.count(), 0, "every handler future was dropped");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -151,3 +151,64 @@ async fn many_violations_are_listed_up_to_a_limit() {
     assert_eq!(text.lines().count(), 21, "{text}");
     assert!(text.ends_with("(more violations not shown)"));
 }
+
+#[tokio::test]
+async fn deep_arguments_are_dropped_safely_when_pre_aborted_or_never_polled() {
+    let controller = toolwire::AbortController::new();
+    controller.abort();
+    let call = echo(None).execute(wrap(nested(100_000)));
+    let result = call.signal(controller.signal()).await;
+    assert!(result.is_aborted());
+    // A call that is turned into a future and dropped unpolled.
+    drop(std::future::IntoFuture::into_future(
+        echo(None).execute(wrap(nested(100_000))),
+    ));
+}
+
+#[test]
+fn deep_schemas_and_examples_are_setup_errors_not_stack_overflows() {
+    let mut schema = json!({"type": "string"});
+    for _ in 0..100_000 {
+        schema = Value::Object([("items".to_owned(), schema)].into_iter().collect());
+    }
+    let schema = Value::Object(
+        [
+            ("type".to_owned(), json!("object")),
+            ("properties".to_owned(), wrap(schema)),
+        ]
+        .into_iter()
+        .collect(),
+    );
+    let noop = |_: Value, _| ToolResult::failure("");
+    let err = Tool::define("deep")
+        .parameters(schema)
+        .execute_sync(noop)
+        .build()
+        .unwrap_err();
+    assert!(err.is_invalid_parameters());
+    assert!(
+        err.to_string().contains("nested deeper than 128 levels"),
+        "{err}"
+    );
+
+    let err = Tool::define("deep_example")
+        .input_examples(vec![json!({}), wrap(nested(100_000))])
+        .execute_sync(noop)
+        .build()
+        .unwrap_err();
+    assert_eq!(err.kind(), toolwire::DefineErrorKind::InvalidExample);
+    assert!(err.to_string().contains("example 1: /deep/0/"), "{err}");
+}
+
+#[test]
+fn a_schema_nested_near_its_limit_still_builds() {
+    // 60 levels of object schemas is 121 levels of JSON, under the 128 allowed.
+    let mut schema = json!({"type": "string"});
+    for _ in 0..60 {
+        schema = json!({"type": "object", "properties": {"x": schema}});
+    }
+    let tool = Tool::define("nested_ok")
+        .parameters(schema)
+        .execute_sync(|args: Value, _| ToolResult::ok(args, "ok"));
+    assert!(tool.build().is_ok());
+}

@@ -127,10 +127,3 @@ fn examples_and_cache_control_appear_only_for_anthropic() {
         );
     }
 }
-
-#[test]
-fn shapes_are_computed_once() {
-    let tool = weather().build().unwrap();
-    assert!(std::ptr::eq(tool.to_anthropic(), tool.to_anthropic()));
-    assert!(std::ptr::eq(tool.to_gemini(), tool.clone().to_gemini()));
-}

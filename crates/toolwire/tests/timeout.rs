@@ -1,7 +1,7 @@
 //! Deadlines (seed 002 "timeout"): visible to the handler, enforced on handlers that ignore
 //! them, firing the handler's signal without touching the caller's.
 
-use std::future::IntoFuture;
+use std::future::{Future, IntoFuture};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -120,10 +120,7 @@ async fn the_deadline_fires_the_handlers_signal_but_not_the_callers() {
         handler_signal.is_aborted(),
         "work the handler spawned is told to stop"
     );
-    assert_eq!(
-        handler_signal.reason(),
-        Some("tool \"spawner\" timed out after 20ms")
-    );
+    assert_eq!(handler_signal.reason(), Some("timed out after 20ms"));
     assert!(
         !caller.signal().is_aborted(),
         "the caller's signal is untouched"
@@ -207,4 +204,83 @@ async fn a_hanging_handler_does_not_hang_a_caller_with_a_timeout() {
         .timeout(Duration::from_millis(20))
         .await;
     assert!(result.is_timed_out());
+}
+
+#[tokio::test]
+async fn a_sync_handlers_signal_reports_the_deadline() {
+    // Seed 002's loop, under a deadline: the handler's own signal check stops it.
+    let tool = Tool::define("loop")
+        .execute_sync(|_, ctx: ToolContext| {
+            let mut step = 0;
+            while !ctx.signal().is_aborted() {
+                std::thread::sleep(Duration::from_millis(1));
+                step += 1;
+            }
+            let why = ctx.signal().reason().unwrap_or_default().to_owned();
+            ToolResult::failure(format!("stopped at step {step}: {why}"))
+        })
+        .build()
+        .unwrap();
+    let result = tool
+        .execute(json!({}))
+        .timeout(Duration::from_millis(20))
+        .await;
+    // The handler stopped by itself; its result, past the deadline, is the timeout.
+    assert!(result.is_timed_out(), "{result:?}");
+}
+
+#[tokio::test]
+async fn a_zero_timeout_times_out_without_running_the_handler() {
+    let ran = Arc::new(Mutex::new(false));
+    let flag = Arc::clone(&ran);
+    let tool = Tool::define("never_runs")
+        .execute_sync(move |_, _| {
+            *flag.lock().unwrap() = true;
+            ToolResult::ok(json!({}), "ran")
+        })
+        .build()
+        .unwrap();
+    let result = tool.execute(json!({})).timeout(Duration::ZERO).await;
+    assert!(result.is_timed_out());
+    assert!(!*ran.lock().unwrap());
+}
+
+#[tokio::test]
+async fn an_enormous_timeout_is_no_timeout() {
+    let result = fetchish()
+        .execute(json!({"url": "/a"}))
+        .timeout(Duration::MAX)
+        .await;
+    assert!(result.is_success(), "{result:?}");
+}
+
+#[test]
+fn a_timeout_without_a_timer_is_a_clear_failure_not_a_panic() {
+    let tool = Tool::define("needs_timer")
+        .execute(|_, _| async { ToolResult::ok(json!({}), "ran") })
+        .build()
+        .unwrap();
+    let expected =
+        "tool \"needs_timer\" was given a timeout, but is not running on a Tokio runtime";
+    // No runtime at all.
+    let call = tool
+        .execute(json!({}))
+        .timeout(Duration::from_secs(1))
+        .into_future();
+    let mut call = std::pin::pin!(call);
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    let std::task::Poll::Ready(result) = call.as_mut().poll(&mut cx) else {
+        panic!("the call fails on its first poll")
+    };
+    assert!(result.text().unwrap().starts_with(expected), "{result:?}");
+    // A runtime without its time driver.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let call = tool.execute(json!({})).timeout(Duration::from_secs(1));
+    let result = runtime.block_on(call.into_future());
+    assert!(result.text().unwrap().starts_with(expected), "{result:?}");
+    // Without a timeout, no timer is needed.
+    let result = runtime.block_on(tool.execute(json!({})).into_future());
+    assert_eq!(result.text(), Some("ran"));
 }

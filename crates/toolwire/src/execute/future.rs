@@ -11,6 +11,7 @@ use super::Options;
 use super::start::{Started, start};
 use crate::handler::BoxFuture;
 use crate::result::{FailureKind, ToolResult};
+use crate::schema::drop_iteratively;
 use crate::tool::Tool;
 
 /// The future of one call, made by awaiting an [`Execution`](super::Execution). It always
@@ -62,6 +63,16 @@ impl Future for ExecuteFuture {
                 this.state = State::Running(running);
                 Poll::Pending
             }
+        }
+    }
+}
+
+impl Drop for ExecuteFuture {
+    fn drop(&mut self) {
+        // A call dropped before its first poll still owns the caller's arguments, which may be
+        // nested too deeply to drop recursively.
+        if let State::Start(_, input, _) = mem::replace(&mut self.state, State::Done) {
+            drop_iteratively(input);
         }
     }
 }

@@ -6,18 +6,19 @@ use std::pin::pin;
 use std::task::Poll;
 use std::time::Duration;
 
-use tokio::time::Instant;
+use tokio::time::{Instant, Sleep};
+use tracing::{Instrument, Span};
 
-use super::outcome::{aborted, panicked, settle, timed_out, timeout_reason};
-use crate::abort::{AbortController, AbortSignal};
+use super::outcome::{aborted, panicked, record, settle, timed_out};
+use crate::abort::{AbortController, AbortSignal, deadline_reason};
 use crate::handler::BoxFuture;
 use crate::result::ToolResult;
 use crate::tool::Tool;
 
-/// A call's time budget, and the controller of the handler's signal that fires when it ends.
+/// A call's time budget, and the controller of the handler's signal, fired when it ends.
 pub(super) struct Deadline {
-    pub(super) timeout: Duration,
     pub(super) at: Instant,
+    pub(super) timeout: Duration,
     pub(super) controller: AbortController,
 }
 
@@ -29,63 +30,70 @@ enum Winner {
     TimedOut,
 }
 
-/// Polls the handler until it resolves, the caller's signal fires, or the deadline passes;
-/// an abort is checked first, so it wins a tie. The handler's future is dropped before this
-/// returns, whoever won.
+/// Polls the handler until it resolves, the caller's signal fires, or the deadline passes.
+/// An abort is checked first, so it wins a tie, and the signal is checked once more at the
+/// end. The handler's future is dropped before this returns, whoever won.
 pub(super) async fn race(
     tool: Tool,
     handler: BoxFuture,
     signal: AbortSignal,
-    deadline: Option<Deadline>,
+    deadline: Option<(Deadline, Sleep)>,
 ) -> ToolResult {
-    let winner = poll_race(handler, &signal, deadline.as_ref().map(|d| d.at)).await;
-    match winner {
-        Winner::Handler(result) => settle(result, &signal),
-        Winner::Panicked(payload) => settle(panicked(tool.name(), &*payload), &signal),
-        Winner::Aborted => aborted(&signal),
-        Winner::TimedOut => match deadline {
+    let (deadline, sleep) = deadline.unzip();
+    let winner = poll_race(handler, &signal, sleep).await;
+    let result = match (winner, deadline) {
+        (Winner::Handler(result), _) => result,
+        (Winner::Panicked(payload), _) => panicked(tool.name(), &*payload),
+        (
+            Winner::TimedOut,
             Some(Deadline {
                 timeout,
                 controller,
                 ..
-            }) => {
-                controller.abort_with(timeout_reason(tool.name(), timeout));
-                timed_out(tool.name(), timeout)
-            }
-            None => aborted(&signal), // unreachable: no deadline, no timer
-        },
-    }
+            }),
+        ) => {
+            controller.abort_with(deadline_reason(timeout));
+            timed_out(tool.name(), timeout)
+        }
+        (Winner::Aborted | Winner::TimedOut, _) => aborted(&signal),
+    };
+    settle(result, &signal)
 }
 
-fn poll_race(
-    mut handler: BoxFuture,
-    signal: &AbortSignal,
-    deadline: Option<Instant>,
-) -> impl Future<Output = Winner> + Send {
+async fn poll_race(mut handler: BoxFuture, signal: &AbortSignal, sleep: Option<Sleep>) -> Winner {
     let watch = signal.can_fire();
-    let aborted = signal.aborted();
-    async move {
-        let mut aborted = pin!(aborted);
-        let mut sleep = pin!(deadline.map(tokio::time::sleep_until));
-        poll_fn(|cx| {
-            if watch && aborted.as_mut().poll(cx).is_ready() {
-                return Poll::Ready(Winner::Aborted);
-            }
-            match catch_unwind(AssertUnwindSafe(|| handler.as_mut().poll(cx))) {
-                Ok(Poll::Ready(result)) => return Poll::Ready(Winner::Handler(result)),
-                Err(payload) => return Poll::Ready(Winner::Panicked(payload)),
-                Ok(Poll::Pending) => {}
-            }
-            let expired = sleep
-                .as_mut()
-                .as_pin_mut()
-                .is_some_and(|s| s.poll(cx).is_ready());
-            if expired {
-                Poll::Ready(Winner::TimedOut)
-            } else {
-                Poll::Pending
-            }
-        })
-        .await
+    let mut aborted = pin!(signal.aborted());
+    let mut sleep = pin!(sleep);
+    poll_fn(|cx| {
+        if watch && aborted.as_mut().poll(cx).is_ready() {
+            return Poll::Ready(Winner::Aborted);
+        }
+        match catch_unwind(AssertUnwindSafe(|| handler.as_mut().poll(cx))) {
+            Ok(Poll::Ready(result)) => return Poll::Ready(Winner::Handler(result)),
+            Err(payload) => return Poll::Ready(Winner::Panicked(payload)),
+            Ok(Poll::Pending) => {}
+        }
+        let expired = sleep
+            .as_mut()
+            .as_pin_mut()
+            .is_some_and(|s| s.poll(cx).is_ready());
+        if expired {
+            Poll::Ready(Winner::TimedOut)
+        } else {
+            Poll::Pending
+        }
+    })
+    .await
+}
+
+/// Boxes the race once, recording its outcome on the invocation's span when tracing is on.
+pub(super) fn boxed(
+    race: impl Future<Output = ToolResult> + Send + 'static,
+    span: Span,
+) -> BoxFuture {
+    if span.is_disabled() {
+        return Box::pin(race);
     }
+    let recorder = span.clone();
+    Box::pin(async move { record(&recorder, race.await) }.instrument(span))
 }

@@ -2,6 +2,8 @@
 
 use serde_json::Value;
 
+use super::compile::clip;
+
 /// Checks that `schema` is a valid JSON Schema whose root is an object schema.
 ///
 /// Returns a lowercase description of the first problem found.
@@ -23,7 +25,7 @@ pub(crate) fn check_parameters(schema: &Value) -> Result<(), String> {
             } else {
                 path
             };
-            format!("{place}: {error}")
+            format!("{place}: {}", clip(&error.to_string()))
         })
 }
 

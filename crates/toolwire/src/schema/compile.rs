@@ -56,7 +56,7 @@ impl CompiledSchema {
 const MAX_MESSAGE: usize = 300;
 
 /// `message`, cut at a character boundary near [`MAX_MESSAGE`] bytes.
-fn clip(message: &str) -> std::borrow::Cow<'_, str> {
+pub(super) fn clip(message: &str) -> std::borrow::Cow<'_, str> {
     if message.len() <= MAX_MESSAGE {
         return message.into();
     }

@@ -10,7 +10,8 @@ use serde_json::Value;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ArgumentLimits {
     /// The deepest nesting of arrays and objects accepted; the arguments object itself is
-    /// level 1. Default: 64.
+    /// level 1. Default: 64. Values above [`ArgumentLimits::DEPTH_CEILING`] count as that
+    /// ceiling, so the check itself never risks the stack.
     pub max_depth: usize,
     /// The largest accepted size, in bytes of compact JSON (estimated: numbers count as 8).
     /// Default: 1 MiB.
@@ -23,6 +24,9 @@ impl ArgumentLimits {
         max_depth: 64,
         max_bytes: 1024 * 1024,
     };
+
+    /// The deepest nesting any limit allows.
+    pub const DEPTH_CEILING: usize = 512;
 }
 
 impl Default for ArgumentLimits {
@@ -34,7 +38,14 @@ impl Default for ArgumentLimits {
 /// Checks `args` against `limits`; the error names the limit that was passed and the JSON
 /// pointer where it was passed.
 pub(crate) fn check_limits(args: &Value, limits: ArgumentLimits) -> Result<(), String> {
-    let mut walk = Walk { limits, bytes: 0 };
+    let max_depth = limits.max_depth.min(ArgumentLimits::DEPTH_CEILING);
+    let mut walk = Walk {
+        limits: ArgumentLimits {
+            max_depth,
+            ..limits
+        },
+        bytes: 0,
+    };
     walk.visit(args, 1).map_err(|mut exceeded| {
         exceeded.path.reverse();
         let at = if exceeded.path.is_empty() {
@@ -135,13 +146,22 @@ fn shallow_size(value: &Value) -> usize {
 }
 
 /// Drops `value` without recursion, so arbitrarily deep values cannot overflow the stack.
+///
+/// Only containers nested in containers are set aside, so a flat value allocates nothing.
 pub(crate) fn drop_iteratively(value: Value) {
-    let mut stack = vec![value];
+    let mut stack = Vec::new();
+    set_aside_children(value, &mut stack);
     while let Some(value) = stack.pop() {
-        match value {
-            Value::Array(items) => stack.extend(items),
-            Value::Object(map) => stack.extend(map.into_iter().map(|(_, item)| item)),
-            _ => {}
-        }
+        set_aside_children(value, &mut stack);
+    }
+}
+
+/// Drops `value`'s scalar children at once and moves its container children to `stack`.
+fn set_aside_children(value: Value, stack: &mut Vec<Value>) {
+    let is_container = |v: &Value| matches!(v, Value::Array(_) | Value::Object(_));
+    match value {
+        Value::Array(items) => stack.extend(items.into_iter().filter(is_container)),
+        Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v).filter(is_container)),
+        _ => {}
     }
 }

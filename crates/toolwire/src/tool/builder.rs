@@ -9,7 +9,7 @@ use crate::context::ToolContext;
 use crate::error::{DefineError, DefineErrorKind};
 use crate::handler::{Handler, IntoToolResult};
 use crate::provider::{Definition, Shapes};
-use crate::schema::{self, ArgumentLimits, CompiledSchema};
+use crate::schema::{self, ArgumentLimits, CompiledSchema, check_limits, drop_iteratively};
 use crate::tool::name::check_name;
 use crate::tool::{Tool, ToolInner};
 
@@ -118,6 +118,11 @@ impl ToolBuilder {
         let fail = |kind, detail| DefineError::new(kind, &name, detail);
         check_name(&name).map_err(|d| fail(DefineErrorKind::InvalidName, d))?;
         let parameters = self.parameters.unwrap_or_else(schema::empty_object);
+        if let Err(why) = check_nesting(&parameters, &self.input_examples, self.limits) {
+            drop_iteratively(parameters);
+            self.input_examples.into_iter().for_each(drop_iteratively);
+            return Err(fail(why.0, why.1));
+        }
         schema::check_parameters(&parameters)
             .map_err(|d| fail(DefineErrorKind::InvalidParameters, d))?;
         let validator = CompiledSchema::compile(&parameters)
@@ -152,6 +157,31 @@ impl ToolBuilder {
         })
     }
 }
+
+/// Rejects a parameter schema or an example nested too deeply to check without risking the
+/// stack; the schema may be nested [`SCHEMA_LIMITS`] deep, examples as deep as arguments.
+fn check_nesting(
+    parameters: &Value,
+    examples: &[Value],
+    limits: ArgumentLimits,
+) -> Result<(), (DefineErrorKind, String)> {
+    check_limits(parameters, SCHEMA_LIMITS).map_err(|d| (DefineErrorKind::InvalidParameters, d))?;
+    for (index, example) in examples.iter().enumerate() {
+        check_limits(example, limits).map_err(|d| {
+            (
+                DefineErrorKind::InvalidExample,
+                format!("example {index}: {d}"),
+            )
+        })?;
+    }
+    Ok(())
+}
+
+/// How large and deep a parameter schema may be.
+const SCHEMA_LIMITS: ArgumentLimits = ArgumentLimits {
+    max_depth: 128,
+    max_bytes: 16 * 1024 * 1024,
+};
 
 /// Every example must be an object that the parameters accept.
 fn check_examples(examples: &[Value], validator: &CompiledSchema) -> Result<(), String> {
