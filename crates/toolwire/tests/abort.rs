@@ -1,6 +1,8 @@
 //! Abort semantics (seed 000 and DESIGN "Cancellation is real"): pre-aborted, mid-flight and
 //! post-resolve aborts, reasons, and the abort storm.
 
+mod common;
+
 use std::future::IntoFuture;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -241,24 +243,12 @@ async fn a_signal_that_never_fires_changes_nothing() {
 
 #[tokio::test(start_paused = true)]
 async fn the_handler_holds_the_callers_signal() {
-    let seen: Arc<std::sync::Mutex<Option<AbortSignal>>> = Arc::default();
-    let sink = Arc::clone(&seen);
-    let plugin = Tool::define("peek")
-        .execute(move |_, ctx: ToolContext| {
-            *sink.lock().unwrap() = Some(ctx.signal().clone());
-            std::future::pending::<ToolResult>()
-        })
-        .build()
-        .unwrap();
+    let (plugin, kept) = common::signal_keeper("peek");
     let controller = AbortController::new();
-    let call = tokio::spawn(
-        plugin
-            .execute(json!({}))
-            .signal(controller.signal())
-            .into_future(),
-    );
+    let call = plugin.execute(json!({})).signal(controller.signal());
+    let call = tokio::spawn(call.into_future());
     sleep(Duration::from_millis(1)).await;
-    let held = seen.lock().unwrap().clone().expect("the handler ran");
+    let held = kept.get();
     assert!(!held.is_aborted());
     controller.abort_with("wired");
     assert!(held.is_aborted(), "the handler's signal is the caller's");

@@ -1,13 +1,15 @@
 //! Deadlines (seed 002 "timeout"): visible to the handler, enforced on handlers that ignore
 //! them, firing the handler's signal without touching the caller's.
 
+mod common;
+
 use std::future::{Future, IntoFuture};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
 use tokio::time::{Instant, sleep};
-use toolwire::{AbortController, AbortSignal, FailureKind, Tool, ToolContext, ToolResult};
+use toolwire::{AbortController, FailureKind, Tool, ToolContext, ToolResult};
 
 /// Seed 002, example 2: the tool reads its budget, in milliseconds, and refuses a tiny one.
 fn fetchish() -> Tool {
@@ -96,26 +98,12 @@ async fn a_timeout_is_enforced_on_a_handler_that_ignores_it() {
 
 #[tokio::test(start_paused = true)]
 async fn the_deadline_fires_the_handlers_signal_but_not_the_callers() {
-    let seen: Arc<Mutex<Option<AbortSignal>>> = Arc::default();
-    let sink = Arc::clone(&seen);
-    let tool = Tool::define("spawner")
-        .execute(move |_, ctx: ToolContext| {
-            *sink.lock().unwrap() = Some(ctx.signal().clone());
-            async {
-                sleep(Duration::from_secs(3600)).await;
-                ToolResult::ok(json!({}), "never")
-            }
-        })
-        .build()
-        .unwrap();
+    let (tool, kept) = common::signal_keeper("spawner");
     let caller = AbortController::new();
-    let result = tool
-        .execute(json!({}))
-        .signal(caller.signal())
-        .timeout(Duration::from_millis(20))
-        .await;
+    let call = tool.execute(json!({})).signal(caller.signal());
+    let result = call.timeout(Duration::from_millis(20)).await;
     assert!(result.is_timed_out());
-    let handler_signal = seen.lock().unwrap().clone().unwrap();
+    let handler_signal = kept.get();
     assert!(
         handler_signal.is_aborted(),
         "work the handler spawned is told to stop"
@@ -129,31 +117,16 @@ async fn the_deadline_fires_the_handlers_signal_but_not_the_callers() {
 
 #[tokio::test(start_paused = true)]
 async fn the_callers_abort_reaches_a_handler_with_a_deadline() {
-    let seen: Arc<Mutex<Option<AbortSignal>>> = Arc::default();
-    let sink = Arc::clone(&seen);
-    let tool = Tool::define("listener")
-        .execute(move |_, ctx: ToolContext| {
-            *sink.lock().unwrap() = Some(ctx.signal().clone());
-            async {
-                sleep(Duration::from_secs(3600)).await;
-                ToolResult::ok(json!({}), "never")
-            }
-        })
-        .build()
-        .unwrap();
+    let (tool, kept) = common::signal_keeper("listener");
     let caller = AbortController::new();
-    let call = tool
-        .execute(json!({}))
-        .signal(caller.signal())
-        .timeout(Duration::from_secs(60));
-    let call = tokio::spawn(call.into_future());
+    let call = tool.execute(json!({})).signal(caller.signal());
+    let call = tokio::spawn(call.timeout(Duration::from_secs(60)).into_future());
     sleep(Duration::from_millis(5)).await;
     caller.abort_with("user stop");
     let result = call.await.unwrap();
     assert!(result.is_aborted());
     assert_eq!(result.text(), Some("user stop"));
-    let handler_signal = seen.lock().unwrap().clone().unwrap();
-    assert_eq!(handler_signal.reason(), Some("user stop"));
+    assert_eq!(kept.get().reason(), Some("user stop"));
 }
 
 #[tokio::test(start_paused = true)]
