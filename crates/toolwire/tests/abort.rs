@@ -366,3 +366,32 @@ async fn per_call_signals_abort_only_their_own_call() {
     }
     assert_eq!(live.count(), 0);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn waiters_never_miss_an_abort_that_races_them() {
+    for round in 0..2_000 {
+        let parent = AbortController::new();
+        let child = AbortController::with_parent(&parent.signal());
+        let (own, inherited) = (child.signal(), child.signal());
+        // One waiter on the child's own firing and one on the parent's, each racing the abort.
+        let waiters = [
+            tokio::spawn(async move { own.aborted().await }),
+            tokio::spawn(async move { inherited.aborted().await }),
+        ];
+        let firer = tokio::spawn(async move {
+            if round % 2 == 0 {
+                parent.abort()
+            } else {
+                child.abort()
+            }
+            (parent, child)
+        });
+        let _keep = firer.await.unwrap();
+        for waiter in waiters {
+            tokio::time::timeout(Duration::from_secs(10), waiter)
+                .await
+                .expect("a waiter racing an abort is still woken")
+                .unwrap();
+        }
+    }
+}

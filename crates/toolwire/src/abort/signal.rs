@@ -2,7 +2,7 @@
 
 use std::fmt;
 use std::future::Future;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering, fence};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -43,8 +43,9 @@ struct Inner {
     fired: AtomicBool,
     /// Set once, by the first firing of this very signal: `Some(None)` means "no reason".
     reason: OnceLock<Option<Box<str>>>,
-    /// Wakes the tasks awaiting the signal; a child's token is a child of its parent's.
-    token: CancellationToken,
+    /// Wakes the tasks awaiting the signal; made on the first `aborted()` call, as a child of
+    /// the parent's token, so signals nobody awaits cost no token.
+    token: OnceLock<CancellationToken>,
     /// The token came from outside and may be cancelled without `fired` being set.
     external: bool,
     /// The signal this one follows, if any; its reason applies when it fired first.
@@ -65,15 +66,11 @@ impl AbortSignal {
         deadline: Option<(Instant, Duration)>,
     ) -> Self {
         let parent = parent.filter(|p| p.can_fire()).cloned();
-        let token = match parent.as_ref().and_then(|p| p.inner.as_ref()) {
-            Some(parent) => parent.token.child_token(),
-            None => CancellationToken::new(),
-        };
-        Self::from_inner(token, false, parent, deadline)
+        Self::from_inner(OnceLock::new(), false, parent, deadline)
     }
 
     fn from_inner(
-        token: CancellationToken,
+        token: OnceLock<CancellationToken>,
         external: bool,
         parent: Option<AbortSignal>,
         deadline: Option<(Instant, Duration)>,
@@ -101,8 +98,13 @@ impl AbortSignal {
         }
         // The reason is stored before the flag, so whoever sees the flag sees the reason.
         if inner.reason.set(reason).is_ok() {
-            inner.fired.store(true, Ordering::Release);
-            inner.token.cancel();
+            inner.fired.store(true, Ordering::SeqCst);
+            // Pairs with the fence in `aborted`: either this sees the waiter's token and
+            // cancels it, or the waiter sees the flag and does not wait.
+            fence(Ordering::SeqCst);
+            if let Some(token) = inner.token.get() {
+                token.cancel();
+            }
         }
     }
 
@@ -117,9 +119,13 @@ impl AbortSignal {
         let Some(inner) = &self.inner else {
             return false;
         };
-        inner.fired.load(Ordering::Acquire)
+        inner.fired.load(Ordering::SeqCst)
             || inner.parent.as_ref().is_some_and(AbortSignal::is_aborted)
-            || (inner.external && inner.token.is_cancelled())
+            || (inner.external
+                && inner
+                    .token
+                    .get()
+                    .is_some_and(CancellationToken::is_cancelled))
     }
 
     /// Fires the signal if its deadline has passed; tells whether it had.
@@ -166,13 +172,28 @@ impl AbortSignal {
     /// Cancel safety: the future holds no state beyond its registration, so dropping it and
     /// calling `aborted()` again loses nothing.
     pub fn aborted(&self) -> impl Future<Output = ()> + Send + 'static {
-        let token = self.inner.as_ref().map(|inner| inner.token.clone());
+        let token = self.waiter_token();
+        fence(Ordering::SeqCst); // pairs with the fence in `fire`
+        let fired = self.is_aborted();
         async move {
             match token {
+                _ if fired => {}
                 Some(token) => token.cancelled_owned().await,
                 None => std::future::pending().await,
             }
         }
+    }
+
+    /// This signal's token, made on first use as a child of its parent's.
+    fn waiter_token(&self) -> Option<CancellationToken> {
+        let inner = self.inner.as_ref()?;
+        let token = inner.token.get_or_init(|| {
+            match inner.parent.as_ref().and_then(AbortSignal::waiter_token) {
+                Some(parent) => parent.child_token(),
+                None => CancellationToken::new(),
+            }
+        });
+        Some(token.clone())
     }
 
     /// Whether this signal can ever fire.
@@ -184,7 +205,7 @@ impl AbortSignal {
 impl From<CancellationToken> for AbortSignal {
     /// Wraps a token: the signal fires, with no reason, when the token is cancelled.
     fn from(token: CancellationToken) -> Self {
-        Self::from_inner(token, true, None, None)
+        Self::from_inner(OnceLock::from(token), true, None, None)
     }
 }
 

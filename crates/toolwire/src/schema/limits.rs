@@ -69,7 +69,7 @@ struct Walk {
 }
 
 impl Walk {
-    fn visit(&mut self, value: &Value, depth: usize) -> Result<(), Exceeded> {
+    fn visit(&mut self, value: &Value, depth: usize) -> Result<(), Box<Exceeded>> {
         self.add(shallow_size(value))?;
         match value {
             Value::Array(items) => {
@@ -93,7 +93,7 @@ impl Walk {
         }
     }
 
-    fn enter(&self, depth: usize) -> Result<(), Exceeded> {
+    fn enter(&self, depth: usize) -> Result<(), Box<Exceeded>> {
         if depth <= self.limits.max_depth {
             return Ok(());
         }
@@ -103,7 +103,7 @@ impl Walk {
         )))
     }
 
-    fn add(&mut self, bytes: usize) -> Result<(), Exceeded> {
+    fn add(&mut self, bytes: usize) -> Result<(), Box<Exceeded>> {
         self.bytes = self.bytes.saturating_add(bytes);
         if self.bytes <= self.limits.max_bytes {
             return Ok(());
@@ -116,14 +116,14 @@ impl Walk {
 }
 
 impl Exceeded {
-    fn new(message: String) -> Self {
-        Self {
+    fn new(message: String) -> Box<Self> {
+        Box::new(Self {
             path: Vec::new(),
             message,
-        }
+        })
     }
 
-    fn under(mut self, segment: String) -> Self {
+    fn under(mut self: Box<Self>, segment: String) -> Box<Self> {
         self.path.push(format!("/{segment}"));
         self
     }
