@@ -1,5 +1,6 @@
 //! [`ToolContext`]: what a handler knows about the call it serves.
 
+use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -9,6 +10,7 @@ use tokio::time::Instant;
 
 use crate::abort::AbortSignal;
 use crate::id::InvocationId;
+use crate::state::State;
 use crate::suspend::Answer;
 
 /// The caller's event callback, shared by every clone of a context.
@@ -50,6 +52,7 @@ pub struct ToolContext {
     deadline: Option<Instant>,
     answer: Option<Arc<Answer>>,
     events: Option<EventSink>,
+    state: State,
     invocation_id: InvocationId,
 }
 
@@ -59,13 +62,18 @@ impl ToolContext {
     /// Calls through [`Tool::execute`](crate::Tool::execute) build their own; this one is for
     /// calling a handler function directly, for example in a unit test.
     pub fn new() -> Self {
+        Self::for_invocation(InvocationId::new())
+    }
+
+    pub(crate) fn for_invocation(invocation_id: InvocationId) -> Self {
         Self {
             signal: AbortSignal::never(),
             timeout: None,
             deadline: None,
             answer: None,
             events: None,
-            invocation_id: InvocationId::new(),
+            state: State::default(),
+            invocation_id,
         }
     }
 
@@ -82,6 +90,11 @@ impl ToolContext {
 
     pub(crate) fn with_answer(mut self, answer: Option<Arc<Answer>>) -> Self {
         self.answer = answer;
+        self
+    }
+
+    pub(crate) fn with_state(mut self, state: State) -> Self {
+        self.state = state;
         self
     }
 
@@ -116,6 +129,12 @@ impl ToolContext {
     /// that retry.
     pub fn answer(&self) -> Option<&Answer> {
         self.answer.as_deref()
+    }
+
+    /// The caller's application state, if the caller gave one of type `S` (see
+    /// [`Execution::state`](crate::Execution::state)).
+    pub fn state<S: Any>(&self) -> Option<&S> {
+        self.state.get()
     }
 
     /// The unique id of this invocation.
@@ -173,6 +192,7 @@ impl fmt::Debug for ToolContext {
             .field("signal", &self.signal)
             .field("timeout", &self.timeout)
             .field("answer", &self.answer)
+            .field("state", &self.state)
             .field("has_event_listener", &self.events.is_some())
             .finish()
     }

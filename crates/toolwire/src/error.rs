@@ -105,3 +105,70 @@ impl fmt::Debug for DefineError {
 }
 
 impl std::error::Error for DefineError {}
+
+/// What kind of mistake a [`SealError`] reports. New kinds may be added.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SealErrorKind {
+    /// Two or more registered tools have the same name.
+    DuplicateNames,
+}
+
+/// A registry that cannot be sealed; returned by
+/// [`RegistryBuilder::seal`](crate::RegistryBuilder::seal).
+///
+/// ```
+/// use toolwire::{Registry, SealErrorKind, Tool, ToolResult};
+///
+/// let tool = || Tool::define("add").execute_sync(|_, _| ToolResult::failure("")).build().unwrap();
+/// let err = Registry::builder().register(tool()).register(tool()).seal().unwrap_err();
+/// assert_eq!(err.kind(), SealErrorKind::DuplicateNames);
+/// assert_eq!(err.to_string(), r#"duplicate tool names: "add" (registered 2 times)"#);
+/// ```
+#[derive(Clone, PartialEq, Eq)]
+pub struct SealError {
+    kind: SealErrorKind,
+    /// Each duplicated name, with how many times it was registered.
+    duplicates: Vec<(String, usize)>,
+}
+
+impl SealError {
+    pub(crate) fn duplicates(duplicates: Vec<(String, usize)>) -> Self {
+        Self {
+            kind: SealErrorKind::DuplicateNames,
+            duplicates,
+        }
+    }
+
+    /// What kind of mistake this is.
+    pub fn kind(&self) -> SealErrorKind {
+        self.kind
+    }
+
+    /// The names registered more than once, in registration order.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.duplicates.iter().map(|(name, _)| name.as_str())
+    }
+}
+
+impl fmt::Display for SealError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("duplicate tool names: ")?;
+        for (i, (name, count)) in self.duplicates.iter().enumerate() {
+            let separator = if i == 0 { "" } else { ", " };
+            write!(f, "{separator}{name:?} (registered {count} times)")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for SealError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SealError")
+            .field("kind", &self.kind)
+            .field("duplicates", &self.duplicates)
+            .finish()
+    }
+}
+
+impl std::error::Error for SealError {}

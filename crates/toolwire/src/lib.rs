@@ -82,22 +82,28 @@ mod execute;
 mod handler;
 mod id;
 mod provider;
+mod registry;
 mod result;
 mod schema;
+mod state;
 pub mod suspend;
 mod tool;
 
 pub use abort::{AbortController, AbortSignal, DEFAULT_ABORT_REASON};
 pub use context::ToolContext;
-pub use error::{DefineError, DefineErrorKind};
+pub use error::{DefineError, DefineErrorKind, SealError, SealErrorKind};
 pub use execute::{ExecuteFuture, Execution};
 pub use handler::IntoToolResult;
 pub use id::InvocationId;
 pub use provider::Provider;
+pub use registry::{
+    DEFAULT_DISPATCH_LIMIT, Dispatch, DispatchFuture, Invocation, InvokeFuture, Receipt, Registry,
+    RegistryBuilder, ToolCall,
+};
 pub use result::{FailureKind, ToolResult};
 pub use schema::ArgumentLimits;
 pub use suspend::{Answer, Request};
-pub use tool::{Tool, ToolBuilder};
+pub use tool::{Proposal, Tool, ToolBuilder};
 
 /// The README's examples, compiled and run as doc tests so they stay true.
 #[doc = include_str!("../../../README.md")]

@@ -37,7 +37,7 @@ enum State {
 }
 
 impl ExecuteFuture {
-    pub(super) fn new(tool: Tool, input: Value, options: Options) -> Self {
+    pub(crate) fn new(tool: Tool, input: Value, options: Options) -> Self {
         Self {
             state: State::Start(tool, input, options),
         }

@@ -1,30 +1,50 @@
 //! Executing a tool: [`Execution`] collects a call's options, and awaiting it runs the call.
 //!
-//! Every call passes the same steps, in this order, and each failing step short-circuits
-//! into a failed [`ToolResult`] of its own [`FailureKind`](crate::FailureKind):
+//! Every call, whether through [`Tool::execute`], [`Registry::invoke`](crate::Registry::invoke)
+//! or [`Registry::dispatch`](crate::Registry::dispatch), passes the same steps in this order.
+//! Each failing step short-circuits into a failed [`ToolResult`] of its own
+//! [`FailureKind`](crate::FailureKind), and the later steps never run:
 //!
-//! 1. a signal that already fired returns the aborted result, and nothing runs;
-//! 2. `null` arguments become `{}`, and the arguments are validated against the compiled
-//!    parameter schema;
-//! 3. the handler runs, raced against the signal and the deadline, with panics caught;
-//! 4. the signal is checked once more: an abort seen after the handler resolved wins.
+//! 1. (registry only) the name is resolved: [`UnknownTool`](crate::FailureKind::UnknownTool);
+//! 2. a signal that already fired returns the aborted result, and a zero timeout the timed-out
+//!    one: [`Aborted`](crate::FailureKind::Aborted), [`TimedOut`](crate::FailureKind::TimedOut);
+//! 3. the tool's [`active`](crate::ToolBuilder::active) condition is checked against the
+//!    application state: [`Inactive`](crate::FailureKind::Inactive);
+//! 4. `null` arguments become `{}`; the arguments are checked against the size and depth
+//!    limits, validated against the compiled schema, and passed through
+//!    [`parse_input`](crate::ToolBuilder::parse_input):
+//!    [`InvalidInput`](crate::FailureKind::InvalidInput);
+//! 5. [`authorize`](crate::ToolBuilder::authorize) runs:
+//!    [`Denied`](crate::FailureKind::Denied);
+//! 6. the handler runs, raced against the signal and the deadline, with panics caught:
+//!    [`Handler`](crate::FailureKind::Handler), [`Panic`](crate::FailureKind::Panic),
+//!    [`Aborted`](crate::FailureKind::Aborted), [`TimedOut`](crate::FailureKind::TimedOut);
+//! 7. the signal is checked once more: an abort seen after the handler resolved wins;
+//! 8. a successful result passes through [`parse_output`](crate::ToolBuilder::parse_output):
+//!    [`InvalidOutput`](crate::FailureKind::InvalidOutput); then
+//!    [`debug_steps`](crate::ToolBuilder::debug_steps) sees the result.
+//!
+//! Each invocation runs in one `tracing` span, `toolwire.invoke`, with the fields `tool`,
+//! `invocation_id`, `call_id`, `outcome` and `duration`.
 
+mod admit;
+mod body;
+mod finish;
 mod future;
+mod options;
 mod outcome;
 mod race;
+mod resolve;
 mod start;
 
 use std::future::IntoFuture;
-use std::sync::Arc;
-use std::time::Duration;
 
 use serde_json::Value;
 
 pub use future::ExecuteFuture;
+pub(crate) use options::{Options, call_options};
+pub(crate) use resolve::resolve;
 
-use crate::abort::AbortSignal;
-use crate::context::EventSink;
-use crate::suspend::Answer;
 use crate::tool::Tool;
 
 /// A prepared call of one tool; made by [`Tool::execute`], run by `.await`.
@@ -57,15 +77,6 @@ pub struct Execution {
     options: Options,
 }
 
-/// A call's options, shared by every way of running a tool.
-#[derive(Clone, Default)]
-pub(crate) struct Options {
-    pub(crate) signal: Option<AbortSignal>,
-    pub(crate) events: Option<EventSink>,
-    pub(crate) timeout: Option<Duration>,
-    pub(crate) answer: Option<Arc<Answer>>,
-}
-
 impl Execution {
     pub(crate) fn new(tool: Tool, input: Value) -> Self {
         Self {
@@ -74,38 +85,9 @@ impl Execution {
             options: Options::default(),
         }
     }
-
-    /// Cancels the call when `signal` fires. The result is then the aborted failure, at once,
-    /// and an async handler's future is dropped.
-    pub fn signal(mut self, signal: AbortSignal) -> Self {
-        self.options.signal = Some(signal);
-        self
-    }
-
-    /// Receives the events the handler emits, in order, on the handler's task.
-    pub fn on_event(mut self, callback: impl Fn(Value) + Send + Sync + 'static) -> Self {
-        self.options.events = Some(Arc::new(callback));
-        self
-    }
-
-    /// Gives the call a time budget. The handler sees it through
-    /// [`ToolContext::timeout`](crate::ToolContext::timeout) and
-    /// [`deadline`](crate::ToolContext::deadline); when it passes, the handler's signal fires
-    /// (the caller's own signal does not) and the result is the timed-out failure.
-    ///
-    /// Enforcing a timeout on an async handler needs a Tokio runtime with its time driver.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.options.timeout = Some(timeout);
-        self
-    }
-
-    /// Retries a suspended call with the host's answer, which the handler reads through
-    /// [`ToolContext::answer`](crate::ToolContext::answer).
-    pub fn answer(mut self, answer: Answer) -> Self {
-        self.options.answer = Some(Arc::new(answer));
-        self
-    }
 }
+
+crate::execute::options::call_options!(Execution);
 
 impl IntoFuture for Execution {
     type Output = crate::ToolResult;

@@ -1,9 +1,7 @@
-//! The failed results the pipeline itself produces, and the span that records outcomes.
+//! The failed results the pipeline itself produces.
 
 use std::any::Any;
 use std::time::Duration;
-
-use tracing::Span;
 
 use crate::abort::AbortSignal;
 use crate::result::{FailureKind, ToolResult};
@@ -29,6 +27,28 @@ pub(super) fn invalid_input(tool: &str, why: &str) -> ToolResult {
     )
 }
 
+/// The result of a call to a tool that is not active for the caller's state.
+pub(super) fn inactive(tool: &str) -> ToolResult {
+    let text = format!("tool {tool:?} is not available right now");
+    ToolResult::failed(FailureKind::Inactive, text)
+}
+
+/// The result of a call the authorizer refused.
+pub(super) fn denied(tool: &str, why: &str) -> ToolResult {
+    ToolResult::failed(
+        FailureKind::Denied,
+        format!("permission denied for {tool:?}: {why}"),
+    )
+}
+
+/// The result of a successful call whose output the output parser rejected.
+pub(super) fn invalid_output(tool: &str, why: &str) -> ToolResult {
+    ToolResult::failed(
+        FailureKind::InvalidOutput,
+        format!("invalid output from {tool:?}: {why}"),
+    )
+}
+
 /// The result of a call with a timeout that no timer can enforce.
 pub(super) fn no_timer(tool: &str) -> ToolResult {
     let text = format!(
@@ -40,15 +60,25 @@ pub(super) fn no_timer(tool: &str) -> ToolResult {
 
 /// The result of a handler that panicked, carrying the panic message.
 pub(super) fn panicked(tool: &str, payload: &(dyn Any + Send)) -> ToolResult {
-    let message = payload
+    let text = format!("tool {tool:?} panicked: {}", panic_message(payload));
+    ToolResult::failed(FailureKind::Panic, text)
+}
+
+/// The result of a hook (`which`: "authorizer", "input parser", ..) that panicked.
+pub(super) fn hook_panicked(tool: &str, which: &str, payload: &(dyn Any + Send)) -> ToolResult {
+    let text = format!(
+        "the {which} of tool {tool:?} panicked: {}",
+        panic_message(payload)
+    );
+    ToolResult::failed(FailureKind::Panic, text)
+}
+
+fn panic_message(payload: &(dyn Any + Send)) -> &str {
+    payload
         .downcast_ref::<&str>()
         .copied()
         .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("a panic with a non-string payload");
-    ToolResult::failed(
-        FailureKind::Panic,
-        format!("tool {tool:?} panicked: {message}"),
-    )
+        .unwrap_or("a panic with a non-string payload")
 }
 
 /// An abort seen after the handler resolved replaces its result.
@@ -58,11 +88,4 @@ pub(super) fn settle(result: ToolResult, signal: &AbortSignal) -> ToolResult {
     } else {
         result
     }
-}
-
-/// Records the outcome on the invocation's span.
-pub(super) fn record(span: &Span, result: ToolResult) -> ToolResult {
-    let outcome = result.failure_kind().map_or("success", FailureKind::as_str);
-    span.record("outcome", outcome);
-    result
 }

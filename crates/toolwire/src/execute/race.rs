@@ -1,5 +1,6 @@
-//! The race of an async handler against the caller's signal and the deadline.
+//! The race of a call's async work against the caller's signal and the deadline.
 
+use std::any::Any;
 use std::future::{Future, poll_fn};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::pin;
@@ -7,13 +8,11 @@ use std::task::Poll;
 use std::time::Duration;
 
 use tokio::time::{Instant, Sleep};
-use tracing::{Instrument, Span};
 
-use super::outcome::{aborted, panicked, record, settle, timed_out};
+use super::outcome::{aborted, panicked, timed_out};
 use crate::abort::{AbortController, AbortSignal, deadline_reason};
 use crate::handler::BoxFuture;
 use crate::result::ToolResult;
-use crate::tool::Tool;
 
 /// A call's time budget, and the controller of the handler's signal, fired when it ends.
 pub(super) struct Deadline {
@@ -24,26 +23,25 @@ pub(super) struct Deadline {
 
 /// Who won the race.
 enum Winner {
-    Handler(ToolResult),
-    Panicked(Box<dyn std::any::Any + Send>),
+    Work(ToolResult),
+    Panicked(Box<dyn Any + Send>),
     Aborted,
     TimedOut,
 }
 
-/// Polls the handler until it resolves, the caller's signal fires, or the deadline passes.
-/// An abort is checked first, so it wins a tie, and the signal is checked once more at the
-/// end. The handler's future is dropped before this returns, whoever won.
+/// Polls `work` until it resolves, the caller's signal fires, or the deadline passes. An
+/// abort is checked first, so it wins a tie. The work's future is dropped before this
+/// returns, whoever won.
 pub(super) async fn race(
-    tool: Tool,
-    handler: BoxFuture,
-    signal: AbortSignal,
+    tool: &str,
+    work: BoxFuture,
+    signal: &AbortSignal,
     deadline: Option<(Deadline, Sleep)>,
 ) -> ToolResult {
     let (deadline, sleep) = deadline.unzip();
-    let winner = poll_race(handler, &signal, sleep).await;
-    let result = match (winner, deadline) {
-        (Winner::Handler(result), _) => result,
-        (Winner::Panicked(payload), _) => panicked(tool.name(), &*payload),
+    match (poll_race(work, signal, sleep).await, deadline) {
+        (Winner::Work(result), _) => result,
+        (Winner::Panicked(payload), _) => panicked(tool, &*payload),
         (
             Winner::TimedOut,
             Some(Deadline {
@@ -53,25 +51,25 @@ pub(super) async fn race(
             }),
         ) => {
             controller.abort_with(deadline_reason(timeout));
-            timed_out(tool.name(), timeout)
+            timed_out(tool, timeout)
         }
-        (Winner::Aborted | Winner::TimedOut, _) => aborted(&signal),
-    };
-    settle(result, &signal)
+        (Winner::Aborted | Winner::TimedOut, _) => aborted(signal),
+    }
 }
 
-async fn poll_race(mut handler: BoxFuture, signal: &AbortSignal, sleep: Option<Sleep>) -> Winner {
+async fn poll_race(work: BoxFuture, signal: &AbortSignal, sleep: Option<Sleep>) -> Winner {
     let watch = signal.can_fire();
     let mut aborted = pin!(signal.aborted());
     let mut sleep = pin!(sleep);
+    let mut work = pin!(catching(work));
     poll_fn(|cx| {
         if watch && aborted.as_mut().poll(cx).is_ready() {
             return Poll::Ready(Winner::Aborted);
         }
-        match catch_unwind(AssertUnwindSafe(|| handler.as_mut().poll(cx))) {
-            Ok(Poll::Ready(result)) => return Poll::Ready(Winner::Handler(result)),
-            Err(payload) => return Poll::Ready(Winner::Panicked(payload)),
-            Ok(Poll::Pending) => {}
+        match work.as_mut().poll(cx) {
+            Poll::Ready(Ok(result)) => return Poll::Ready(Winner::Work(result)),
+            Poll::Ready(Err(payload)) => return Poll::Ready(Winner::Panicked(payload)),
+            Poll::Pending => {}
         }
         let expired = sleep
             .as_mut()
@@ -86,14 +84,15 @@ async fn poll_race(mut handler: BoxFuture, signal: &AbortSignal, sleep: Option<S
     .await
 }
 
-/// Boxes the race once, recording its outcome on the invocation's span when tracing is on.
-pub(super) fn boxed(
-    race: impl Future<Output = ToolResult> + Send + 'static,
-    span: Span,
-) -> BoxFuture {
-    if span.is_disabled() {
-        return Box::pin(race);
-    }
-    let recorder = span.clone();
-    Box::pin(async move { record(&recorder, race.await) }.instrument(span))
+/// Runs `future`, turning a panic in any of its polls into `Err` with the panic's payload.
+pub(super) async fn catching<F: Future>(future: F) -> Result<F::Output, Box<dyn Any + Send>> {
+    let mut future = pin!(future);
+    poll_fn(
+        |cx| match catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
+            Ok(Poll::Ready(output)) => Poll::Ready(Ok(output)),
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(payload) => Poll::Ready(Err(payload)),
+        },
+    )
+    .await
 }

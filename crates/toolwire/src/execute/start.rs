@@ -1,19 +1,22 @@
-//! The first poll of a call: the checks before the handler, then the handler itself.
+//! The first poll of a call: the checks, then the body, then the finish.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
-use serde_json::{Map, Value};
-use tokio::time::{Instant, Sleep};
+use serde_json::Value;
+use tokio::time::Instant;
+use tracing::Instrument;
 
 use super::Options;
-use super::outcome::{aborted, invalid_input, no_timer, panicked, record, settle, timed_out};
-use super::race::{Deadline, boxed, race};
+use super::admit::admit;
+use super::body::{Body, body};
+use super::finish::{Finish, Trace};
+use super::outcome::{aborted, timed_out};
+use super::race::{Deadline, race};
 use crate::abort::{AbortController, AbortSignal};
 use crate::context::ToolContext;
-use crate::handler::{BoxFuture, Handler};
+use crate::handler::BoxFuture;
 use crate::result::ToolResult;
-use crate::schema::{check_limits, drop_iteratively};
+use crate::schema::drop_iteratively;
 use crate::tool::Tool;
 
 /// What the first poll produced.
@@ -22,140 +25,107 @@ pub(super) enum Started {
     Running(BoxFuture),
 }
 
-/// A call that passed every check and is ready for its handler.
-struct Ready {
-    args: Value,
-    ctx: ToolContext,
-    deadline: Option<Deadline>,
-}
-
-/// Runs the pipeline up to the handler, and a sync handler to completion, inside the
-/// invocation's span, which records the outcome.
+/// Runs the pipeline as far as it can within one poll, inside the invocation's span.
 pub(super) fn start(tool: Tool, input: Value, options: Options) -> Started {
     let Options {
         signal,
         events,
         timeout,
         answer,
+        state,
+        call_id,
+        invocation_id,
+        limits,
     } = options;
     let signal = signal.unwrap_or_default();
-    let ctx = ToolContext::new().with_answer(answer).with_events(events);
-    let span = tracing::debug_span!(
-        "toolwire.execute",
+    let id = invocation_id.unwrap_or_default();
+    let trace = Trace::new(tracing::debug_span!(
+        "toolwire.invoke",
         tool = tool.name(),
-        invocation_id = %ctx.invocation_id(),
+        invocation_id = %id,
+        call_id = call_id.as_deref(),
         outcome = tracing::field::Empty,
-    );
-    let entered = span.enter();
-    let ready = match check(&tool, input, ctx, &signal, timeout) {
-        Ok(ready) => ready,
-        Err(result) => return Started::Done(record(&span, result)),
+        duration = tracing::field::Empty,
+    ));
+    let entered = trace.span.enter();
+    if let Err(result) = early_exit(&tool, &signal, timeout) {
+        drop_iteratively(input);
+        return Started::Done(trace.end(result));
+    }
+    let args = match admit(&tool, input, limits, state.as_any()) {
+        Ok(args) => args,
+        Err(result) => return Started::Done(trace.end(result)),
     };
-    let Ready {
-        args,
-        ctx,
-        deadline,
-    } = ready;
-    let future = match &tool.inner().handler {
-        Handler::Sync(handler) => {
-            let result = catch_unwind(AssertUnwindSafe(|| handler(args, ctx)));
-            let result = result.unwrap_or_else(|payload| panicked(tool.name(), &*payload));
-            return Started::Done(record(&span, finish_sync(&tool, result, &signal, deadline)));
+    let ctx = ToolContext::for_invocation(id)
+        .with_answer(answer)
+        .with_events(events)
+        .with_state(state);
+    let (ctx, deadline) = with_deadline(ctx, &signal, timeout);
+    let debug_ctx = tool.inner().hooks.debug_steps.as_ref().map(|_| ctx.clone());
+    let outcome = body(&tool, args, ctx, deadline);
+    drop(entered);
+    let finish = Finish {
+        tool,
+        signal,
+        debug_ctx,
+        trace,
+    };
+    match outcome {
+        Body::Done(result) => {
+            let span = finish.trace.span.clone();
+            Started::Done(span.in_scope(|| finish.run(result)))
         }
-        Handler::Async(handler) => {
-            let sleep = match deadline.as_ref().map(|d| timer(&tool, d.at)).transpose() {
-                Ok(sleep) => sleep,
-                Err(result) => return Started::Done(record(&span, result)),
+        Body::Race(work, deadline) => {
+            let span = finish.trace.span.clone();
+            let future = async move {
+                let result = race(finish.tool.name(), work, &finish.signal, deadline).await;
+                finish.run(result)
             };
-            match catch_unwind(AssertUnwindSafe(|| handler(args, ctx))) {
-                Ok(future) => race(tool, future, signal, deadline.zip(sleep)),
-                Err(payload) => {
-                    let result = settle(panicked(tool.name(), &*payload), &signal);
-                    return Started::Done(record(&span, result));
-                }
+            if span.is_disabled() {
+                Started::Running(Box::pin(future))
+            } else {
+                Started::Running(Box::pin(future.instrument(span)))
             }
         }
-    };
-    drop(entered);
-    Started::Running(boxed(future, span))
+    }
 }
 
-/// The checks before the handler, in order: the signal, the deadline, the size and depth
-/// limits, the schema. Builds the handler's context on success.
-fn check(
+/// A signal that already fired, or a zero timeout, ends the call before anything runs.
+fn early_exit(
     tool: &Tool,
-    input: Value,
+    signal: &AbortSignal,
+    timeout: Option<Duration>,
+) -> Result<(), ToolResult> {
+    if signal.is_aborted() {
+        return Err(aborted(signal));
+    }
+    match timeout {
+        Some(timeout) if timeout.is_zero() => Err(timed_out(tool.name(), timeout)),
+        _ => Ok(()),
+    }
+}
+
+/// The handler's signal: the caller's, or, under a timeout, a child of it that also fires
+/// at the deadline. A timeout too large to add to the clock is no timeout.
+fn with_deadline(
     ctx: ToolContext,
     signal: &AbortSignal,
     timeout: Option<Duration>,
-) -> Result<Ready, ToolResult> {
-    if signal.is_aborted() {
-        drop_iteratively(input);
-        return Err(aborted(signal));
-    }
-    if let Some(timeout) = timeout.filter(|t| t.is_zero()) {
-        drop_iteratively(input);
-        return Err(timed_out(tool.name(), timeout));
-    }
-    let args = if input.is_null() {
-        Value::Object(Map::new())
-    } else {
-        input
-    };
-    let inner = tool.inner();
-    if let Err(why) = check_limits(&args, inner.limits) {
-        drop_iteratively(args);
-        return Err(invalid_input(tool.name(), &why));
-    }
-    if let Err(why) = inner.validator.validate(&args) {
-        return Err(invalid_input(tool.name(), &why));
-    }
-    // A timeout too large to add to the clock is no timeout.
-    let deadline = timeout.and_then(|t| Some((Instant::now().checked_add(t)?, t)));
-    let Some((at, timeout)) = deadline else {
-        return Ok(Ready {
-            args,
-            ctx: ctx.with_signal(signal.clone()),
-            deadline: None,
-        });
+) -> (ToolContext, Option<Deadline>) {
+    let Some((at, timeout)) = timeout.and_then(|t| Some((Instant::now().checked_add(t)?, t)))
+    else {
+        return (ctx.with_signal(signal.clone()), None);
     };
     let controller = AbortController::with_deadline(signal, at, timeout);
     let ctx = ctx
         .with_signal(controller.signal())
         .with_deadline(timeout, at);
-    Ok(Ready {
-        args,
+    (
         ctx,
-        deadline: Some(Deadline {
+        Some(Deadline {
             at,
             timeout,
             controller,
         }),
-    })
-}
-
-/// A sync handler's result, unless the signal fired or the deadline passed meanwhile.
-fn finish_sync(
-    tool: &Tool,
-    result: ToolResult,
-    signal: &AbortSignal,
-    deadline: Option<Deadline>,
-) -> ToolResult {
-    let result = settle(result, signal);
-    match deadline {
-        Some(d) if !result.is_aborted() && Instant::now() >= d.at => {
-            timed_out(tool.name(), d.timeout)
-        }
-        _ => result,
-    }
-}
-
-/// The timer that enforces a deadline; it needs a Tokio runtime with its time driver.
-fn timer(tool: &Tool, at: Instant) -> Result<Sleep, ToolResult> {
-    if tokio::runtime::Handle::try_current().is_err() {
-        return Err(no_timer(tool.name()));
-    }
-    // Tokio panics when the runtime's time driver is off; that is a setup problem, reported
-    // as a failed result like any other.
-    catch_unwind(|| tokio::time::sleep_until(at)).map_err(|_| no_timer(tool.name()))
+    )
 }

@@ -10,6 +10,7 @@ use crate::error::{DefineError, DefineErrorKind};
 use crate::handler::{Handler, IntoToolResult};
 use crate::provider::{Definition, Shapes};
 use crate::schema::{self, ArgumentLimits, CompiledSchema, check_limits, drop_iteratively};
+use crate::tool::hooks::Hooks;
 use crate::tool::name::check_name;
 use crate::tool::{Tool, ToolInner};
 
@@ -24,6 +25,7 @@ pub struct ToolBuilder {
     input_examples: Vec<Value>,
     cache_control: Option<Value>,
     limits: ArgumentLimits,
+    hooks: Hooks,
     handler: Option<Handler>,
 }
 
@@ -33,6 +35,12 @@ impl ToolBuilder {
             name,
             ..Self::default()
         }
+    }
+
+    /// Applies `set` to the hooks; the hook methods live in [`hooks`](super::hooks).
+    pub(super) fn with_hooks(mut self, set: impl FnOnce(&mut Hooks)) -> Self {
+        set(&mut self.hooks);
+        self
     }
 
     /// What the tool does, in words the model reads to decide when to call it.
@@ -144,11 +152,12 @@ impl ToolBuilder {
             cache_control: self.cache_control.as_ref(),
         });
         let inner = ToolInner {
-            name,
+            name: name.into(),
             description: self.description,
             parameters,
             validator,
             limits: self.limits,
+            hooks: self.hooks,
             shapes,
             handler,
         };

@@ -1,19 +1,23 @@
 //! [`Tool`]: a defined tool, described to providers and executed safely.
 
 mod builder;
+pub(crate) mod hooks;
 mod name;
 
+use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
 use serde_json::Value;
 
 pub use builder::ToolBuilder;
+pub use hooks::Proposal;
 
 use crate::execute::Execution;
 use crate::handler::Handler;
 use crate::provider::{Provider, Shapes};
 use crate::schema::{ArgumentLimits, CompiledSchema};
+use hooks::Hooks;
 
 /// A tool: a name, a description, a parameter schema and a handler.
 ///
@@ -51,11 +55,12 @@ pub struct Tool {
 
 /// Everything a tool holds; shared by every clone.
 pub(crate) struct ToolInner {
-    pub(crate) name: String,
+    pub(crate) name: Arc<str>,
     pub(crate) description: Option<String>,
     pub(crate) parameters: Value,
     pub(crate) validator: CompiledSchema,
     pub(crate) limits: ArgumentLimits,
+    pub(crate) hooks: Hooks,
     pub(crate) shapes: Shapes,
     pub(crate) handler: Handler,
 }
@@ -74,6 +79,46 @@ impl Tool {
     /// The tool's description, if it has one.
     pub fn description(&self) -> Option<&str> {
         self.inner.description.as_deref()
+    }
+
+    /// The tool's name, shared: cloning it is a reference-count bump.
+    pub fn shared_name(&self) -> Arc<str> {
+        Arc::clone(&self.inner.name)
+    }
+
+    /// The grouping declared with [`ToolBuilder::kind`], if any.
+    pub fn kind(&self) -> Option<&str> {
+        self.inner.hooks.kind.as_deref()
+    }
+
+    /// Whether the tool was marked with [`ToolBuilder::as_intent`].
+    pub fn is_intent(&self) -> bool {
+        self.inner.hooks.as_intent
+    }
+
+    /// Whether the tool is active for the application state `state`: always, unless it has
+    /// an [`active`](ToolBuilder::active) condition, which then decides.
+    pub fn is_active<S: Any>(&self, state: &S) -> bool {
+        self.is_active_for(Some(state))
+    }
+
+    pub(crate) fn is_active_for(&self, state: Option<&dyn Any>) -> bool {
+        self.inner
+            .hooks
+            .active
+            .as_ref()
+            .is_none_or(|active| active(state))
+    }
+
+    /// Checks `input` as a call would (activation without state, limits, schema,
+    /// `parse_input`) and converts it with the [`resolve`](ToolBuilder::resolve) hook into a
+    /// [`Proposal`], without executing anything.
+    ///
+    /// # Errors
+    ///
+    /// The failed result a call with this input would have produced.
+    pub fn resolve(&self, input: Value) -> Result<Proposal, crate::ToolResult> {
+        crate::execute::resolve(self, input, None, None)
     }
 
     /// The JSON Schema of the tool's arguments.

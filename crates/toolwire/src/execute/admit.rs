@@ -1,0 +1,50 @@
+//! The checks a call's arguments pass before anyone acts on them: activation, limits, the
+//! schema and the input parser.
+
+use std::any::Any;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use serde_json::{Map, Value};
+
+use super::outcome::{hook_panicked, inactive, invalid_input};
+use crate::result::ToolResult;
+use crate::schema::{ArgumentLimits, check_limits, drop_iteratively};
+use crate::tool::Tool;
+
+/// Checks `input` for a call of `tool` and returns the arguments the handler will get.
+///
+/// `limits` replaces the tool's own when given; `state` decides the `active` condition.
+pub(super) fn admit(
+    tool: &Tool,
+    input: Value,
+    limits: Option<ArgumentLimits>,
+    state: Option<&dyn Any>,
+) -> Result<Value, ToolResult> {
+    let inner = tool.inner();
+    if !tool.is_active_for(state) {
+        drop_iteratively(input);
+        return Err(inactive(tool.name()));
+    }
+    let args = if input.is_null() {
+        Value::Object(Map::new())
+    } else {
+        input
+    };
+    if let Err(why) = check_limits(&args, limits.unwrap_or(inner.limits)) {
+        drop_iteratively(args);
+        return Err(invalid_input(tool.name(), &why));
+    }
+    if !inner.hooks.skip_validation {
+        inner
+            .validator
+            .validate(&args)
+            .map_err(|why| invalid_input(tool.name(), &why))?;
+    }
+    match &inner.hooks.parse_input {
+        None => Ok(args),
+        Some(parse) => match catch_unwind(AssertUnwindSafe(|| parse(args))) {
+            Ok(parsed) => parsed.map_err(|why| invalid_input(tool.name(), &why)),
+            Err(payload) => Err(hook_panicked(tool.name(), "input parser", &*payload)),
+        },
+    }
+}

@@ -1,0 +1,98 @@
+//! The options every way of running a call shares, and the builder methods that set them.
+
+use std::any::Any;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::abort::AbortSignal;
+use crate::context::EventSink;
+use crate::id::InvocationId;
+use crate::schema::ArgumentLimits;
+use crate::state::State;
+use crate::suspend::Answer;
+
+/// A call's options.
+#[derive(Clone, Default)]
+pub(crate) struct Options {
+    pub(crate) signal: Option<AbortSignal>,
+    pub(crate) events: Option<EventSink>,
+    pub(crate) timeout: Option<Duration>,
+    pub(crate) answer: Option<Arc<Answer>>,
+    pub(crate) state: State,
+    /// The model's id for the call, for the span.
+    pub(crate) call_id: Option<Arc<str>>,
+    /// Set by callers that need the id before the call starts, for a receipt.
+    pub(crate) invocation_id: Option<InvocationId>,
+    /// Replaces the tool's own limits, for a registry's calls.
+    pub(crate) limits: Option<ArgumentLimits>,
+}
+
+impl Options {
+    pub(crate) fn set_events(&mut self, callback: impl Fn(Value) + Send + Sync + 'static) {
+        self.events = Some(Arc::new(callback));
+    }
+
+    pub(crate) fn set_state<S: Any + Send + Sync>(&mut self, state: Arc<S>) {
+        self.state = State::new(state);
+    }
+}
+
+/// Generates the option methods of a call builder whose `options` field is an [`Options`]:
+/// `signal`, `on_event`, `timeout`, `answer` and `state`.
+macro_rules! call_options {
+    ($builder:ty) => {
+        impl $builder {
+            /// Cancels the call when `signal` fires. The result is then the aborted failure, at
+            /// once, and an async handler's future is dropped.
+            pub fn signal(mut self, signal: $crate::AbortSignal) -> Self {
+                self.options.signal = Some(signal);
+                self
+            }
+
+            /// Receives the events the handler emits, in order, on the handler's task.
+            pub fn on_event(
+                mut self,
+                callback: impl Fn(serde_json::Value) + Send + Sync + 'static,
+            ) -> Self {
+                self.options.set_events(callback);
+                self
+            }
+
+            /// Gives the call a time budget. The handler sees it through
+            /// [`ToolContext::timeout`]($crate::ToolContext::timeout) and
+            /// [`deadline`]($crate::ToolContext::deadline); when it passes, the handler's
+            /// signal fires (the caller's own signal does not) and the result is the
+            /// timed-out failure. A zero timeout times out before anything runs; one too large
+            /// for the clock is no timeout.
+            ///
+            /// Enforcing a timeout on async work needs a Tokio runtime with its time driver;
+            /// without one, the call fails with a message saying so.
+            pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+                self.options.timeout = Some(timeout);
+                self
+            }
+
+            /// Retries a suspended call with the host's answer, which the handler reads
+            /// through [`ToolContext::answer`]($crate::ToolContext::answer).
+            pub fn answer(mut self, answer: $crate::Answer) -> Self {
+                self.options.answer = Some(std::sync::Arc::new(answer));
+                self
+            }
+
+            /// Hands the call the application state, which hooks and the handler read with
+            /// [`ToolContext::state`]($crate::ToolContext::state) and which decides whether
+            /// the tool is [`active`]($crate::ToolBuilder::active).
+            pub fn state<S: std::any::Any + Send + Sync>(
+                mut self,
+                state: std::sync::Arc<S>,
+            ) -> Self {
+                self.options.set_state(state);
+                self
+            }
+        }
+    };
+}
+
+pub(crate) use call_options;

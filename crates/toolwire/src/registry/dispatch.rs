@@ -1,0 +1,213 @@
+//! [`Dispatch`]: many calls at once, under a concurrency limit, receipts in call order.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::future::{Future, IntoFuture};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tokio::task::JoinSet;
+
+use super::invoke::orphan_receipt;
+use super::{InvokeFuture, Receipt, Registry};
+use crate::abort::AbortSignal;
+use crate::execute::Options;
+use crate::result::{FailureKind, ToolResult};
+
+/// One call a model made: the provider's id for it, the tool's name and the arguments.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolCall {
+    /// The provider's id for the call, echoed in its result.
+    pub call_id: String,
+    /// The name of the tool called.
+    pub name: String,
+    /// The arguments, as a JSON value.
+    pub arguments: Value,
+}
+
+impl ToolCall {
+    /// A call of `name` with `arguments`, identified by `call_id`.
+    pub fn new(call_id: impl Into<String>, name: impl Into<String>, arguments: Value) -> Self {
+        Self {
+            call_id: call_id.into(),
+            name: name.into(),
+            arguments,
+        }
+    }
+}
+
+/// The default number of calls a dispatch runs at once.
+pub const DEFAULT_DISPATCH_LIMIT: usize = 64;
+
+/// Many prepared calls; made by [`Registry::dispatch`], run by `.await`.
+///
+/// The calls run concurrently, at most [`limit`](Self::limit) at a time, each as its own
+/// Tokio task, so a slow, failing, panicking or hanging call never holds up the others.
+/// Receipts come back in call order. Outside a Tokio runtime the calls run one after the
+/// other instead.
+#[must_use = "a dispatch does nothing until it is awaited"]
+pub struct Dispatch {
+    registry: Registry,
+    calls: Vec<ToolCall>,
+    options: Options,
+    limit: usize,
+}
+
+impl Dispatch {
+    pub(super) fn new(registry: Registry, calls: Vec<ToolCall>) -> Self {
+        Self {
+            registry,
+            calls,
+            options: Options::default(),
+            limit: DEFAULT_DISPATCH_LIMIT,
+        }
+    }
+
+    /// Runs at most `limit` calls at once (at least one). Default:
+    /// [`DEFAULT_DISPATCH_LIMIT`].
+    pub fn limit(mut self, limit: usize) -> Self {
+        self.limit = limit.max(1);
+        self
+    }
+
+    /// Aborts every call, running or waiting, when `signal` fires.
+    pub fn signal(mut self, signal: AbortSignal) -> Self {
+        self.options.signal = Some(signal);
+        self
+    }
+
+    /// Gives each call its own time budget of `timeout`.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.options.timeout = Some(timeout);
+        self
+    }
+
+    /// Hands every call the application state.
+    pub fn state<S: std::any::Any + Send + Sync>(mut self, state: Arc<S>) -> Self {
+        self.options.set_state(state);
+        self
+    }
+
+    /// The future of each call, in call order.
+    fn invocations(self) -> (Vec<InvokeFuture>, usize) {
+        let Dispatch {
+            registry,
+            calls,
+            options,
+            limit,
+        } = self;
+        let futures = calls
+            .into_iter()
+            .map(|call| {
+                let invocation = registry
+                    .invoke(&call.name, call.arguments)
+                    .call_id(call.call_id);
+                invocation.with_options(&options).into_future()
+            })
+            .collect();
+        (futures, limit)
+    }
+}
+
+impl IntoFuture for Dispatch {
+    type Output = Vec<Receipt>;
+    type IntoFuture = DispatchFuture;
+
+    fn into_future(self) -> DispatchFuture {
+        let (calls, limit) = self.invocations();
+        let run: Pin<Box<dyn Future<Output = Vec<Receipt>> + Send>> =
+            if tokio::runtime::Handle::try_current().is_ok() {
+                Box::pin(concurrently(calls, limit))
+            } else {
+                Box::pin(one_by_one(calls))
+            };
+        DispatchFuture { run }
+    }
+}
+
+/// The future of a dispatch's receipts, in call order.
+///
+/// Cancel safety: dropping it aborts every call still running.
+#[must_use = "futures do nothing unless polled"]
+pub struct DispatchFuture {
+    run: Pin<Box<dyn Future<Output = Vec<Receipt>> + Send>>,
+}
+
+impl Future for DispatchFuture {
+    type Output = Vec<Receipt>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Vec<Receipt>> {
+        self.run.as_mut().poll(cx)
+    }
+}
+
+/// Runs the calls as Tokio tasks, at most `limit` at once.
+async fn concurrently(calls: Vec<InvokeFuture>, limit: usize) -> Vec<Receipt> {
+    let count = calls.len();
+    let mut receipts: Vec<Option<Receipt>> = (0..count).map(|_| None).collect();
+    let mut labels = HashMap::new();
+    let mut tasks = JoinSet::new();
+    let mut waiting = calls.into_iter().enumerate();
+    loop {
+        while tasks.len() < limit {
+            let Some((position, call)) = waiting.next() else {
+                break;
+            };
+            let (tool, call_id) = call.labels();
+            let handle = tasks.spawn(async move { (position, call.await) });
+            labels.insert(handle.id(), (position, tool, call_id));
+        }
+        match tasks.join_next_with_id().await {
+            Some(Ok((id, (position, receipt)))) => {
+                labels.remove(&id);
+                receipts[position] = Some(receipt);
+            }
+            Some(Err(error)) => {
+                if let Some((position, tool, call_id)) = labels.remove(&error.id()) {
+                    receipts[position] = Some(lost(tool, call_id, &error.to_string()));
+                }
+            }
+            None => break,
+        }
+    }
+    let missing = || lost(Arc::from(""), None, "no receipt");
+    receipts
+        .into_iter()
+        .map(|receipt| receipt.unwrap_or_else(missing))
+        .collect()
+}
+
+/// Runs the calls one after the other, for executors other than Tokio.
+async fn one_by_one(calls: Vec<InvokeFuture>) -> Vec<Receipt> {
+    let mut receipts = Vec::with_capacity(calls.len());
+    for call in calls {
+        receipts.push(call.await);
+    }
+    receipts
+}
+
+/// The receipt of a call whose task was lost, which the pipeline's own panic catching
+/// should make impossible.
+fn lost(tool: Arc<str>, call_id: Option<Arc<str>>, why: &str) -> Receipt {
+    let text = format!("the call's task ended without a result: {why}");
+    orphan_receipt(tool, call_id, ToolResult::failed(FailureKind::Panic, text))
+}
+
+impl fmt::Debug for Dispatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Dispatch")
+            .field("calls", &self.calls)
+            .field("limit", &self.limit)
+            .finish_non_exhaustive()
+    }
+}
+
+impl fmt::Debug for DispatchFuture {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DispatchFuture").finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,238 @@
+//! [`Invocation`]: one call through a registry, and the future of its [`Receipt`].
+
+use std::fmt;
+use std::future::{Future, IntoFuture};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll, ready};
+use std::time::{Instant, SystemTime};
+
+use serde_json::Value;
+
+use super::{Receipt, Registry};
+use crate::execute::{ExecuteFuture, Options, call_options};
+use crate::id::InvocationId;
+use crate::result::{FailureKind, ToolResult};
+use crate::schema::drop_iteratively;
+use crate::tool::Tool;
+
+/// A prepared call through a [`Registry`]; made by [`Registry::invoke`], run by `.await`.
+#[must_use = "an invocation does nothing until it is awaited"]
+pub struct Invocation {
+    registry: Registry,
+    target: Result<Tool, (Arc<str>, ToolResult)>,
+    input: Value,
+    options: Options,
+}
+
+impl Invocation {
+    pub(super) fn new(registry: Registry, name: &str, input: Value) -> Self {
+        let target = match registry.lookup(name) {
+            Ok(tool) => Ok(tool.clone()),
+            Err(failure) => Err((Arc::from(name), failure)),
+        };
+        let options = Options {
+            limits: registry.limits(),
+            ..Options::default()
+        };
+        Self {
+            registry,
+            target,
+            input,
+            options,
+        }
+    }
+
+    /// The model's id for this call, copied into the receipt and the trace.
+    pub fn call_id(mut self, call_id: impl Into<Arc<str>>) -> Self {
+        self.options.call_id = Some(call_id.into());
+        self
+    }
+
+    /// Replaces every option but the call id and the limits, for dispatch.
+    pub(super) fn with_options(mut self, options: &Options) -> Self {
+        let (call_id, limits) = (self.options.call_id.take(), self.options.limits);
+        self.options = Options {
+            call_id,
+            limits,
+            ..options.clone()
+        };
+        self
+    }
+}
+
+call_options!(Invocation);
+
+impl IntoFuture for Invocation {
+    type Output = Receipt;
+    type IntoFuture = InvokeFuture;
+
+    fn into_future(self) -> InvokeFuture {
+        let Invocation {
+            registry,
+            target,
+            input,
+            mut options,
+        } = self;
+        let invocation_id = InvocationId::new();
+        let (tool, body) = match target {
+            Ok(tool) => {
+                options.invocation_id = Some(invocation_id);
+                let name = tool.shared_name();
+                let call_id = options.call_id.clone();
+                (
+                    name,
+                    Body::Known(ExecuteFuture::new(tool, input, options), call_id),
+                )
+            }
+            Err((name, failure)) => {
+                drop_iteratively(input);
+                (name, Body::Unknown(Some(failure), options.call_id))
+            }
+        };
+        InvokeFuture {
+            meta: Some(Meta {
+                registry,
+                tool,
+                invocation_id,
+                started: None,
+            }),
+            body,
+        }
+    }
+}
+
+/// The future of one invocation's [`Receipt`]. It never panics and never errs.
+///
+/// Cancel safety: dropping it drops the call, which stops the handler at its next `.await`.
+#[must_use = "futures do nothing unless polled"]
+pub struct InvokeFuture {
+    meta: Option<Meta>,
+    body: Body,
+}
+
+/// What the receipt needs besides the result.
+struct Meta {
+    registry: Registry,
+    tool: Arc<str>,
+    invocation_id: InvocationId,
+    started: Option<(SystemTime, Instant)>,
+}
+
+enum Body {
+    Known(ExecuteFuture, Option<Arc<str>>),
+    Unknown(Option<ToolResult>, Option<Arc<str>>),
+}
+
+impl InvokeFuture {
+    /// The name called and the call id, for a receipt made without this future.
+    pub(super) fn labels(&self) -> (Arc<str>, Option<Arc<str>>) {
+        let tool = self
+            .meta
+            .as_ref()
+            .map_or_else(|| Arc::from(""), |meta| Arc::clone(&meta.tool));
+        let (Body::Known(_, call_id) | Body::Unknown(_, call_id)) = &self.body;
+        (tool, call_id.clone())
+    }
+}
+
+impl Future for InvokeFuture {
+    type Output = Receipt;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Receipt> {
+        let this = self.get_mut();
+        let Some(meta) = this.meta.as_mut() else {
+            let failure =
+                ToolResult::failed(FailureKind::Handler, "invocation polled after it completed");
+            return Poll::Ready(orphan_receipt(Arc::from(""), None, failure));
+        };
+        let (started_at, started) = *meta
+            .started
+            .get_or_insert_with(|| (SystemTime::now(), Instant::now()));
+        let (result, call_id) = match &mut this.body {
+            Body::Known(call, call_id) => (ready!(Pin::new(call).poll(cx)), call_id.take()),
+            Body::Unknown(failure, call_id) => {
+                let failure = failure
+                    .take()
+                    .unwrap_or_else(|| ToolResult::failure("no result"));
+                trace_unknown(&meta.tool, meta.invocation_id, call_id.as_deref());
+                (failure, call_id.take())
+            }
+        };
+        let Some(Meta {
+            registry,
+            tool,
+            invocation_id,
+            ..
+        }) = this.meta.take()
+        else {
+            return Poll::Pending; // unreachable: `meta` was present above
+        };
+        let receipt = Receipt {
+            invocation_id,
+            tool,
+            call_id,
+            started_at,
+            duration: started.elapsed(),
+            result,
+        };
+        let hook = registry.on_receipt();
+        if hook.is_some_and(|hook| catch_unwind(AssertUnwindSafe(|| hook(&receipt))).is_err()) {
+            tracing::warn!(tool = &*receipt.tool, "the on_receipt hook panicked");
+        }
+        Poll::Ready(receipt)
+    }
+}
+
+/// The one span of an invocation of an unknown tool.
+fn trace_unknown(tool: &str, invocation_id: InvocationId, call_id: Option<&str>) {
+    let _span = tracing::debug_span!(
+        "toolwire.invoke",
+        tool,
+        invocation_id = %invocation_id,
+        call_id,
+        outcome = FailureKind::UnknownTool.as_str(),
+    )
+    .entered();
+}
+
+/// A receipt for a call whose own future could not make one.
+pub(super) fn orphan_receipt(
+    tool: Arc<str>,
+    call_id: Option<Arc<str>>,
+    result: ToolResult,
+) -> Receipt {
+    let (invocation_id, started_at) = (InvocationId::new(), SystemTime::now());
+    Receipt {
+        invocation_id,
+        tool,
+        call_id,
+        started_at,
+        duration: Default::default(),
+        result,
+    }
+}
+
+impl fmt::Debug for Invocation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let tool = match &self.target {
+            Ok(tool) => tool.name(),
+            Err((name, _)) => name,
+        };
+        f.debug_struct("Invocation")
+            .field("tool", &tool)
+            .field("input", &self.input)
+            .finish_non_exhaustive()
+    }
+}
+
+impl fmt::Debug for InvokeFuture {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (tool, call_id) = self.labels();
+        f.debug_struct("InvokeFuture")
+            .field("tool", &tool)
+            .field("call_id", &call_id)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,189 @@
+//! [`Registry`]: a sealed set of tools, invoked by name, with a [`Receipt`] for every call.
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::sync::Arc;
+//! use serde_json::json;
+//! use toolwire::{FailureKind, Provider, Registry, Tool, ToolResult};
+//!
+//! struct App { admin: bool }
+//!
+//! let delete = Tool::define("delete_file")
+//!     .parameters(json!({"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}))
+//!     .authorize(|_args, ctx| match ctx.state::<App>() {
+//!         Some(app) if app.admin => Ok(()),
+//!         _ => Err("only admins may delete files"),
+//!     })
+//!     .execute_sync(|args, _| ToolResult::ok(json!({"deleted": args["path"]}), "deleted"))
+//!     .build()?;
+//! let registry = Registry::builder().register(delete).seal()?;
+//! assert_eq!(registry.definitions(Provider::OpenAi, &()).len(), 1);
+//!
+//! let receipt = registry
+//!     .invoke("delete_file", json!({"path": "/tmp/x"}))
+//!     .call_id("call_1")
+//!     .state(Arc::new(App { admin: false }))
+//!     .await;
+//! assert_eq!(receipt.result.failure_kind(), Some(FailureKind::Denied));
+//! assert_eq!(receipt.call_id.as_deref(), Some("call_1"));
+//! # Ok(()) }
+//! ```
+//!
+//! The application state is a type-erased value read back by type; the [`crate::state`]
+//! module docs say why it is not a generic parameter.
+
+mod builder;
+mod dispatch;
+mod invoke;
+mod receipt;
+mod suggest;
+
+use std::any::Any;
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+pub use builder::RegistryBuilder;
+pub use dispatch::{DEFAULT_DISPATCH_LIMIT, Dispatch, DispatchFuture, ToolCall};
+pub use invoke::{Invocation, InvokeFuture};
+pub use receipt::Receipt;
+
+use crate::provider::Provider;
+use crate::result::{FailureKind, ToolResult};
+use crate::schema::ArgumentLimits;
+use crate::tool::{Proposal, Tool};
+
+/// A sealed, immutable set of tools. Cloning it is a reference-count bump, and looking a
+/// tool up takes no lock and copies nothing.
+#[derive(Clone)]
+pub struct Registry {
+    inner: Arc<Inner>,
+}
+
+/// A hook that sees every receipt, for audit logs.
+pub(crate) type ReceiptHook = Arc<dyn Fn(&Receipt) + Send + Sync>;
+
+struct Inner {
+    tools: Vec<Tool>,
+    index: HashMap<Arc<str>, usize>,
+    limits: Option<ArgumentLimits>,
+    on_receipt: Option<ReceiptHook>,
+}
+
+impl Registry {
+    /// Starts collecting tools.
+    pub fn builder() -> RegistryBuilder {
+        RegistryBuilder::default()
+    }
+
+    /// The tool called `name`, if there is one.
+    pub fn get(&self, name: &str) -> Option<&Tool> {
+        self.inner.index.get(name).map(|&i| &self.inner.tools[i])
+    }
+
+    /// Every tool, in registration order.
+    pub fn tools(&self) -> &[Tool] {
+        &self.inner.tools
+    }
+
+    /// How many tools there are.
+    pub fn len(&self) -> usize {
+        self.inner.tools.len()
+    }
+
+    /// Whether there are no tools.
+    pub fn is_empty(&self) -> bool {
+        self.inner.tools.is_empty()
+    }
+
+    /// The `provider` shapes of the tools active for `state`, in registration order; pass
+    /// `&()` when there is no application state. The shapes were computed when each tool was
+    /// built, so this copies no schema.
+    pub fn definitions<S: Any>(&self, provider: Provider, state: &S) -> Vec<&Value> {
+        self.active(state)
+            .map(|tool| tool.definition(provider))
+            .collect()
+    }
+
+    /// The tools marked [`as_intent`](crate::ToolBuilder::as_intent) that are active for
+    /// `state`, in registration order.
+    pub fn intents<S: Any>(&self, state: &S) -> Vec<&Tool> {
+        self.active(state).filter(|tool| tool.is_intent()).collect()
+    }
+
+    fn active<'a, S: Any>(&'a self, state: &S) -> impl Iterator<Item = &'a Tool> {
+        let state: &dyn Any = state;
+        self.inner
+            .tools
+            .iter()
+            .filter(move |tool| tool.is_active_for(Some(state)))
+    }
+
+    /// Prepares a call of the tool called `name`; await it for its [`Receipt`].
+    ///
+    /// The call has the options of [`Tool::execute`] plus a call id. An unknown name is not
+    /// an error: the receipt's result is a failure naming the closest known tools.
+    pub fn invoke(&self, name: &str, input: Value) -> Invocation {
+        Invocation::new(self.clone(), name, input)
+    }
+
+    /// Prepares many calls, run concurrently; await it for their receipts, in call order.
+    pub fn dispatch(&self, calls: impl IntoIterator<Item = ToolCall>) -> Dispatch {
+        Dispatch::new(self.clone(), calls.into_iter().collect())
+    }
+
+    /// Checks `input` as a call of `name` would, against `state`, and converts it into a
+    /// [`Proposal`] with the tool's [`resolve`](crate::ToolBuilder::resolve) hook, without
+    /// executing anything.
+    ///
+    /// # Errors
+    ///
+    /// The failed result a call would have produced: an unknown or inactive tool, or
+    /// invalid input.
+    pub fn resolve<S: Any>(
+        &self,
+        name: &str,
+        input: Value,
+        state: &S,
+    ) -> Result<Proposal, ToolResult> {
+        let tool = self.lookup(name)?;
+        crate::execute::resolve(tool, input, self.inner.limits, Some(state))
+    }
+
+    /// The tool called `name`, or the failure for an unknown name.
+    pub(crate) fn lookup(&self, name: &str) -> Result<&Tool, ToolResult> {
+        self.get(name).ok_or_else(|| {
+            let known = self.inner.tools.iter().map(Tool::name);
+            ToolResult::failed(
+                FailureKind::UnknownTool,
+                suggest::unknown_tool_text(name, known),
+            )
+        })
+    }
+
+    pub(crate) fn limits(&self) -> Option<ArgumentLimits> {
+        self.inner.limits
+    }
+
+    pub(crate) fn on_receipt(&self) -> Option<&ReceiptHook> {
+        self.inner.on_receipt.as_ref()
+    }
+}
+
+impl fmt::Debug for Registry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = self.inner.tools.iter().map(Tool::name).collect();
+        f.debug_struct("Registry")
+            .field("tools", &names)
+            .field("limits", &self.inner.limits)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A compile-time check that a sealed registry can be shared across threads.
+const _: fn() = || {
+    fn shareable<T: Clone + Send + Sync + 'static>() {}
+    shareable::<Registry>();
+};
