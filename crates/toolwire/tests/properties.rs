@@ -171,4 +171,51 @@ proptest! {
         let result = runtime().block_on(tool.execute(args).into_future());
         prop_assert!(matches!(result.failure_kind(), None | Some(FailureKind::InvalidInput)));
     }
+
+    #[test]
+    fn random_calls_through_a_registry_never_panic(
+        name in prop_oneof![Just("typed".to_owned()), Just("guarded".to_owned()), "[a-z_]{0,10}"],
+        args in any_json(),
+    ) {
+        let registry = registry_of_hooked_tools();
+        let receipt = runtime().block_on(registry.invoke(&name, args).call_id("c").into_future());
+        prop_assert_eq!(&*receipt.tool, name.as_str());
+        prop_assert_eq!(receipt.call_id.as_deref(), Some("c"));
+        let kind = receipt.result.failure_kind();
+        let expected = match name.as_str() {
+            "typed" => matches!(kind, None | Some(FailureKind::InvalidInput)),
+            "guarded" => matches!(kind, Some(FailureKind::Denied) | Some(FailureKind::InvalidInput)),
+            _ => kind == Some(FailureKind::UnknownTool),
+        };
+        prop_assert!(expected, "{:?}", receipt.result);
+    }
+
+    #[test]
+    fn valid_input_always_reaches_the_handler_through_a_registry(city in ".{1,20}", days in 1i64..=7) {
+        let registry = registry_of_hooked_tools();
+        let args = json!({"city": city, "days": days});
+        let receipt = runtime().block_on(registry.invoke("typed", args.clone()).into_future());
+        prop_assert_eq!(receipt.result.json(), &args);
+    }
+}
+
+/// `typed` from above, and `guarded`, which parses its input and denies every call.
+fn registry_of_hooked_tools() -> toolwire::Registry {
+    let guarded = Tool::define("guarded")
+        .parse_input(|args: Value| {
+            if args.as_object().is_some_and(|m| m.len() < 3) {
+                Ok(args)
+            } else {
+                Err("too many keys")
+            }
+        })
+        .authorize(|_, _| Err::<(), _>("nobody may"))
+        .execute_sync(|_, _| ToolResult::ok(json!({}), "never"))
+        .build()
+        .unwrap();
+    toolwire::Registry::builder()
+        .register(typed_tool())
+        .register(guarded)
+        .seal()
+        .unwrap()
 }

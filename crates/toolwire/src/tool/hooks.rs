@@ -154,9 +154,10 @@ impl ToolBuilder {
         self.with_hooks(|hooks| hooks.resolve = Some(Arc::new(resolve)))
     }
 
-    /// Runs on each result the handler produced, inside a child `tracing` span of the
-    /// invocation (`toolwire.debug_steps`), so the events it records are grouped under the
-    /// call: the seed's sub-flow logger.
+    /// Runs on the result of every call whose arguments were admitted (authorized or not),
+    /// inside a child `tracing` span of the invocation (`toolwire.debug_steps`), so the events
+    /// it records are grouped under the call: the seed's sub-flow logger. It only observes: a
+    /// panic in it is logged and changes nothing.
     pub fn debug_steps<F>(self, hook: F) -> Self
     where
         F: Fn(&ToolResult, &ToolContext) + Send + Sync + 'static,

@@ -1,0 +1,163 @@
+//! One `tracing` span per invocation, with its fields, and the debug steps' child span.
+
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Value, json};
+use toolwire::{Registry, Tool, ToolResult};
+use tracing::field::{Field, Visit};
+use tracing::span::{Attributes, Id, Record};
+use tracing::{Subscriber, debug};
+use tracing_subscriber::Layer;
+use tracing_subscriber::layer::{Context, SubscriberExt};
+use tracing_subscriber::registry::LookupSpan;
+
+/// A closed span: its name, its parent's name, its fields, and the events inside it.
+#[derive(Debug, Clone, Default)]
+struct Closed {
+    name: String,
+    parent: Option<String>,
+    fields: BTreeMap<String, String>,
+    events: Vec<String>,
+}
+
+#[derive(Clone, Default)]
+struct Capture(Arc<Mutex<Vec<Closed>>>);
+
+struct Fields<'a>(&'a mut BTreeMap<String, String>);
+
+impl Visit for Fields<'_> {
+    fn record_debug(&mut self, field: &Field, value: &dyn Debug) {
+        self.0.insert(field.name().to_owned(), format!("{value:?}"));
+    }
+    fn record_str(&mut self, field: &Field, value: &str) {
+        self.0.insert(field.name().to_owned(), value.to_owned());
+    }
+}
+
+impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Capture {
+    fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, ctx: Context<'_, S>) {
+        let span = ctx.span(id).expect("the span exists");
+        let mut closed = Closed {
+            name: attrs.metadata().name().to_owned(),
+            parent: span.parent().map(|p| p.name().to_owned()),
+            ..Closed::default()
+        };
+        attrs.record(&mut Fields(&mut closed.fields));
+        span.extensions_mut().insert(closed);
+    }
+
+    fn on_record(&self, id: &Id, values: &Record<'_>, ctx: Context<'_, S>) {
+        let span = ctx.span(id).expect("the span exists");
+        if let Some(closed) = span.extensions_mut().get_mut::<Closed>() {
+            values.record(&mut Fields(&mut closed.fields));
+        }
+    }
+
+    fn on_event(&self, event: &tracing::Event<'_>, ctx: Context<'_, S>) {
+        if let Some(span) = ctx.event_span(event) {
+            let mut fields = BTreeMap::new();
+            event.record(&mut Fields(&mut fields));
+            if let Some(closed) = span.extensions_mut().get_mut::<Closed>() {
+                closed
+                    .events
+                    .push(fields.get("message").cloned().unwrap_or_default());
+            }
+        }
+    }
+
+    fn on_close(&self, id: Id, ctx: Context<'_, S>) {
+        let span = ctx.span(&id).expect("the span exists");
+        if let Some(closed) = span.extensions_mut().remove::<Closed>() {
+            self.0.lock().unwrap().push(closed);
+        }
+    }
+}
+
+/// Runs `body` on a current-thread runtime under a capturing subscriber.
+fn traced<F: std::future::Future>(body: F) -> (F::Output, Vec<Closed>) {
+    let capture = Capture::default();
+    let subscriber = tracing_subscriber::registry().with(capture.clone());
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .unwrap();
+    let output = tracing::subscriber::with_default(subscriber, || runtime.block_on(body));
+    let spans = capture.0.lock().unwrap().clone();
+    (output, spans)
+}
+
+fn registry() -> Registry {
+    let weather = Tool::define("get_weather")
+        .execute(|args: Value, _| async move { ToolResult::ok(args, "sunny") })
+        .debug_steps(|result, _ctx| debug!(success = result.is_success(), "checked the forecast"))
+        .build()
+        .unwrap();
+    let sync = Tool::define("sync_echo")
+        .execute_sync(|args: Value, _| ToolResult::ok(args, "echo"))
+        .build()
+        .unwrap();
+    Registry::builder()
+        .register(weather)
+        .register(sync)
+        .seal()
+        .unwrap()
+}
+
+#[test]
+fn every_invocation_has_one_span_with_its_fields() {
+    let registry = registry();
+    let (receipts, spans) = traced(async {
+        vec![
+            registry
+                .invoke("get_weather", json!({"city": "Oslo"}))
+                .call_id("call_a")
+                .await,
+            registry.invoke("sync_echo", json!({})).await,
+            registry.invoke("nope", json!({})).call_id("call_c").await,
+        ]
+    });
+    let invocations: Vec<&Closed> = spans
+        .iter()
+        .filter(|s| s.name == "toolwire.invoke")
+        .collect();
+    assert_eq!(invocations.len(), 3, "{spans:#?}");
+    for receipt in &receipts {
+        let id = receipt.invocation_id.to_string();
+        let span = invocations
+            .iter()
+            .find(|s| s.fields.get("invocation_id") == Some(&id));
+        let span = span.unwrap_or_else(|| panic!("a span for {id}: {spans:#?}"));
+        assert_eq!(span.fields["tool"], *receipt.tool);
+        let outcome = receipt
+            .result
+            .failure_kind()
+            .map_or("success", |k| k.as_str());
+        assert_eq!(span.fields["outcome"], outcome);
+        match &receipt.call_id {
+            Some(call_id) => assert_eq!(span.fields["call_id"], **call_id),
+            None => assert!(!span.fields.contains_key("call_id")),
+        }
+    }
+    let known: Vec<_> = invocations
+        .iter()
+        .filter(|s| s.fields["tool"] != "nope")
+        .collect();
+    assert!(
+        known.iter().all(|s| s.fields.contains_key("duration")),
+        "{known:#?}"
+    );
+}
+
+#[test]
+fn debug_steps_record_into_a_child_span_of_the_invocation() {
+    let registry = registry();
+    let (_, spans) = traced(async { registry.invoke("get_weather", json!({})).await });
+    let steps = spans
+        .iter()
+        .find(|s| s.name == "toolwire.debug_steps")
+        .expect("a debug span");
+    assert_eq!(steps.parent.as_deref(), Some("toolwire.invoke"));
+    assert_eq!(steps.events, ["checked the forecast"]);
+}
