@@ -61,13 +61,8 @@ fn deploy() -> Result<Tool, toolwire::DefineError> {
 }
 
 fn show(label: &str, result: &ToolResult) {
-    let kind = result
-        .failure_kind()
-        .map_or("success".to_owned(), |kind| kind.to_string());
-    println!(
-        "{label}: [{kind}] {}",
-        serde_json::to_string(result).unwrap_or_default()
-    );
+    let kind = result.failure_kind().map_or("success".to_owned(), |kind| kind.to_string());
+    println!("{label}: [{kind}] {}", serde_json::to_string(result).unwrap_or_default());
 }
 
 #[tokio::main]
@@ -76,10 +71,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let deploy = deploy()?;
 
     println!("== OpenAI tools ==");
-    println!(
-        "{}",
-        serde_json::to_string_pretty(&[forecast.to_openai(), deploy.to_openai()])?
-    );
+    println!("{}", serde_json::to_string_pretty(&[forecast.to_openai(), deploy.to_openai()])?);
     println!("== Anthropic tools ==");
     println!(
         "{}",
@@ -94,18 +86,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     show("forecast", &result);
 
     println!("\n== Arguments the model got wrong ==");
-    show(
-        "forecast",
-        &forecast.execute(json!({"city": 42, "days": 9})).await,
-    );
+    show("forecast", &forecast.execute(json!({"city": 42, "days": 9})).await);
 
     println!("\n== An aborted call ==");
     let ctl = AbortController::new();
     let call = tokio::spawn(
-        forecast
-            .execute(json!({"city": "Oslo", "days": 7}))
-            .signal(ctl.signal())
-            .into_future(),
+        forecast.execute(json!({"city": "Oslo", "days": 7})).signal(ctl.signal()).into_future(),
     );
     tokio::time::sleep(Duration::from_millis(30)).await;
     ctl.abort_with("User cancelled");
@@ -122,15 +108,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let first = deploy.execute(json!({})).await;
     show("deploy (first pass)", &first);
     if let Some(request) = first.pending_request() {
-        println!(
-            "  the host asks a human: {} (request {})",
-            request.prompt, request.id
-        );
+        println!("  the host asks a human: {} (request {})", request.prompt, request.id);
         let answer = Answer::accept(request.id.clone(), json!({"env": "staging"}));
-        show(
-            "deploy (resumed)",
-            &deploy.execute(json!({})).answer(answer).await,
-        );
+        show("deploy (resumed)", &deploy.execute(json!({})).answer(answer).await);
     }
     Ok(())
 }

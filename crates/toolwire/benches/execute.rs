@@ -42,10 +42,7 @@ fn args() -> Value {
 /// Polls a future that completes at once.
 fn poll_once<F: Future>(future: F) -> F::Output {
     let mut future = pin!(future);
-    match future
-        .as_mut()
-        .poll(&mut Context::from_waker(Waker::noop()))
-    {
+    match future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
         Poll::Ready(output) => output,
         Poll::Pending => panic!("a sync call completes on its first poll"),
     }
@@ -57,11 +54,7 @@ fn sync_overhead(c: &mut Criterion) {
     let ctl = AbortController::new();
     let mut group = c.benchmark_group("execute_sync");
     group.bench_function("direct_handler", |b| {
-        b.iter_batched(
-            args,
-            |a| black_box(double(a, ctx.clone())),
-            BatchSize::SmallInput,
-        )
+        b.iter_batched(args, |a| black_box(double(a, ctx.clone())), BatchSize::SmallInput)
     });
     group.bench_function("execute", |b| {
         b.iter_batched(
@@ -74,10 +67,7 @@ fn sync_overhead(c: &mut Criterion) {
         b.iter_batched(
             args,
             |a| {
-                let call = tool
-                    .execute(a)
-                    .signal(ctl.signal())
-                    .timeout(Duration::from_secs(5));
+                let call = tool.execute(a).signal(ctl.signal()).timeout(Duration::from_secs(5));
                 black_box(poll_once(call.into_future()))
             },
             BatchSize::SmallInput,
@@ -87,10 +77,8 @@ fn sync_overhead(c: &mut Criterion) {
 }
 
 fn async_overhead(c: &mut Criterion) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .build()
-        .expect("runtime");
+    let runtime =
+        tokio::runtime::Builder::new_current_thread().enable_time().build().expect("runtime");
     let tool = Tool::define("double_async")
         .parameters(
             json!({"type": "object", "properties": {"n": {"type": "number"}}, "required": ["n"]}),
@@ -112,10 +100,7 @@ fn async_overhead(c: &mut Criterion) {
         b.iter_batched(
             args,
             |a| {
-                let call = tool
-                    .execute(a)
-                    .signal(ctl.signal())
-                    .timeout(Duration::from_secs(5));
+                let call = tool.execute(a).signal(ctl.signal()).timeout(Duration::from_secs(5));
                 black_box(runtime.block_on(call.into_future()))
             },
             BatchSize::SmallInput,
@@ -168,14 +153,11 @@ fn abort_latency(c: &mut Criterion) {
                     let ctl = AbortController::new();
                     let (started_tx, started_rx) = oneshot::channel();
                     let started_tx = Mutex::new(Some(started_tx));
-                    let call = hang
-                        .execute(json!({}))
-                        .signal(ctl.signal())
-                        .on_event(move |_| {
-                            if let Some(tx) = started_tx.lock().ok().and_then(|mut tx| tx.take()) {
-                                let _ = tx.send(());
-                            }
-                        });
+                    let call = hang.execute(json!({})).signal(ctl.signal()).on_event(move |_| {
+                        if let Some(tx) = started_tx.lock().ok().and_then(|mut tx| tx.take()) {
+                            let _ = tx.send(());
+                        }
+                    });
                     let (done_tx, done_rx) = oneshot::channel();
                     tokio::spawn(async move {
                         let result = call.await;

@@ -121,8 +121,7 @@ impl ToolContext {
 
     /// The time left before the deadline, if a timeout was set; zero once it has passed.
     pub fn remaining(&self) -> Option<Duration> {
-        self.deadline
-            .map(|deadline| deadline.saturating_duration_since(Instant::now()))
+        self.deadline.map(|deadline| deadline.saturating_duration_since(Instant::now()))
     }
 
     /// The host's answer to a request this tool made on an earlier attempt; present only on

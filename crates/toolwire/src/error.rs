@@ -47,14 +47,8 @@ struct Inner {
 
 impl DefineError {
     pub(crate) fn new(kind: DefineErrorKind, tool: &str, detail: impl Into<String>) -> Self {
-        let inner = Inner {
-            kind,
-            tool: tool.to_owned(),
-            detail: detail.into(),
-        };
-        Self {
-            inner: Box::new(inner),
-        }
+        let inner = Inner { kind, tool: tool.to_owned(), detail: detail.into() };
+        Self { inner: Box::new(inner) }
     }
 
     /// What kind of mistake this is.
@@ -134,10 +128,7 @@ pub struct SealError {
 
 impl SealError {
     pub(crate) fn duplicates(duplicates: Vec<(String, usize)>) -> Self {
-        Self {
-            kind: SealErrorKind::DuplicateNames,
-            duplicates,
-        }
+        Self { kind: SealErrorKind::DuplicateNames, duplicates }
     }
 
     /// What kind of mistake this is.

@@ -4,8 +4,9 @@
 //! A [`Tool`] has a name, a description, a JSON Schema for its arguments and a handler. It
 //! describes itself in the wire shapes of OpenAI, Anthropic, Gemini and MCP, computed once.
 //! A call validates the arguments, can be aborted through an [`AbortSignal`] or given a
-//! deadline, can report progress, and can pause for a human and be resumed. Whatever
-//! happens, a call yields a [`ToolResult`] the model can read: errors, panics, aborts and
+//! deadline, can report progress, and can pause for a human and be resumed. A [`Registry`]
+//! runs the calls of a whole model turn, authorized against the host's state, with a receipt
+//! for each. Whatever happens, a call yields a [`ToolResult`] the model can read: errors, panics, aborts and
 //! timeouts are values, never crashes.
 //!
 //! # Quick start
@@ -70,6 +71,10 @@
 //! - [`ToolContext`]: what a handler can read and report.
 //! - [`suspend`]: pausing a call for a human with [`Request`] and resuming it with an
 //!   [`Answer`].
+//! - [`Registry`]: a sealed set of tools, invoked by name with a [`Receipt`] for every call,
+//!   or many calls at once with [`Registry::dispatch`]; hooks such as
+//!   [`authorize`](ToolBuilder::authorize) and [`active`](ToolBuilder::active) run in its
+//!   pipeline, whose steps [`Execution`] lists.
 //! - [`ToolResult`] and [`FailureKind`]: what a call yields.
 
 #![forbid(unsafe_code)]

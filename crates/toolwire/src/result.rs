@@ -102,20 +102,12 @@ enum Outcome {
 impl ToolResult {
     /// A success carrying a structured payload and a text summary.
     pub fn ok(json: Value, text: impl Into<String>) -> Self {
-        Self {
-            json,
-            text: Some(text.into()),
-            outcome: Outcome::Success,
-        }
+        Self { json, text: Some(text.into()), outcome: Outcome::Success }
     }
 
     /// A success with a structured payload and no text.
     pub fn ok_json(json: Value) -> Self {
-        Self {
-            json,
-            text: None,
-            outcome: Outcome::Success,
-        }
+        Self { json, text: None, outcome: Outcome::Success }
     }
 
     /// A failure reported by the tool itself ([`FailureKind::Handler`]); its `json` is null.
@@ -129,16 +121,8 @@ impl ToolResult {
     /// [`FailureKind::Pending`] is reserved for [`ToolResult::pending`]; passing it here gives
     /// a [`FailureKind::Handler`] failure.
     pub fn failed(kind: FailureKind, text: impl Into<String>) -> Self {
-        let kind = if kind == FailureKind::Pending {
-            FailureKind::Handler
-        } else {
-            kind
-        };
-        Self {
-            json: Value::Null,
-            text: Some(text.into()),
-            outcome: Outcome::Failure(kind),
-        }
+        let kind = if kind == FailureKind::Pending { FailureKind::Handler } else { kind };
+        Self { json: Value::Null, text: Some(text.into()), outcome: Outcome::Failure(kind) }
     }
 
     /// A suspended call: the host must answer `request` and run the call again with
@@ -146,11 +130,7 @@ impl ToolResult {
     pub fn pending(request: Request) -> Self {
         let json = pending_json(&request);
         let text = Some(request.prompt.clone());
-        Self {
-            json,
-            text,
-            outcome: Outcome::Pending(Box::new(request)),
-        }
+        Self { json, text, outcome: Outcome::Pending(Box::new(request)) }
     }
 
     /// Whether the call succeeded.

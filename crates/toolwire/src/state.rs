@@ -43,10 +43,6 @@ impl State {
 
 impl fmt::Debug for State {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(if self.0.is_some() {
-            "State(..)"
-        } else {
-            "State(none)"
-        })
+        f.write_str(if self.0.is_some() { "State(..)" } else { "State(none)" })
     }
 }

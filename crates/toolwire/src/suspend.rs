@@ -108,21 +108,11 @@ pub struct Answer {
 impl Answer {
     /// Accepts request `id` with `data`.
     pub fn accept(id: impl Into<String>, data: Value) -> Self {
-        Self {
-            id: id.into(),
-            ok: true,
-            data,
-            reason: None,
-        }
+        Self { id: id.into(), ok: true, data, reason: None }
     }
 
     /// Declines request `id`, saying why.
     pub fn decline(id: impl Into<String>, reason: impl Into<String>) -> Self {
-        Self {
-            id: id.into(),
-            ok: false,
-            data: Value::Null,
-            reason: Some(reason.into()),
-        }
+        Self { id: id.into(), ok: false, data: Value::Null, reason: Some(reason.into()) }
     }
 }

@@ -62,12 +62,8 @@ async fn seed_000_abort_mid_flight_returns_the_reason() {
         .build()
         .unwrap();
     let controller = AbortController::new();
-    let call = tokio::spawn(
-        plugin
-            .execute(json!({"id": "42"}))
-            .signal(controller.signal())
-            .into_future(),
-    );
+    let call =
+        tokio::spawn(plugin.execute(json!({"id": "42"})).signal(controller.signal()).into_future());
     sleep(Duration::from_millis(100)).await;
     controller.abort_with("User cancelled");
     let result = call.await.unwrap();
@@ -97,10 +93,7 @@ async fn seed_000_pre_aborted_signal_never_runs_the_handler() {
     assert_eq!(result.text(), Some("Pre-aborted signal"));
     assert!(result.is_aborted());
     // Even invalid arguments are not looked at: the abort comes first.
-    let invalid = plugin
-        .execute(json!([1, 2]))
-        .signal(controller.signal())
-        .await;
+    let invalid = plugin.execute(json!([1, 2])).signal(controller.signal()).await;
     assert!(invalid.is_aborted());
     assert_eq!(runs.load(Ordering::SeqCst), 0);
 }
@@ -119,12 +112,7 @@ async fn seed_000_a_handler_that_listens_and_rejects_still_yields_the_aborted_sh
         .build()
         .unwrap();
     let controller = AbortController::new();
-    let call = tokio::spawn(
-        plugin
-            .execute(json!({}))
-            .signal(controller.signal())
-            .into_future(),
-    );
+    let call = tokio::spawn(plugin.execute(json!({})).signal(controller.signal()).into_future());
     sleep(Duration::from_millis(10)).await;
     controller.abort();
     let result = call.await.unwrap();
@@ -139,24 +127,14 @@ async fn abort_mid_flight_drops_a_handler_that_ignores_the_signal() {
     let controller = AbortController::new();
     // The call is polled in place, so it is still alive when its result is checked: the
     // handler must be gone before the result is handed out, not when the call is dropped.
-    let call = plugin
-        .execute(json!({}))
-        .signal(controller.signal())
-        .into_future();
+    let call = plugin.execute(json!({})).signal(controller.signal()).into_future();
     let mut call = std::pin::pin!(call);
-    assert!(
-        poll_once(call.as_mut()).is_none(),
-        "the handler is sleeping"
-    );
+    assert!(poll_once(call.as_mut()).is_none(), "the handler is sleeping");
     assert_eq!(live.count(), 1, "the handler is running");
     controller.abort_with("stop");
     let result = call.as_mut().await;
     assert_eq!(result.text(), Some("stop"));
-    assert_eq!(
-        live.count(),
-        0,
-        "the handler's future was dropped, not left running"
-    );
+    assert_eq!(live.count(), 0, "the handler's future was dropped, not left running");
 }
 
 /// Polls `future` once with a no-op waker.
@@ -197,10 +175,7 @@ async fn seed_000_post_resolve_abort_replaces_the_result() {
         })
         .build()
         .unwrap();
-    let result = async_plugin
-        .execute(json!({}))
-        .signal(controller.signal())
-        .await;
+    let result = async_plugin.execute(json!({})).signal(controller.signal()).await;
     assert_eq!(result.text(), Some("late abort"));
 }
 
@@ -266,11 +241,7 @@ fn controller_and_signal_follow_the_dom_names() {
     controller.abort_with("second");
     controller.abort();
     assert!(signal.is_aborted());
-    assert_eq!(
-        signal.reason(),
-        Some("first"),
-        "only the first abort counts"
-    );
+    assert_eq!(signal.reason(), Some("first"), "only the first abort counts");
     assert!(!AbortSignal::never().is_aborted());
     assert!(!AbortSignal::default().is_aborted());
 }
@@ -317,10 +288,7 @@ async fn abort_storm_ten_thousand_calls_all_return_and_nothing_keeps_running() {
     let barrier = Arc::new(tokio::sync::Barrier::new(CALLS + 1));
     let calls: Vec<_> = (0..CALLS)
         .map(|_| {
-            let call = plugin
-                .execute(json!({}))
-                .signal(controller.signal())
-                .into_future();
+            let call = plugin.execute(json!({})).signal(controller.signal()).into_future();
             let barrier = Arc::clone(&barrier);
             tokio::spawn(async move {
                 let mut call = std::pin::pin!(call);
@@ -337,11 +305,7 @@ async fn abort_storm_ten_thousand_calls_all_return_and_nothing_keeps_running() {
     tokio::time::timeout(Duration::from_secs(30), barrier.wait())
         .await
         .expect("every aborted call returns");
-    assert_eq!(
-        live.count(),
-        0,
-        "every handler future was dropped before its call returned"
-    );
+    assert_eq!(live.count(), 0, "every handler future was dropped before its call returned");
     for call in calls {
         assert_eq!(call.await.unwrap().text(), Some("storm"));
     }

@@ -9,10 +9,7 @@ fn echo(parameters: Option<Value>) -> Tool {
         Some(p) => builder.parameters(p),
         None => builder,
     };
-    builder
-        .execute_sync(|args: Value, _| ToolResult::ok(args, "echo"))
-        .build()
-        .unwrap()
+    builder.execute_sync(|args: Value, _| ToolResult::ok(args, "echo")).build().unwrap()
 }
 
 #[tokio::test]
@@ -30,16 +27,9 @@ async fn non_object_arguments_are_invalid_input_naming_the_type() {
         (json!(true), "true is not of type \"object\""),
     ] {
         let result = echo(None).execute(args.clone()).await;
-        assert_eq!(
-            result.failure_kind(),
-            Some(FailureKind::InvalidInput),
-            "{args}"
-        );
+        assert_eq!(result.failure_kind(), Some(FailureKind::InvalidInput), "{args}");
         let text = result.text().unwrap();
-        assert_eq!(
-            text,
-            format!("invalid arguments for \"echo\": (root): {found}")
-        );
+        assert_eq!(text, format!("invalid arguments for \"echo\": (root): {found}"));
     }
 }
 
@@ -64,10 +54,7 @@ async fn deeply_nested_arguments_do_not_overflow_the_stack() {
     let result = echo(None).execute(wrap(nested(100_000))).await;
     assert_eq!(result.failure_kind(), Some(FailureKind::InvalidInput));
     let text = result.text().unwrap();
-    assert!(
-        text.starts_with("invalid arguments for \"echo\": /deep/0/0/"),
-        "{text}"
-    );
+    assert!(text.starts_with("invalid arguments for \"echo\": /deep/0/0/"), "{text}");
     assert!(text.ends_with(": nested deeper than 64 levels"), "{text}");
 }
 
@@ -80,10 +67,7 @@ async fn nesting_up_to_the_limit_is_accepted_and_the_limit_is_configurable() {
     assert_eq!(result.failure_kind(), Some(FailureKind::InvalidInput));
 
     let shallow = Tool::define("shallow")
-        .limits(ArgumentLimits {
-            max_depth: 2,
-            ..ArgumentLimits::DEFAULT
-        })
+        .limits(ArgumentLimits { max_depth: 2, ..ArgumentLimits::DEFAULT })
         .execute_sync(|args: Value, _| ToolResult::ok(args, "ok"))
         .build()
         .unwrap();
@@ -105,20 +89,14 @@ async fn arguments_over_the_size_limit_are_rejected() {
         Some("invalid arguments for \"echo\": /blob: arguments are larger than 1048576 bytes")
     );
     let small = Tool::define("small")
-        .limits(ArgumentLimits {
-            max_bytes: 64,
-            ..ArgumentLimits::DEFAULT
-        })
+        .limits(ArgumentLimits { max_bytes: 64, ..ArgumentLimits::DEFAULT })
         .execute_sync(|args: Value, _| ToolResult::ok(args, "ok"))
         .build()
         .unwrap();
     assert!(small.execute(json!({"a": "short"})).await.is_success());
     let items: Vec<Value> = (0..40).map(|i| json!(i)).collect();
     let result = small.execute(json!({"a": items})).await;
-    assert!(
-        result.text().unwrap().contains("larger than 64 bytes"),
-        "{result:?}"
-    );
+    assert!(result.text().unwrap().contains("larger than 64 bytes"), "{result:?}");
 }
 
 #[tokio::test]
@@ -131,18 +109,14 @@ async fn huge_arguments_get_a_short_error() {
     let result = tool.execute(json!({"blob": huge})).await;
     assert_eq!(result.failure_kind(), Some(FailureKind::InvalidInput));
     let text = result.text().unwrap();
-    assert!(
-        text.len() < 1000,
-        "the message quotes a clip of the value, not all of it"
-    );
+    assert!(text.len() < 1000, "the message quotes a clip of the value, not all of it");
     assert!(text.contains("bytes in all"), "{text}");
 }
 
 #[tokio::test]
 async fn many_violations_are_listed_up_to_a_limit() {
-    let properties: serde_json::Map<String, Value> = (0..30)
-        .map(|i| (format!("f{i}"), json!({"type": "string"})))
-        .collect();
+    let properties: serde_json::Map<String, Value> =
+        (0..30).map(|i| (format!("f{i}"), json!({"type": "string"}))).collect();
     let args: serde_json::Map<String, Value> =
         (0..30).map(|i| (format!("f{i}"), json!(i))).collect();
     let tool = echo(Some(json!({"type": "object", "properties": properties})));
@@ -160,9 +134,7 @@ async fn deep_arguments_are_dropped_safely_when_pre_aborted_or_never_polled() {
     let result = call.signal(controller.signal()).await;
     assert!(result.is_aborted());
     // A call that is turned into a future and dropped unpolled.
-    drop(std::future::IntoFuture::into_future(
-        echo(None).execute(wrap(nested(100_000))),
-    ));
+    drop(std::future::IntoFuture::into_future(echo(None).execute(wrap(nested(100_000)))));
 }
 
 #[test]
@@ -172,24 +144,14 @@ fn deep_schemas_and_examples_are_setup_errors_not_stack_overflows() {
         schema = Value::Object([("items".to_owned(), schema)].into_iter().collect());
     }
     let schema = Value::Object(
-        [
-            ("type".to_owned(), json!("object")),
-            ("properties".to_owned(), wrap(schema)),
-        ]
-        .into_iter()
-        .collect(),
+        [("type".to_owned(), json!("object")), ("properties".to_owned(), wrap(schema))]
+            .into_iter()
+            .collect(),
     );
     let noop = |_: Value, _| ToolResult::failure("");
-    let err = Tool::define("deep")
-        .parameters(schema)
-        .execute_sync(noop)
-        .build()
-        .unwrap_err();
+    let err = Tool::define("deep").parameters(schema).execute_sync(noop).build().unwrap_err();
     assert!(err.is_invalid_parameters());
-    assert!(
-        err.to_string().contains("nested deeper than 128 levels"),
-        "{err}"
-    );
+    assert!(err.to_string().contains("nested deeper than 128 levels"), "{err}");
 
     let err = Tool::define("deep_example")
         .input_examples(vec![json!({}), wrap(nested(100_000))])

@@ -32,17 +32,12 @@ async fn a_thousand_concurrent_calls_of_one_tool() {
         })
         .build()
         .unwrap();
-    let calls: Vec<_> = (0..1000)
-        .map(|i| tokio::spawn(tool.execute(json!({"i": i})).into_future()))
-        .collect();
+    let calls: Vec<_> =
+        (0..1000).map(|i| tokio::spawn(tool.execute(json!({"i": i})).into_future())).collect();
     let mut ids = std::collections::HashSet::new();
     for (i, call) in calls.into_iter().enumerate() {
         let result = call.await.unwrap();
-        assert_eq!(
-            result.json()["i"],
-            json!(i),
-            "each call gets its own arguments back"
-        );
+        assert_eq!(result.json()["i"], json!(i), "each call gets its own arguments back");
         ids.insert(result.json()["id"].as_str().unwrap().to_owned());
     }
     assert_eq!(ids.len(), 1000);
@@ -54,10 +49,8 @@ async fn a_thousand_concurrent_calls_of_one_tool() {
 async fn tools_are_send_and_sync_and_futures_are_send() {
     fn assert_send_sync<T: Send + Sync + 'static>(_: &T) {}
     fn assert_send<T: Send + 'static>(_: &T) {}
-    let tool = Tool::define("t")
-        .execute_sync(|_, _| ToolResult::ok(json!({}), ""))
-        .build()
-        .unwrap();
+    let tool =
+        Tool::define("t").execute_sync(|_, _| ToolResult::ok(json!({}), "")).build().unwrap();
     assert_send_sync(&tool);
     let future = tool.execute(json!({})).into_future();
     assert_send(&future);

@@ -36,10 +36,7 @@ async fn seed_002_respecting_cancellation() {
     // so the tool's own check is not reached: the caller gets the aborted result.
     let ac = AbortController::new();
     ac.abort();
-    let stopped = crunch()
-        .execute(json!({"steps": 3}))
-        .signal(ac.signal())
-        .await;
+    let stopped = crunch().execute(json!({"steps": 3})).signal(ac.signal()).await;
     assert!(!stopped.is_success());
     assert_eq!(stopped.text(), Some("Aborted"));
 }
@@ -84,9 +81,7 @@ async fn progress_events_have_the_documented_shape() {
         .unwrap();
     let events = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&events);
-    tool.execute(json!({}))
-        .on_event(move |e| sink.lock().unwrap().push(e))
-        .await;
+    tool.execute(json!({})).on_event(move |e| sink.lock().unwrap().push(e)).await;
     assert_eq!(
         *events.lock().unwrap(),
         [
@@ -111,9 +106,7 @@ async fn async_events_arrive_in_order_across_awaits() {
         .unwrap();
     let events = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&events);
-    tool.execute(json!({}))
-        .on_event(move |e| sink.lock().unwrap().push(e))
-        .await;
+    tool.execute(json!({})).on_event(move |e| sink.lock().unwrap().push(e)).await;
     let expected: Vec<Value> = (0..50).map(|i| json!(i)).collect();
     assert_eq!(*events.lock().unwrap(), expected);
 }

@@ -17,10 +17,7 @@ fn arith(name: &str, description: &str, op: fn(f64, f64) -> (&'static str, f64))
             "required": ["a", "b"]
         }))
         .execute_sync(move |args: Value, _ctx| {
-            let (a, b) = (
-                args["a"].as_f64().unwrap_or(0.0),
-                args["b"].as_f64().unwrap_or(0.0),
-            );
+            let (a, b) = (args["a"].as_f64().unwrap_or(0.0), args["b"].as_f64().unwrap_or(0.0));
             let (key, value) = op(a, b);
             ToolResult::ok(json!({ key: value }), format!("{a} {b} -> {value}"))
         })
@@ -65,10 +62,7 @@ async fn seed_001_multiple_tools_for_one_request() {
         arith("add", "Add two numbers", |a, b| ("sum", a + b)),
         arith("subtract", "Subtract two numbers", |a, b| ("diff", a - b)),
     ];
-    let names: Vec<_> = tools
-        .iter()
-        .map(|t| t.schema()["function"]["name"].clone())
-        .collect();
+    let names: Vec<_> = tools.iter().map(|t| t.schema()["function"]["name"].clone()).collect();
     assert_eq!(names, [json!("add"), json!("subtract")]);
     let sum = tools[0].execute(json!({"a": 2, "b": 3})).await;
     assert_eq!(sum.json(), &json!({"sum": 5.0}));
@@ -87,10 +81,7 @@ async fn seed_001_safe_read_falls_back_to_defaults() {
         .build()
         .unwrap();
     assert_eq!(safe_read.execute(json!({})).await.text(), Some("Jakarta"));
-    assert_eq!(
-        safe_read.execute(json!({"city": "Oslo"})).await.text(),
-        Some("Oslo")
-    );
+    assert_eq!(safe_read.execute(json!({"city": "Oslo"})).await.text(), Some("Oslo"));
 }
 
 #[tokio::test]
@@ -111,10 +102,7 @@ async fn seed_001_sync_and_async_execute_are_accepted_alike() {
     let a = sync_tool.execute(json!({})).await;
     let b = async_tool.execute(json!({"x": 1})).await;
     assert_eq!((a.is_success(), a.text()), (true, Some("Done")));
-    assert_eq!(
-        (b.json(), b.text()),
-        (&json!({"value": 1}), Some("Fetched"))
-    );
+    assert_eq!((b.json(), b.text()), (&json!({"value": 1}), Some("Fetched")));
 }
 
 #[test]
@@ -126,10 +114,7 @@ fn accessors_return_what_was_defined() {
         .unwrap();
     assert_eq!(tool.name(), "get_weather");
     assert_eq!(tool.description(), Some("Get the weather"));
-    assert_eq!(
-        tool.parameters(),
-        &json!({"type": "object", "properties": {}})
-    );
+    assert_eq!(tool.parameters(), &json!({"type": "object", "properties": {}}));
 }
 
 #[test]
@@ -147,21 +132,12 @@ fn names_providers_reject_are_errors_that_name_the_tool() {
         assert!(err.is_invalid_name());
         assert_eq!(err.tool(), name);
         let message = err.to_string();
-        assert!(
-            message.starts_with(&format!("invalid tool name {name:?}")),
-            "{message}"
-        );
-        assert!(
-            message.contains(expected),
-            "{message} should contain {expected}"
-        );
+        assert!(message.starts_with(&format!("invalid tool name {name:?}")), "{message}");
+        assert!(message.contains(expected), "{message} should contain {expected}");
     }
     let limit = "a".repeat(64);
     for name in ["a", "A-z_0-9", limit.as_str()] {
-        assert!(
-            Tool::define(name).execute_sync(noop).build().is_ok(),
-            "{name}"
-        );
+        assert!(Tool::define(name).execute_sync(noop).build().is_ok(), "{name}");
     }
 }
 
@@ -172,36 +148,18 @@ fn parameters_must_be_a_valid_object_schema() {
         (json!([]), "expected a JSON object, got an array"),
         (json!("object"), "expected a JSON object, got a string"),
         (json!({"properties": {}}), "/type: missing"),
-        (
-            json!({"type": "string"}),
-            "/type: expected \"object\", got \"string\"",
-        ),
-        (
-            json!({"type": "object", "properties": {"n": {"type": "nope"}}}),
-            "/properties/n/type",
-        ),
+        (json!({"type": "string"}), "/type: expected \"object\", got \"string\""),
+        (json!({"type": "object", "properties": {"n": {"type": "nope"}}}), "/properties/n/type"),
         (json!({"type": "object", "required": "n"}), "/required"),
-        (
-            json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/missing"}}}),
-            "missing",
-        ),
+        (json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/missing"}}}), "missing"),
     ] {
-        let err = Tool::define("t")
-            .parameters(schema.clone())
-            .execute_sync(noop)
-            .build()
-            .unwrap_err();
+        let err =
+            Tool::define("t").parameters(schema.clone()).execute_sync(noop).build().unwrap_err();
         assert_eq!(err.kind(), DefineErrorKind::InvalidParameters, "{schema}");
         assert!(err.is_invalid_parameters());
         let message = err.to_string();
-        assert!(
-            message.starts_with("invalid parameters for tool \"t\": "),
-            "{message}"
-        );
-        assert!(
-            message.contains(expected),
-            "{message} should contain {expected}"
-        );
+        assert!(message.starts_with("invalid parameters for tool \"t\": "), "{message}");
+        assert!(message.contains(expected), "{message} should contain {expected}");
     }
 }
 
@@ -217,9 +175,7 @@ fn input_examples_must_match_the_parameters() {
         .unwrap_err();
     assert_eq!(err.kind(), DefineErrorKind::InvalidExample);
     assert!(err.to_string().contains("example 1: /n:"), "{err}");
-    let ok = Tool::define("t")
-        .parameters(params)
-        .input_examples(vec![json!({"n": 1})]);
+    let ok = Tool::define("t").parameters(params).input_examples(vec![json!({"n": 1})]);
     assert!(ok.execute_sync(noop).build().is_ok());
 }
 

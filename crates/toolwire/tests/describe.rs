@@ -67,10 +67,7 @@ fn plain_shapes_have_no_optional_keys() {
 
 #[test]
 fn description_is_left_out_when_not_set() {
-    let tool = Tool::define("bare")
-        .execute_sync(|_, _| ToolResult::failure(""))
-        .build()
-        .unwrap();
+    let tool = Tool::define("bare").execute_sync(|_, _| ToolResult::failure("")).build().unwrap();
     for provider in [
         Provider::OpenAi,
         Provider::FlatFunction,
@@ -114,16 +111,8 @@ fn examples_and_cache_control_appear_only_for_anthropic() {
             "cache_control": {"type": "ephemeral"}
         })
     );
-    for shape in [
-        tool.to_openai(),
-        tool.to_flat_function(),
-        tool.to_gemini(),
-        tool.to_mcp(),
-    ] {
+    for shape in [tool.to_openai(), tool.to_flat_function(), tool.to_gemini(), tool.to_mcp()] {
         let text = shape.to_string();
-        assert!(
-            !text.contains("input_examples") && !text.contains("cache_control"),
-            "{text}"
-        );
+        assert!(!text.contains("input_examples") && !text.contains("cache_control"), "{text}");
     }
 }

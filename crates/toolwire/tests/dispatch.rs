@@ -51,10 +51,8 @@ fn registry(gauge: &Gauge) -> Registry {
         .execute(|_, _| async { panic!("kaboom") as ToolResult })
         .build()
         .unwrap();
-    let fail = Tool::define("fail")
-        .execute_sync(|_, _| Err::<ToolResult, _>("nope"))
-        .build()
-        .unwrap();
+    let fail =
+        Tool::define("fail").execute_sync(|_, _| Err::<ToolResult, _>("nope")).build().unwrap();
     let g = gauge.clone();
     let hang = Tool::define("hang")
         .execute(move |_, _| {
@@ -66,10 +64,7 @@ fn registry(gauge: &Gauge) -> Registry {
         })
         .build()
         .unwrap();
-    Registry::builder()
-        .register_all([sleep, boom, fail, hang])
-        .seal()
-        .unwrap()
+    Registry::builder().register_all([sleep, boom, fail, hang]).seal().unwrap()
 }
 
 fn sleep_call(i: usize, ms: u64) -> ToolCall {
@@ -79,16 +74,11 @@ fn sleep_call(i: usize, ms: u64) -> ToolCall {
 #[tokio::test(start_paused = true)]
 async fn receipts_come_back_in_call_order() {
     let registry = registry(&Gauge::default());
-    let calls: Vec<_> = (0..20)
-        .map(|i| sleep_call(i, 200 - 10 * i as u64))
-        .collect();
+    let calls: Vec<_> = (0..20).map(|i| sleep_call(i, 200 - 10 * i as u64)).collect();
     let receipts = registry.dispatch(calls).await;
     assert_eq!(receipts.len(), 20);
     for (i, receipt) in receipts.iter().enumerate() {
-        assert_eq!(
-            receipt.call_id.as_deref(),
-            Some(format!("call_{i}").as_str())
-        );
+        assert_eq!(receipt.call_id.as_deref(), Some(format!("call_{i}").as_str()));
         assert_eq!(receipt.result.json()["slept"], json!(200 - 10 * i as u64));
     }
 }
@@ -116,10 +106,7 @@ async fn failing_panicking_and_hanging_calls_never_affect_the_others() {
         ToolCall::new("c5", "sleep", json!({"ms": "five"})),
         sleep_call(6, 5),
     ];
-    let receipts = registry
-        .dispatch(calls)
-        .timeout(Duration::from_millis(100))
-        .await;
+    let receipts = registry.dispatch(calls).timeout(Duration::from_millis(100)).await;
     let kinds: Vec<_> = receipts.iter().map(|r| r.result.failure_kind()).collect();
     assert_eq!(
         kinds,
@@ -133,15 +120,8 @@ async fn failing_panicking_and_hanging_calls_never_affect_the_others() {
             None,
         ]
     );
-    assert_eq!(
-        receipts[1].result.text(),
-        Some("tool \"boom\" panicked: kaboom")
-    );
-    assert_eq!(
-        gauge.now.load(Ordering::SeqCst),
-        0,
-        "the hanging call was dropped"
-    );
+    assert_eq!(receipts[1].result.text(), Some("tool \"boom\" panicked: kaboom"));
+    assert_eq!(gauge.now.load(Ordering::SeqCst), 0, "the hanging call was dropped");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -149,19 +129,15 @@ async fn one_signal_aborts_running_and_waiting_calls() {
     let gauge = Gauge::default();
     let registry = registry(&gauge);
     let ctl = AbortController::new();
-    let calls: Vec<_> = (0..10)
-        .map(|i| ToolCall::new(format!("c{i}"), "hang", json!({})))
-        .collect();
+    let calls: Vec<_> =
+        (0..10).map(|i| ToolCall::new(format!("c{i}"), "hang", json!({}))).collect();
     let dispatch = registry.dispatch(calls).limit(4).signal(ctl.signal());
     let run = tokio::spawn(dispatch.into_future());
     while gauge.now.load(Ordering::SeqCst) < 4 {
         tokio::task::yield_now().await;
     }
     ctl.abort_with("turn cancelled");
-    let receipts = tokio::time::timeout(Duration::from_secs(10), run)
-        .await
-        .unwrap()
-        .unwrap();
+    let receipts = tokio::time::timeout(Duration::from_secs(10), run).await.unwrap().unwrap();
     assert_eq!(receipts.len(), 10);
     for receipt in &receipts {
         assert_eq!(receipt.result.text(), Some("turn cancelled"));
@@ -173,9 +149,7 @@ async fn one_signal_aborts_running_and_waiting_calls() {
 async fn dropping_a_dispatch_stops_its_calls() {
     let gauge = Gauge::default();
     let registry = registry(&gauge);
-    let calls: Vec<_> = (0..8)
-        .map(|i| ToolCall::new(format!("c{i}"), "hang", json!({})))
-        .collect();
+    let calls: Vec<_> = (0..8).map(|i| ToolCall::new(format!("c{i}"), "hang", json!({}))).collect();
     let run = tokio::spawn(registry.dispatch(calls).into_future());
     while gauge.now.load(Ordering::SeqCst) < 8 {
         tokio::task::yield_now().await;
@@ -188,11 +162,7 @@ async fn dropping_a_dispatch_stops_its_calls() {
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    assert_eq!(
-        gauge.now.load(Ordering::SeqCst),
-        0,
-        "every call's future was dropped"
-    );
+    assert_eq!(gauge.now.load(Ordering::SeqCst), 0, "every call's future was dropped");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -204,18 +174,12 @@ async fn ten_thousand_calls_all_return_in_order() {
     assert_eq!(receipts.len(), 10_000);
     let mut ids = std::collections::HashSet::new();
     for (i, receipt) in receipts.iter().enumerate() {
-        assert_eq!(
-            receipt.call_id.as_deref(),
-            Some(format!("call_{i}").as_str())
-        );
+        assert_eq!(receipt.call_id.as_deref(), Some(format!("call_{i}").as_str()));
         assert!(receipt.result.is_success());
         ids.insert(receipt.invocation_id);
     }
     assert_eq!(ids.len(), 10_000);
-    assert!(
-        gauge.peak.load(Ordering::SeqCst) > 1000,
-        "the calls overlapped"
-    );
+    assert!(gauge.peak.load(Ordering::SeqCst) > 1000, "the calls overlapped");
 }
 
 #[test]
@@ -225,9 +189,8 @@ fn without_a_runtime_calls_run_one_by_one() {
         .build()
         .unwrap();
     let registry = Registry::builder().register(echo).seal().unwrap();
-    let calls: Vec<_> = (0..3)
-        .map(|i| ToolCall::new(format!("c{i}"), "echo", json!({"i": i})))
-        .collect();
+    let calls: Vec<_> =
+        (0..3).map(|i| ToolCall::new(format!("c{i}"), "echo", json!({"i": i}))).collect();
     let dispatch = registry.dispatch(calls).into_future();
     let mut dispatch = std::pin::pin!(dispatch);
     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
@@ -235,10 +198,7 @@ fn without_a_runtime_calls_run_one_by_one() {
     else {
         panic!("sync calls finish on the first poll")
     };
-    let seen: Vec<_> = receipts
-        .iter()
-        .map(|r| r.result.json()["i"].clone())
-        .collect();
+    let seen: Vec<_> = receipts.iter().map(|r| r.result.json()["i"].clone()).collect();
     assert_eq!(seen, [json!(0), json!(1), json!(2)]);
 }
 
@@ -246,11 +206,7 @@ fn without_a_runtime_calls_run_one_by_one() {
 async fn an_empty_dispatch_returns_no_receipts() {
     let registry = registry(&Gauge::default());
     assert!(registry.dispatch(Vec::new()).await.is_empty());
-    assert!(
-        registry.dispatch(vec![sleep_call(0, 0)]).limit(0).await[0]
-            .result
-            .is_success()
-    );
+    assert!(registry.dispatch(vec![sleep_call(0, 0)]).limit(0).await[0].result.is_success());
 }
 
 #[tokio::test]
@@ -259,8 +215,18 @@ async fn tool_calls_round_trip_through_json() {
         serde_json::from_value(json!({"call_id": "c", "name": "sleep", "arguments": {"ms": 1}}))
             .unwrap();
     assert_eq!(call, ToolCall::new("c", "sleep", json!({"ms": 1})));
-    assert_eq!(
-        serde_json::to_value(&call).unwrap()["arguments"],
-        json!({"ms": 1})
-    );
+    assert_eq!(serde_json::to_value(&call).unwrap()["arguments"], json!({"ms": 1}));
+}
+
+#[test]
+fn a_dispatch_made_outside_the_runtime_that_drives_it_still_runs_concurrently() {
+    let gauge = Gauge::default();
+    let registry = registry(&gauge);
+    let calls: Vec<_> = (0..20).map(|i| sleep_call(i, 50)).collect();
+    // Made here, with no runtime around; the runtime only drives it.
+    let dispatch = registry.dispatch(calls).limit(20).into_future();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+    let receipts = runtime.block_on(dispatch);
+    assert!(receipts.iter().all(|r| r.result.is_success()));
+    assert_eq!(gauge.peak.load(Ordering::SeqCst), 20, "the calls ran at the same time");
 }

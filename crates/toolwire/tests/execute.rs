@@ -126,17 +126,9 @@ async fn seed_000_event_callback_receives_events_in_order() {
         .on_event(move |event| sink.lock().unwrap().push(event))
         .await;
     assert_eq!(result.json(), &json!({"processed": 3}));
-    let seen: Vec<_> = events
-        .lock()
-        .unwrap()
-        .iter()
-        .map(|e| e["index"].clone())
-        .collect();
+    let seen: Vec<_> = events.lock().unwrap().iter().map(|e| e["index"].clone()).collect();
     assert_eq!(seen, [json!(0), json!(1), json!(2)]);
-    assert_eq!(
-        events.lock().unwrap()[0],
-        json!({"stage": "progress", "index": 0, "total": 3})
-    );
+    assert_eq!(events.lock().unwrap()[0], json!({"stage": "progress", "index": 0, "total": 3}));
 }
 
 #[tokio::test]
@@ -219,10 +211,7 @@ fn a_sync_tool_runs_without_any_runtime() {
 fn poll_once<F: std::future::Future>(future: F) -> F::Output {
     use std::task::{Context, Poll, Waker};
     let mut future = std::pin::pin!(future);
-    match future
-        .as_mut()
-        .poll(&mut Context::from_waker(Waker::noop()))
-    {
+    match future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
         Poll::Ready(output) => output,
         Poll::Pending => panic!("a sync tool call should complete on its first poll"),
     }
@@ -246,24 +235,10 @@ async fn invalid_arguments_fail_before_the_handler_runs() {
     let result = tool.execute(json!({"city": 42, "days": "two"})).await;
     assert_eq!(result.failure_kind(), Some(FailureKind::InvalidInput));
     let text = result.text().unwrap();
-    assert!(
-        text.starts_with("invalid arguments for \"get_weather\": "),
-        "{text}"
-    );
-    assert!(
-        text.contains("/city: 42 is not of type \"string\""),
-        "{text}"
-    );
-    assert!(
-        text.contains("/days: \"two\" is not of type \"integer\""),
-        "{text}"
-    );
+    assert!(text.starts_with("invalid arguments for \"get_weather\": "), "{text}");
+    assert!(text.contains("/city: 42 is not of type \"string\""), "{text}");
+    assert!(text.contains("/days: \"two\" is not of type \"integer\""), "{text}");
     let missing = tool.execute(json!({})).await;
-    assert!(
-        missing
-            .text()
-            .unwrap()
-            .contains("(root): \"city\" is a required property")
-    );
+    assert!(missing.text().unwrap().contains("(root): \"city\" is a required property"));
     assert_eq!(*ran.lock().unwrap(), 0);
 }

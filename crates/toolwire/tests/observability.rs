@@ -60,9 +60,7 @@ impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Capture {
             let mut fields = BTreeMap::new();
             event.record(&mut Fields(&mut fields));
             if let Some(closed) = span.extensions_mut().get_mut::<Closed>() {
-                closed
-                    .events
-                    .push(fields.get("message").cloned().unwrap_or_default());
+                closed.events.push(fields.get("message").cloned().unwrap_or_default());
             }
         }
     }
@@ -79,10 +77,7 @@ impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Capture {
 fn traced<F: std::future::Future>(body: F) -> (F::Output, Vec<Closed>) {
     let capture = Capture::default();
     let subscriber = tracing_subscriber::registry().with(capture.clone());
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .build()
-        .unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
     let output = tracing::subscriber::with_default(subscriber, || runtime.block_on(body));
     let spans = capture.0.lock().unwrap().clone();
     (output, spans)
@@ -98,11 +93,7 @@ fn registry() -> Registry {
         .execute_sync(|args: Value, _| ToolResult::ok(args, "echo"))
         .build()
         .unwrap();
-    Registry::builder()
-        .register(weather)
-        .register(sync)
-        .seal()
-        .unwrap()
+    Registry::builder().register(weather).register(sync).seal().unwrap()
 }
 
 #[test]
@@ -110,54 +101,34 @@ fn every_invocation_has_one_span_with_its_fields() {
     let registry = registry();
     let (receipts, spans) = traced(async {
         vec![
-            registry
-                .invoke("get_weather", json!({"city": "Oslo"}))
-                .call_id("call_a")
-                .await,
+            registry.invoke("get_weather", json!({"city": "Oslo"})).call_id("call_a").await,
             registry.invoke("sync_echo", json!({})).await,
             registry.invoke("nope", json!({})).call_id("call_c").await,
         ]
     });
-    let invocations: Vec<&Closed> = spans
-        .iter()
-        .filter(|s| s.name == "toolwire.invoke")
-        .collect();
+    let invocations: Vec<&Closed> = spans.iter().filter(|s| s.name == "toolwire.invoke").collect();
     assert_eq!(invocations.len(), 3, "{spans:#?}");
     for receipt in &receipts {
         let id = receipt.invocation_id.to_string();
-        let span = invocations
-            .iter()
-            .find(|s| s.fields.get("invocation_id") == Some(&id));
+        let span = invocations.iter().find(|s| s.fields.get("invocation_id") == Some(&id));
         let span = span.unwrap_or_else(|| panic!("a span for {id}: {spans:#?}"));
         assert_eq!(span.fields["tool"], *receipt.tool);
-        let outcome = receipt
-            .result
-            .failure_kind()
-            .map_or("success", |k| k.as_str());
+        let outcome = receipt.result.failure_kind().map_or("success", |k| k.as_str());
         assert_eq!(span.fields["outcome"], outcome);
         match &receipt.call_id {
             Some(call_id) => assert_eq!(span.fields["call_id"], **call_id),
             None => assert!(!span.fields.contains_key("call_id")),
         }
     }
-    let known: Vec<_> = invocations
-        .iter()
-        .filter(|s| s.fields["tool"] != "nope")
-        .collect();
-    assert!(
-        known.iter().all(|s| s.fields.contains_key("duration")),
-        "{known:#?}"
-    );
+    let known: Vec<_> = invocations.iter().filter(|s| s.fields["tool"] != "nope").collect();
+    assert!(known.iter().all(|s| s.fields.contains_key("duration")), "{known:#?}");
 }
 
 #[test]
 fn debug_steps_record_into_a_child_span_of_the_invocation() {
     let registry = registry();
     let (_, spans) = traced(async { registry.invoke("get_weather", json!({})).await });
-    let steps = spans
-        .iter()
-        .find(|s| s.name == "toolwire.debug_steps")
-        .expect("a debug span");
+    let steps = spans.iter().find(|s| s.name == "toolwire.debug_steps").expect("a debug span");
     assert_eq!(steps.parent.as_deref(), Some("toolwire.invoke"));
     assert_eq!(steps.events, ["checked the forecast"]);
 }

@@ -32,11 +32,7 @@ async fn a_panic_becomes_a_failure_carrying_the_message() {
     for is_async in [false, true] {
         let tool = flaky(is_async);
         let result = tool.execute(json!({"boom": true})).await;
-        assert_eq!(
-            result.failure_kind(),
-            Some(FailureKind::Panic),
-            "async: {is_async}"
-        );
+        assert_eq!(result.failure_kind(), Some(FailureKind::Panic), "async: {is_async}");
         assert_eq!(
             result.text(),
             Some("tool \"flaky\" panicked: index out of bounds: the len is 0 but the index is 3")
@@ -73,10 +69,7 @@ async fn a_panic_while_building_the_future_is_caught() {
         .build()
         .unwrap();
     let result = eager.execute(json!({})).await;
-    assert_eq!(
-        result.text(),
-        Some("tool \"eager\" panicked: before the first await")
-    );
+    assert_eq!(result.text(), Some("tool \"eager\" panicked: before the first await"));
 }
 
 #[tokio::test]
@@ -104,10 +97,7 @@ async fn a_panicking_event_callback_is_a_handler_panic() {
         })
         .build()
         .unwrap();
-    let result = tool
-        .execute(json!({}))
-        .on_event(|_| panic!("listener broke"))
-        .await;
+    let result = tool.execute(json!({})).on_event(|_| panic!("listener broke")).await;
     assert_eq!(result.failure_kind(), Some(FailureKind::Panic));
     assert!(result.text().unwrap().ends_with("listener broke"));
 }

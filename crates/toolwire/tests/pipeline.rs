@@ -80,11 +80,7 @@ fn finish(tool: ToolBuilder, s: &Steps) -> Tool {
     })
     .parse_output(move |result: ToolResult| {
         p.push("parse_output");
-        if result.json()["bad"] == json!(true) {
-            Err("bad output")
-        } else {
-            Ok(result)
-        }
+        if result.json()["bad"] == json!(true) { Err("bad output") } else { Ok(result) }
     })
     .debug_steps(move |_, _| d.push("debug_steps"))
     .build()
@@ -103,14 +99,7 @@ async fn a_good_call_passes_every_step_in_order() {
     assert_eq!(result.text(), Some("ran"));
     assert_eq!(
         steps.taken(),
-        [
-            "active",
-            "parse_input",
-            "authorize",
-            "handler",
-            "parse_output",
-            "debug_steps"
-        ]
+        ["active", "parse_input", "authorize", "handler", "parse_output", "debug_steps"]
     );
 }
 
@@ -120,11 +109,7 @@ async fn a_pre_aborted_call_runs_no_step_at_all() {
     let tool = recorded(&steps);
     let ctl = AbortController::new();
     ctl.abort_with("stop");
-    let result = tool
-        .execute(json!({"n": 1}))
-        .state(app(true, true))
-        .signal(ctl.signal())
-        .await;
+    let result = tool.execute(json!({"n": 1})).state(app(true, true)).signal(ctl.signal()).await;
     assert_eq!(result.failure_kind(), Some(FailureKind::Aborted));
     assert!(steps.taken().is_empty());
 }
@@ -132,12 +117,7 @@ async fn a_pre_aborted_call_runs_no_step_at_all() {
 #[tokio::test]
 async fn an_inactive_tool_stops_before_validation() {
     let steps = Steps::default();
-    let result = call(
-        &recorded(&steps),
-        json!({"n": "not even valid"}),
-        app(false, true),
-    )
-    .await;
+    let result = call(&recorded(&steps), json!({"n": "not even valid"}), app(false, true)).await;
     assert_eq!(result.failure_kind(), Some(FailureKind::Inactive));
     assert_eq!(steps.taken(), ["active"]);
 }
@@ -146,19 +126,9 @@ async fn an_inactive_tool_stops_before_validation() {
 async fn invalid_input_never_reaches_the_parser_the_authorizer_or_the_handler() {
     let steps = Steps::default();
     let tool = recorded(&steps);
-    for args in [
-        json!({"n": "one"}),
-        json!({}),
-        json!([1]),
-        json!("text"),
-        json!(3),
-    ] {
+    for args in [json!({"n": "one"}), json!({}), json!([1]), json!("text"), json!(3)] {
         let result = call(&tool, args.clone(), app(true, true)).await;
-        assert_eq!(
-            result.failure_kind(),
-            Some(FailureKind::InvalidInput),
-            "{args}"
-        );
+        assert_eq!(result.failure_kind(), Some(FailureKind::InvalidInput), "{args}");
         assert_eq!(steps.taken(), ["active"], "{args}");
     }
 }
@@ -168,52 +138,24 @@ async fn a_denial_carries_its_reason_and_the_handler_never_runs() {
     let steps = Steps::default();
     let result = call(&recorded(&steps), json!({"n": 1}), app(true, false)).await;
     assert_eq!(result.failure_kind(), Some(FailureKind::Denied));
-    assert_eq!(
-        result.text(),
-        Some("permission denied for \"recorded\": admins only")
-    );
-    assert_eq!(
-        steps.taken(),
-        ["active", "parse_input", "authorize", "debug_steps"]
-    );
+    assert_eq!(result.text(), Some("permission denied for \"recorded\": admins only"));
+    assert_eq!(steps.taken(), ["active", "parse_input", "authorize", "debug_steps"]);
 }
 
 #[tokio::test]
 async fn a_failed_handler_result_skips_the_output_parser() {
     let steps = Steps::default();
-    let result = call(
-        &recorded(&steps),
-        json!({"n": 1, "fail": true}),
-        app(true, true),
-    )
-    .await;
+    let result = call(&recorded(&steps), json!({"n": 1, "fail": true}), app(true, true)).await;
     assert_eq!(result.failure_kind(), Some(FailureKind::Handler));
-    assert_eq!(
-        steps.taken(),
-        [
-            "active",
-            "parse_input",
-            "authorize",
-            "handler",
-            "debug_steps"
-        ]
-    );
+    assert_eq!(steps.taken(), ["active", "parse_input", "authorize", "handler", "debug_steps"]);
 }
 
 #[tokio::test]
 async fn a_rejected_output_is_an_invalid_output_failure() {
     let steps = Steps::default();
-    let result = call(
-        &recorded(&steps),
-        json!({"n": 1, "bad": true}),
-        app(true, true),
-    )
-    .await;
+    let result = call(&recorded(&steps), json!({"n": 1, "bad": true}), app(true, true)).await;
     assert_eq!(result.failure_kind(), Some(FailureKind::InvalidOutput));
-    assert_eq!(
-        result.text(),
-        Some("invalid output from \"recorded\": bad output")
-    );
+    assert_eq!(result.text(), Some("invalid output from \"recorded\": bad output"));
 }
 
 #[tokio::test]
@@ -238,10 +180,7 @@ async fn parsers_can_transform_input_and_output() {
     let result = tool.execute(json!({"word": "  hi "})).await;
     assert_eq!((result.json(), result.text()), (&json!("HI"), Some("HI!")));
     let blank = tool.execute(json!({"word": "  "})).await;
-    assert_eq!(
-        blank.text(),
-        Some("invalid arguments for \"shout\": word must not be blank")
-    );
+    assert_eq!(blank.text(), Some("invalid arguments for \"shout\": word must not be blank"));
 }
 
 #[tokio::test]
@@ -251,32 +190,16 @@ async fn panicking_hooks_are_failures_naming_the_hook() {
     let input = base().parse_input(|_| -> Result<Value, String> { panic!("parser bug") });
     let output = base().parse_output(|_| -> Result<ToolResult, String> { panic!("cache corrupt") });
     for (builder, expected) in [
-        (
-            authorizer,
-            "the authorizer of tool \"fragile\" panicked: auth backend down",
-        ),
-        (
-            input,
-            "the input parser of tool \"fragile\" panicked: parser bug",
-        ),
-        (
-            output,
-            "the output parser of tool \"fragile\" panicked: cache corrupt",
-        ),
+        (authorizer, "the authorizer of tool \"fragile\" panicked: auth backend down"),
+        (input, "the input parser of tool \"fragile\" panicked: parser bug"),
+        (output, "the output parser of tool \"fragile\" panicked: cache corrupt"),
     ] {
         let result = builder.build().unwrap().execute(json!({})).await;
         assert_eq!(result.failure_kind(), Some(FailureKind::Panic));
         assert_eq!(result.text(), Some(expected));
     }
-    let debug = base()
-        .debug_steps(|_, _| panic!("logger broke"))
-        .build()
-        .unwrap();
-    assert_eq!(
-        debug.execute(json!({})).await.text(),
-        Some("ok"),
-        "debug steps only observe"
-    );
+    let debug = base().debug_steps(|_, _| panic!("logger broke")).build().unwrap();
+    assert_eq!(debug.execute(json!({})).await.text(), Some("ok"), "debug steps only observe");
 }
 
 fn async_guarded(delay: Duration) -> Tool {
@@ -284,11 +207,7 @@ fn async_guarded(delay: Duration) -> Tool {
         .authorize_async(move |args: Value, ctx: ToolContext| async move {
             tokio::time::sleep(delay).await;
             let admin = ctx.state::<App>().is_some_and(|app| app.admin);
-            if admin || args["override"] == json!(true) {
-                Ok(())
-            } else {
-                Err("not an admin")
-            }
+            if admin || args["override"] == json!(true) { Ok(()) } else { Err("not an admin") }
         })
         .execute(|_, _| async { ToolResult::ok(json!({}), "guarded work done") })
         .build()
@@ -301,10 +220,7 @@ async fn an_async_authorizer_allows_or_denies() {
     let allowed = tool.execute(json!({})).state(app(true, true)).await;
     assert_eq!(allowed.text(), Some("guarded work done"));
     let denied = tool.execute(json!({})).state(app(true, false)).await;
-    assert_eq!(
-        denied.text(),
-        Some("permission denied for \"guarded\": not an admin")
-    );
+    assert_eq!(denied.text(), Some("permission denied for \"guarded\": not an admin"));
     let overridden = tool.execute(json!({"override": true})).await;
     assert!(overridden.is_success());
 }
@@ -312,10 +228,7 @@ async fn an_async_authorizer_allows_or_denies() {
 #[tokio::test(start_paused = true)]
 async fn an_async_authorizer_is_raced_against_the_signal_and_the_deadline() {
     let tool = async_guarded(Duration::from_secs(3600));
-    let timed = tool
-        .execute(json!({}))
-        .timeout(Duration::from_millis(20))
-        .await;
+    let timed = tool.execute(json!({})).timeout(Duration::from_millis(20)).await;
     assert!(timed.is_timed_out());
     let ctl = AbortController::new();
     let call = tokio::spawn(std::future::IntoFuture::into_future(
@@ -333,10 +246,7 @@ async fn an_async_authorizer_works_with_a_sync_handler_and_panics_are_caught() {
         .execute_sync(|_, _| ToolResult::ok(json!({}), "sync after async"))
         .build()
         .unwrap();
-    assert_eq!(
-        tool.execute(json!({})).await.text(),
-        Some("sync after async")
-    );
+    assert_eq!(tool.execute(json!({})).await.text(), Some("sync after async"));
     let broken = Tool::define("broken")
         .authorize_async(|_, _| async { panic!("auth service exploded") as Result<(), String> })
         .execute_sync(|_, _| ToolResult::ok(json!({}), "never"))
@@ -383,15 +293,9 @@ async fn the_handler_reads_the_typed_state() {
         })
         .build()
         .unwrap();
+    assert_eq!(tool.execute(json!({})).state(app(true, true)).await.text(), Some("admin=true"));
     assert_eq!(
-        tool.execute(json!({})).state(app(true, true)).await.text(),
-        Some("admin=true")
-    );
-    assert_eq!(
-        tool.execute(json!({}))
-            .state(Arc::new("ada".to_owned()))
-            .await
-            .text(),
+        tool.execute(json!({})).state(Arc::new("ada".to_owned())).await.text(),
         Some("name=ada")
     );
     assert_eq!(tool.execute(json!({})).await.text(), Some("no state"));
@@ -400,10 +304,7 @@ async fn the_handler_reads_the_typed_state() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn many_tasks_invoke_one_registry_at_once() {
     let steps = Steps::default();
-    let registry = Registry::builder()
-        .register(recorded(&steps))
-        .seal()
-        .unwrap();
+    let registry = Registry::builder().register(recorded(&steps)).seal().unwrap();
     let tasks: Vec<_> = (0..1000)
         .map(|i| {
             let registry = registry.clone();
@@ -419,10 +320,7 @@ async fn many_tasks_invoke_one_registry_at_once() {
         .collect();
     for task in tasks {
         let (i, receipt) = task.await.unwrap();
-        assert_eq!(
-            receipt.call_id.as_deref(),
-            Some(format!("call_{i}").as_str())
-        );
+        assert_eq!(receipt.call_id.as_deref(), Some(format!("call_{i}").as_str()));
         if i % 2 == 0 {
             assert_eq!(receipt.result.json()["n"], json!(i));
         } else {

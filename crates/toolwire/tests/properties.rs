@@ -12,9 +12,7 @@ fn any_json() -> impl Strategy<Value = Value> {
         Just(Value::Null),
         any::<bool>().prop_map(Value::from),
         any::<i64>().prop_map(Value::from),
-        any::<f64>()
-            .prop_filter("finite", |f| f.is_finite())
-            .prop_map(Value::from),
+        any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
         ".{0,12}".prop_map(Value::from),
     ];
     leaf.prop_recursive(4, 48, 6, |inner| {
@@ -58,15 +56,7 @@ fn schema_like() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         any_json(),
         prop::sample::select(
-            &[
-                "object",
-                "string",
-                "#",
-                "#/$defs/a",
-                "http://x.invalid/s",
-                "^(",
-                "date-time"
-            ][..]
+            &["object", "string", "#", "#/$defs/a", "http://x.invalid/s", "^(", "date-time"][..]
         )
         .prop_map(Value::from),
     ];
@@ -97,10 +87,7 @@ fn typed_tool() -> Tool {
 }
 
 fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .build()
-        .unwrap()
+    tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap()
 }
 
 proptest! {
@@ -213,9 +200,5 @@ fn registry_of_hooked_tools() -> toolwire::Registry {
         .execute_sync(|_, _| ToolResult::ok(json!({}), "never"))
         .build()
         .unwrap();
-    toolwire::Registry::builder()
-        .register(typed_tool())
-        .register(guarded)
-        .seal()
-        .unwrap()
+    toolwire::Registry::builder().register(typed_tool()).register(guarded).seal().unwrap()
 }

@@ -23,21 +23,13 @@ fn get_status() -> Tool {
         .kind("read")
         .description("读取演示服务状态")
         .validate_arguments(false)
-        .parse_input(|value: Value| {
-            if value.is_object() {
-                Ok(json!({}))
-            } else {
-                Err("需要对象")
-            }
-        })
+        .parse_input(|value: Value| if value.is_object() { Ok(json!({})) } else { Err("需要对象") })
         .execute_sync(|_, _| ToolResult::ok(json!("服务运行正常"), "服务运行正常"))
-        .parse_output(|result: ToolResult| {
-            if result.json().is_string() {
-                Ok(result)
-            } else {
-                Err("需要文本")
-            }
-        })
+        .parse_output(
+            |result: ToolResult| {
+                if result.json().is_string() { Ok(result) } else { Err("需要文本") }
+            },
+        )
         .build()
         .unwrap()
 }
@@ -51,14 +43,8 @@ async fn seed_003_minimal_local_read_only_tool() {
     assert_eq!(tools.get("get_status").unwrap().kind(), Some("read"));
 
     let rejected = tools.invoke("get_status", json!([1])).await;
-    assert_eq!(
-        rejected.result.failure_kind(),
-        Some(FailureKind::InvalidInput)
-    );
-    assert_eq!(
-        rejected.result.text(),
-        Some("invalid arguments for \"get_status\": 需要对象")
-    );
+    assert_eq!(rejected.result.failure_kind(), Some(FailureKind::InvalidInput));
+    assert_eq!(rejected.result.text(), Some("invalid arguments for \"get_status\": 需要对象"));
 }
 
 #[tokio::test]
@@ -86,10 +72,7 @@ async fn seed_003_bound_in_advance_and_invoked_from_a_workflow_node() {
         .seal()
         .unwrap();
     let agent = Engine { tools };
-    assert_eq!(
-        agent.run_read_node().await,
-        json!({"answer": "服务运行正常"})
-    );
+    assert_eq!(agent.run_read_node().await, json!({"answer": "服务运行正常"}));
 }
 
 #[test]
@@ -134,9 +117,7 @@ fn a_sealed_registry_is_shared_not_copied() {
     // Both handles reach the very same tool: the clone shares the sealed set.
     let (a, b) = (registry.get("a").unwrap(), clone.get("a").unwrap());
     assert!(std::ptr::eq(a.parameters(), b.parameters()));
-    std::thread::spawn(move || assert_eq!(clone.len(), 1))
-        .join()
-        .unwrap();
+    std::thread::spawn(move || assert_eq!(clone.len(), 1)).join().unwrap();
 }
 
 struct App {
@@ -155,28 +136,18 @@ fn registry_with_conditions() -> Registry {
         .execute_sync(|_, _| ToolResult::failure(""))
         .build()
         .unwrap();
-    Registry::builder()
-        .register(echo("always"))
-        .register(premium)
-        .register(route)
-        .seal()
-        .unwrap()
+    Registry::builder().register(echo("always")).register(premium).register(route).seal().unwrap()
 }
 
 #[test]
 fn definitions_list_only_active_tools_in_registration_order() {
     let registry = registry_with_conditions();
     let names = |defs: Vec<&Value>| -> Vec<String> {
-        defs.iter()
-            .map(|d| d["function"]["name"].as_str().unwrap().to_owned())
-            .collect()
+        defs.iter().map(|d| d["function"]["name"].as_str().unwrap().to_owned()).collect()
     };
     let free = App { plan: "free" };
     let premium = App { plan: "premium" };
-    assert_eq!(
-        names(registry.definitions(Provider::OpenAi, &free)),
-        ["always", "route_order"]
-    );
+    assert_eq!(names(registry.definitions(Provider::OpenAi, &free)), ["always", "route_order"]);
     assert_eq!(
         names(registry.definitions(Provider::OpenAi, &premium)),
         ["always", "premium_report", "route_order"]
@@ -195,16 +166,9 @@ fn definitions_list_only_active_tools_in_registration_order() {
 #[test]
 fn intents_list_active_tools_marked_as_intents() {
     let registry = registry_with_conditions();
-    let names = |tools: Vec<&Tool>| {
-        tools
-            .into_iter()
-            .map(|t| t.name().to_owned())
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(
-        names(registry.intents(&App { plan: "free" })),
-        ["route_order"]
-    );
+    let names =
+        |tools: Vec<&Tool>| tools.into_iter().map(|t| t.name().to_owned()).collect::<Vec<_>>();
+    assert_eq!(names(registry.intents(&App { plan: "free" })), ["route_order"]);
     assert_eq!(
         names(registry.intents(&App { plan: "premium" })),
         ["premium_report", "route_order"]
@@ -214,19 +178,12 @@ fn intents_list_active_tools_marked_as_intents() {
 #[tokio::test]
 async fn an_inactive_tool_invoked_anyway_fails() {
     let registry = registry_with_conditions();
-    let receipt = registry
-        .invoke("premium_report", json!({}))
-        .state(Arc::new(App { plan: "free" }))
-        .await;
+    let receipt =
+        registry.invoke("premium_report", json!({})).state(Arc::new(App { plan: "free" })).await;
     assert_eq!(receipt.result.failure_kind(), Some(FailureKind::Inactive));
-    assert_eq!(
-        receipt.result.text(),
-        Some("tool \"premium_report\" is not available right now")
-    );
-    let allowed = registry
-        .invoke("premium_report", json!({}))
-        .state(Arc::new(App { plan: "premium" }))
-        .await;
+    assert_eq!(receipt.result.text(), Some("tool \"premium_report\" is not available right now"));
+    let allowed =
+        registry.invoke("premium_report", json!({})).state(Arc::new(App { plan: "premium" })).await;
     assert_eq!(allowed.result.text(), Some("report"));
 }
 
@@ -236,14 +193,8 @@ async fn unknown_tools_fail_naming_the_closest_known_names() {
         .register_all(["get_weather", "get_forecast", "set_alarm"].map(echo))
         .seal()
         .unwrap();
-    let receipt = registry
-        .invoke("get_wether", json!({}))
-        .call_id("call_9")
-        .await;
-    assert_eq!(
-        receipt.result.failure_kind(),
-        Some(FailureKind::UnknownTool)
-    );
+    let receipt = registry.invoke("get_wether", json!({})).call_id("call_9").await;
+    assert_eq!(receipt.result.failure_kind(), Some(FailureKind::UnknownTool));
     assert_eq!(
         receipt.result.text(),
         Some("unknown tool \"get_wether\"; did you mean \"get_weather\"?")
@@ -263,15 +214,8 @@ async fn unknown_tools_fail_naming_the_closest_known_names() {
             r#"unknown tool "launch_rocket"; the tools are "get_weather", "get_forecast", "set_alarm""#
         )
     );
-    let empty = Registry::builder()
-        .seal()
-        .unwrap()
-        .invoke("x", json!({}))
-        .await;
-    assert_eq!(
-        empty.result.text(),
-        Some("unknown tool \"x\"; no tools are registered")
-    );
+    let empty = Registry::builder().seal().unwrap().invoke("x", json!({})).await;
+    assert_eq!(empty.result.text(), Some("unknown tool \"x\"; no tools are registered"));
 }
 
 #[tokio::test]
@@ -300,25 +244,16 @@ async fn receipts_carry_ids_timing_and_the_result_and_serialize() {
     assert!(receipt.started_at >= before - std::time::Duration::from_millis(1));
     assert!(receipt.duration >= std::time::Duration::from_millis(5));
     let json = serde_json::to_value(&receipt).unwrap();
-    assert_eq!(
-        json["invocation_id"],
-        json!(receipt.invocation_id.to_string())
-    );
+    assert_eq!(json["invocation_id"], json!(receipt.invocation_id.to_string()));
     assert_eq!(json["tool"], "timed");
     assert_eq!(json["call_id"], "call_1");
     assert!(json["started_at"].as_str().unwrap().ends_with('Z'));
     assert!(json["duration_ms"].as_f64().unwrap() >= 5.0);
-    assert_eq!(
-        json["result"],
-        json!({"success": true, "json": {"ok": true}, "text": "done"})
-    );
+    assert_eq!(json["result"], json!({"success": true, "json": {"ok": true}, "text": "done"}));
 
     let other = registry.invoke("timed", json!({})).await;
     assert_ne!(other.invocation_id, receipt.invocation_id);
-    assert_eq!(
-        serde_json::to_value(&other).unwrap()["call_id"],
-        Value::Null
-    );
+    assert_eq!(serde_json::to_value(&other).unwrap()["call_id"], Value::Null);
 }
 
 #[tokio::test]
@@ -328,9 +263,7 @@ async fn the_receipt_hook_sees_every_receipt_and_cannot_break_a_call() {
     let registry = Registry::builder()
         .register(echo("a"))
         .on_receipt(move |receipt: &Receipt| {
-            sink.lock()
-                .unwrap()
-                .push(format!("{}:{}", receipt.tool, receipt.result.is_success()));
+            sink.lock().unwrap().push(format!("{}:{}", receipt.tool, receipt.result.is_success()));
             if receipt.tool.as_ref() == "missing" {
                 panic!("audit log is full");
             }
@@ -339,10 +272,7 @@ async fn the_receipt_hook_sees_every_receipt_and_cannot_break_a_call() {
         .unwrap();
     registry.invoke("a", json!({})).await;
     let unknown = registry.invoke("missing", json!({})).await;
-    assert_eq!(
-        unknown.result.failure_kind(),
-        Some(FailureKind::UnknownTool)
-    );
+    assert_eq!(unknown.result.failure_kind(), Some(FailureKind::UnknownTool));
     assert_eq!(*log.lock().unwrap(), ["a:true", "missing:false"]);
 }
 
@@ -350,26 +280,11 @@ async fn the_receipt_hook_sees_every_receipt_and_cannot_break_a_call() {
 async fn registry_limits_replace_each_tools_own() {
     let registry = Registry::builder()
         .register(echo("a"))
-        .limits(toolwire::ArgumentLimits {
-            max_depth: 2,
-            max_bytes: 1024,
-        })
+        .limits(toolwire::ArgumentLimits { max_depth: 2, max_bytes: 1024 })
         .seal()
         .unwrap();
-    assert!(
-        registry
-            .invoke("a", json!({"x": 1}))
-            .await
-            .result
-            .is_success()
-    );
-    assert!(
-        registry
-            .invoke("a", json!({"x": {"y": 1}}))
-            .await
-            .result
-            .is_success()
-    );
+    assert!(registry.invoke("a", json!({"x": 1})).await.result.is_success());
+    assert!(registry.invoke("a", json!({"x": {"y": 1}})).await.result.is_success());
     let deep = registry.invoke("a", json!({"x": {"y": [1]}})).await;
     assert_eq!(
         deep.result.text(),
@@ -397,41 +312,16 @@ async fn resolve_checks_like_a_call_and_returns_a_proposal() {
         .execute_sync(|_, _| -> ToolResult { panic!("resolve never executes") })
         .build()
         .unwrap();
-    let registry = Registry::builder()
-        .register(book)
-        .register(echo("plain"))
-        .seal()
-        .unwrap();
-    let proposal = registry
-        .resolve("book_flight", json!({"to": "cdg"}), &())
-        .unwrap();
+    let registry = Registry::builder().register(book).register(echo("plain")).seal().unwrap();
+    let proposal = registry.resolve("book_flight", json!({"to": "cdg"}), &()).unwrap();
     assert_eq!(proposal.input, json!({"airport": "CDG"}));
-    let rejected = registry
-        .resolve("book_flight", json!({"to": "Paris"}), &())
-        .unwrap_err();
+    let rejected = registry.resolve("book_flight", json!({"to": "Paris"}), &()).unwrap_err();
     assert_eq!(rejected.failure_kind(), Some(FailureKind::InvalidInput));
-    let invalid = registry
-        .resolve("book_flight", json!({"to": 1}), &())
-        .unwrap_err();
-    assert!(
-        invalid
-            .text()
-            .unwrap()
-            .contains("/to: 1 is not of type \"string\"")
-    );
+    let invalid = registry.resolve("book_flight", json!({"to": 1}), &()).unwrap_err();
+    assert!(invalid.text().unwrap().contains("/to: 1 is not of type \"string\""));
     let unknown = registry.resolve("book_train", json!({}), &()).unwrap_err();
     assert_eq!(unknown.failure_kind(), Some(FailureKind::UnknownTool));
     // Without a resolve hook, the proposal is the tool and its arguments.
-    let plain = registry
-        .get("plain")
-        .unwrap()
-        .resolve(json!({"k": 1}))
-        .unwrap();
-    assert_eq!(
-        plain,
-        toolwire::Proposal {
-            tool_id: "plain".into(),
-            input: json!({"k": 1})
-        }
-    );
+    let plain = registry.get("plain").unwrap().resolve(json!({"k": 1})).unwrap();
+    assert_eq!(plain, toolwire::Proposal { tool_id: "plain".into(), input: json!({"k": 1}) });
 }

@@ -41,10 +41,8 @@ async fn seed_002_answer_is_the_second_half_of_a_suspension() {
     assert_eq!(second.text(), Some("deployed to staging"));
 
     // A refusal is a normal outcome, not a crash.
-    let refused = deploy()
-        .execute(json!({}))
-        .answer(Answer::decline(req.id.clone(), "declined"))
-        .await;
+    let refused =
+        deploy().execute(json!({})).answer(Answer::decline(req.id.clone(), "declined")).await;
     assert!(!refused.is_success());
     assert_eq!(refused.text(), Some("declined: declined"));
 }
@@ -117,21 +115,11 @@ fn request_ids_are_unique() {
 async fn the_answer_is_present_only_on_the_retry() {
     let tool = Tool::define("peek")
         .execute_sync(|_, ctx: ToolContext| {
-            ToolResult::ok(
-                json!({}),
-                if ctx.answer().is_some() {
-                    "answered"
-                } else {
-                    "fresh"
-                },
-            )
+            ToolResult::ok(json!({}), if ctx.answer().is_some() { "answered" } else { "fresh" })
         })
         .build()
         .unwrap();
     assert_eq!(tool.execute(json!({})).await.text(), Some("fresh"));
-    let answered = tool
-        .execute(json!({}))
-        .answer(Answer::accept("x", json!(1)))
-        .await;
+    let answered = tool.execute(json!({})).answer(Answer::accept("x", json!(1))).await;
     assert_eq!(answered.text(), Some("answered"));
 }

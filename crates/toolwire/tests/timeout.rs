@@ -22,10 +22,7 @@ fn fetchish() -> Tool {
             if budget < 100 {
                 return ToolResult::failure(format!("budget {budget}ms is too small to try"));
             }
-            ToolResult::ok(
-                json!({"url": url}),
-                format!("fetched {url} within {budget}ms"),
-            )
+            ToolResult::ok(json!({"url": url}), format!("fetched {url} within {budget}ms"))
         })
         .build()
         .unwrap()
@@ -33,15 +30,10 @@ fn fetchish() -> Tool {
 
 #[tokio::test]
 async fn seed_002_honouring_the_callers_timeout() {
-    let generous = fetchish()
-        .execute(json!({"url": "/a"}))
-        .timeout(Duration::from_millis(5000))
-        .await;
+    let generous =
+        fetchish().execute(json!({"url": "/a"})).timeout(Duration::from_millis(5000)).await;
     assert_eq!(generous.text(), Some("fetched /a within 5000ms"));
-    let stingy = fetchish()
-        .execute(json!({"url": "/a"}))
-        .timeout(Duration::from_millis(10))
-        .await;
+    let stingy = fetchish().execute(json!({"url": "/a"})).timeout(Duration::from_millis(10)).await;
     assert!(!stingy.is_success());
     assert_eq!(stingy.failure_kind(), Some(FailureKind::Handler));
     let defaulted = fetchish().execute(json!({"url": "/a"})).await;
@@ -60,9 +52,7 @@ async fn deadline_is_visible_to_the_handler() {
         .build()
         .unwrap();
     let before = Instant::now();
-    tool.execute(json!({}))
-        .timeout(Duration::from_secs(5))
-        .await;
+    tool.execute(json!({})).timeout(Duration::from_secs(5)).await;
     let (timeout, deadline, remaining) = seen.lock().unwrap().unwrap();
     assert_eq!(timeout, Some(Duration::from_secs(5)));
     assert_eq!(deadline, Some(before + Duration::from_secs(5)));
@@ -82,16 +72,10 @@ async fn a_timeout_is_enforced_on_a_handler_that_ignores_it() {
         .build()
         .unwrap();
     let started = Instant::now();
-    let result = tool
-        .execute(json!({}))
-        .timeout(Duration::from_millis(50))
-        .await;
+    let result = tool.execute(json!({})).timeout(Duration::from_millis(50)).await;
     assert_eq!(result.failure_kind(), Some(FailureKind::TimedOut));
     assert!(result.is_timed_out());
-    assert_eq!(
-        result.text(),
-        Some("tool \"stubborn\" timed out after 50ms")
-    );
+    assert_eq!(result.text(), Some("tool \"stubborn\" timed out after 50ms"));
     assert_eq!(result.json(), &Value::Null);
     assert!(started.elapsed() < Duration::from_millis(60));
 }
@@ -104,15 +88,9 @@ async fn the_deadline_fires_the_handlers_signal_but_not_the_callers() {
     let result = call.timeout(Duration::from_millis(20)).await;
     assert!(result.is_timed_out());
     let handler_signal = kept.get();
-    assert!(
-        handler_signal.is_aborted(),
-        "work the handler spawned is told to stop"
-    );
+    assert!(handler_signal.is_aborted(), "work the handler spawned is told to stop");
     assert_eq!(handler_signal.reason(), Some("timed out after 20ms"));
-    assert!(
-        !caller.signal().is_aborted(),
-        "the caller's signal is untouched"
-    );
+    assert!(!caller.signal().is_aborted(), "the caller's signal is untouched");
 }
 
 #[tokio::test(start_paused = true)]
@@ -138,10 +116,7 @@ async fn a_handler_that_finishes_in_time_is_not_timed_out() {
         })
         .build()
         .unwrap();
-    let result = tool
-        .execute(json!({}))
-        .timeout(Duration::from_millis(50))
-        .await;
+    let result = tool.execute(json!({})).timeout(Duration::from_millis(50)).await;
     assert_eq!(result.text(), Some("in time"));
 }
 
@@ -154,28 +129,17 @@ async fn a_sync_handler_that_overruns_its_deadline_is_timed_out() {
         })
         .build()
         .unwrap();
-    let result = tool
-        .execute(json!({}))
-        .timeout(Duration::from_millis(5))
-        .await;
+    let result = tool.execute(json!({})).timeout(Duration::from_millis(5)).await;
     assert!(result.is_timed_out(), "{result:?}");
-    let in_time = tool
-        .execute(json!({}))
-        .timeout(Duration::from_secs(60))
-        .await;
+    let in_time = tool.execute(json!({})).timeout(Duration::from_secs(60)).await;
     assert_eq!(in_time.text(), Some("late"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hanging_handler_does_not_hang_a_caller_with_a_timeout() {
-    let tool = Tool::define("hangs")
-        .execute(|_, _| std::future::pending::<ToolResult>())
-        .build()
-        .unwrap();
-    let result = tool
-        .execute(json!({}))
-        .timeout(Duration::from_millis(20))
-        .await;
+    let tool =
+        Tool::define("hangs").execute(|_, _| std::future::pending::<ToolResult>()).build().unwrap();
+    let result = tool.execute(json!({})).timeout(Duration::from_millis(20)).await;
     assert!(result.is_timed_out());
 }
 
@@ -194,10 +158,7 @@ async fn a_sync_handlers_signal_reports_the_deadline() {
         })
         .build()
         .unwrap();
-    let result = tool
-        .execute(json!({}))
-        .timeout(Duration::from_millis(20))
-        .await;
+    let result = tool.execute(json!({})).timeout(Duration::from_millis(20)).await;
     // The handler stopped by itself; its result, past the deadline, is the timeout.
     assert!(result.is_timed_out(), "{result:?}");
 }
@@ -220,10 +181,7 @@ async fn a_zero_timeout_times_out_without_running_the_handler() {
 
 #[tokio::test]
 async fn an_enormous_timeout_is_no_timeout() {
-    let result = fetchish()
-        .execute(json!({"url": "/a"}))
-        .timeout(Duration::MAX)
-        .await;
+    let result = fetchish().execute(json!({"url": "/a"})).timeout(Duration::MAX).await;
     assert!(result.is_success(), "{result:?}");
 }
 
@@ -236,10 +194,7 @@ fn a_timeout_without_a_timer_is_a_clear_failure_not_a_panic() {
     let expected =
         "tool \"needs_timer\" was given a timeout, but is not running on a Tokio runtime";
     // No runtime at all.
-    let call = tool
-        .execute(json!({}))
-        .timeout(Duration::from_secs(1))
-        .into_future();
+    let call = tool.execute(json!({})).timeout(Duration::from_secs(1)).into_future();
     let mut call = std::pin::pin!(call);
     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
     let std::task::Poll::Ready(result) = call.as_mut().poll(&mut cx) else {
@@ -247,9 +202,7 @@ fn a_timeout_without_a_timer_is_a_clear_failure_not_a_panic() {
     };
     assert!(result.text().unwrap().starts_with(expected), "{result:?}");
     // A runtime without its time driver.
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
     let call = tool.execute(json!({})).timeout(Duration::from_secs(1));
     let result = runtime.block_on(call.into_future());
     assert!(result.text().unwrap().starts_with(expected), "{result:?}");

@@ -29,26 +29,20 @@ pub struct AbortController {
 impl AbortController {
     /// A controller whose signal has not fired.
     pub fn new() -> Self {
-        Self {
-            signal: AbortSignal::fresh(None, None),
-        }
+        Self { signal: AbortSignal::fresh(None, None) }
     }
 
     /// A controller whose signal also fires, with the parent's reason, when `parent` fires.
     ///
     /// Aborting the child never aborts the parent.
     pub fn with_parent(parent: &AbortSignal) -> Self {
-        Self {
-            signal: AbortSignal::fresh(Some(parent), None),
-        }
+        Self { signal: AbortSignal::fresh(Some(parent), None) }
     }
 
     /// A child of `parent` that also counts as aborted from `at` on, with the reason
     /// `timed out after {timeout:?}`.
     pub(crate) fn with_deadline(parent: &AbortSignal, at: Instant, timeout: Duration) -> Self {
-        Self {
-            signal: AbortSignal::fresh(Some(parent), Some((at, timeout))),
-        }
+        Self { signal: AbortSignal::fresh(Some(parent), Some((at, timeout))) }
     }
 
     /// The signal this controller fires. Every call returns a clone of the same signal.
@@ -80,8 +74,6 @@ impl Default for AbortController {
 
 impl fmt::Debug for AbortController {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("AbortController")
-            .field("signal", &self.signal)
-            .finish()
+        f.debug_struct("AbortController").field("signal", &self.signal).finish()
     }
 }

@@ -76,17 +76,8 @@ impl AbortSignal {
         deadline: Option<(Instant, Duration)>,
     ) -> Self {
         let fired = AtomicBool::new(false);
-        let inner = Inner {
-            fired,
-            reason: OnceLock::new(),
-            token,
-            external,
-            parent,
-            deadline,
-        };
-        Self {
-            inner: Some(Arc::new(inner)),
-        }
+        let inner = Inner { fired, reason: OnceLock::new(), token, external, parent, deadline };
+        Self { inner: Some(Arc::new(inner)) }
     }
 
     /// Fires this signal, unless it has fired already (perhaps through its parent): the first
@@ -121,11 +112,7 @@ impl AbortSignal {
         };
         inner.fired.load(Ordering::SeqCst)
             || inner.parent.as_ref().is_some_and(AbortSignal::is_aborted)
-            || (inner.external
-                && inner
-                    .token
-                    .get()
-                    .is_some_and(CancellationToken::is_cancelled))
+            || (inner.external && inner.token.get().is_some_and(CancellationToken::is_cancelled))
     }
 
     /// Fires the signal if its deadline has passed; tells whether it had.

@@ -25,20 +25,13 @@ pub(super) fn admit(
         drop_iteratively(input);
         return Err(inactive(tool.name()));
     }
-    let args = if input.is_null() {
-        Value::Object(Map::new())
-    } else {
-        input
-    };
+    let args = if input.is_null() { Value::Object(Map::new()) } else { input };
     if let Err(why) = check_limits(&args, limits.unwrap_or(inner.limits)) {
         drop_iteratively(args);
         return Err(invalid_input(tool.name(), &why));
     }
     if !inner.hooks.skip_validation {
-        inner
-            .validator
-            .validate(&args)
-            .map_err(|why| invalid_input(tool.name(), &why))?;
+        inner.validator.validate(&args).map_err(|why| invalid_input(tool.name(), &why))?;
     }
     match &inner.hooks.parse_input {
         None => Ok(args),

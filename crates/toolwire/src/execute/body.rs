@@ -51,10 +51,7 @@ pub(super) fn body(tool: &Tool, args: Value, ctx: ToolContext, deadline: Option<
             authorize_then_run(tool.clone(), check, handler.clone(), args, ctx)
         }
     };
-    match deadline
-        .map(|d| timer(tool, d.at).map(|sleep| (d, sleep)))
-        .transpose()
-    {
+    match deadline.map(|d| timer(tool, d.at).map(|sleep| (d, sleep))).transpose() {
         Ok(deadline) => Body::Race(work, deadline),
         Err(result) => Body::Done(result),
     }

@@ -29,8 +29,7 @@ impl Trace {
         if let Some(started) = self.started {
             let outcome = result.failure_kind().map_or("success", FailureKind::as_str);
             self.span.record("outcome", outcome);
-            self.span
-                .record("duration", tracing::field::debug(started.elapsed()));
+            self.span.record("duration", tracing::field::debug(started.elapsed()));
         }
         result
     }

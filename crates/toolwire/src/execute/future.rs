@@ -38,9 +38,7 @@ enum State {
 
 impl ExecuteFuture {
     pub(crate) fn new(tool: Tool, input: Value, options: Options) -> Self {
-        Self {
-            state: State::Start(tool, input, options),
-        }
+        Self { state: State::Start(tool, input, options) }
     }
 }
 
@@ -89,8 +87,6 @@ impl std::fmt::Debug for ExecuteFuture {
             State::Running(_) => "running".to_owned(),
             State::Done => "done".to_owned(),
         };
-        f.debug_struct("ExecuteFuture")
-            .field("state", &state)
-            .finish()
+        f.debug_struct("ExecuteFuture").field("state", &state).finish()
     }
 }

@@ -79,11 +79,7 @@ pub struct Execution {
 
 impl Execution {
     pub(crate) fn new(tool: Tool, input: Value) -> Self {
-        Self {
-            tool,
-            input,
-            options: Options::default(),
-        }
+        Self { tool, input, options: Options::default() }
     }
 }
 

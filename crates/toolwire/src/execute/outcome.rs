@@ -13,18 +13,12 @@ pub(super) fn aborted(signal: &AbortSignal) -> ToolResult {
 
 /// The result of a call whose deadline passed.
 pub(super) fn timed_out(tool: &str, timeout: Duration) -> ToolResult {
-    ToolResult::failed(
-        FailureKind::TimedOut,
-        format!("tool {tool:?} timed out after {timeout:?}"),
-    )
+    ToolResult::failed(FailureKind::TimedOut, format!("tool {tool:?} timed out after {timeout:?}"))
 }
 
 /// The result of a call whose arguments were rejected before the handler.
 pub(super) fn invalid_input(tool: &str, why: &str) -> ToolResult {
-    ToolResult::failed(
-        FailureKind::InvalidInput,
-        format!("invalid arguments for {tool:?}: {why}"),
-    )
+    ToolResult::failed(FailureKind::InvalidInput, format!("invalid arguments for {tool:?}: {why}"))
 }
 
 /// The result of a call to a tool that is not active for the caller's state.
@@ -35,18 +29,12 @@ pub(super) fn inactive(tool: &str) -> ToolResult {
 
 /// The result of a call the authorizer refused.
 pub(super) fn denied(tool: &str, why: &str) -> ToolResult {
-    ToolResult::failed(
-        FailureKind::Denied,
-        format!("permission denied for {tool:?}: {why}"),
-    )
+    ToolResult::failed(FailureKind::Denied, format!("permission denied for {tool:?}: {why}"))
 }
 
 /// The result of a successful call whose output the output parser rejected.
 pub(super) fn invalid_output(tool: &str, why: &str) -> ToolResult {
-    ToolResult::failed(
-        FailureKind::InvalidOutput,
-        format!("invalid output from {tool:?}: {why}"),
-    )
+    ToolResult::failed(FailureKind::InvalidOutput, format!("invalid output from {tool:?}: {why}"))
 }
 
 /// The result of a call with a timeout that no timer can enforce.
@@ -66,10 +54,7 @@ pub(super) fn panicked(tool: &str, payload: &(dyn Any + Send)) -> ToolResult {
 
 /// The result of a hook (`which`: "authorizer", "input parser", ..) that panicked.
 pub(super) fn hook_panicked(tool: &str, which: &str, payload: &(dyn Any + Send)) -> ToolResult {
-    let text = format!(
-        "the {which} of tool {tool:?} panicked: {}",
-        panic_message(payload)
-    );
+    let text = format!("the {which} of tool {tool:?} panicked: {}", panic_message(payload));
     ToolResult::failed(FailureKind::Panic, text)
 }
 
@@ -83,9 +68,5 @@ fn panic_message(payload: &(dyn Any + Send)) -> &str {
 
 /// An abort seen after the handler resolved replaces its result.
 pub(super) fn settle(result: ToolResult, signal: &AbortSignal) -> ToolResult {
-    if signal.is_aborted() && !result.is_aborted() {
-        aborted(signal)
-    } else {
-        result
-    }
+    if signal.is_aborted() && !result.is_aborted() { aborted(signal) } else { result }
 }

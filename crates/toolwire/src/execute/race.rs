@@ -42,14 +42,7 @@ pub(super) async fn race(
     match (poll_race(work, signal, sleep).await, deadline) {
         (Winner::Work(result), _) => result,
         (Winner::Panicked(payload), _) => panicked(tool, &*payload),
-        (
-            Winner::TimedOut,
-            Some(Deadline {
-                timeout,
-                controller,
-                ..
-            }),
-        ) => {
+        (Winner::TimedOut, Some(Deadline { timeout, controller, .. })) => {
             controller.abort_with(deadline_reason(timeout));
             timed_out(tool, timeout)
         }
@@ -71,15 +64,8 @@ async fn poll_race(work: BoxFuture, signal: &AbortSignal, sleep: Option<Sleep>) 
             Poll::Ready(Err(payload)) => return Poll::Ready(Winner::Panicked(payload)),
             Poll::Pending => {}
         }
-        let expired = sleep
-            .as_mut()
-            .as_pin_mut()
-            .is_some_and(|s| s.poll(cx).is_ready());
-        if expired {
-            Poll::Ready(Winner::TimedOut)
-        } else {
-            Poll::Pending
-        }
+        let expired = sleep.as_mut().as_pin_mut().is_some_and(|s| s.poll(cx).is_ready());
+        if expired { Poll::Ready(Winner::TimedOut) } else { Poll::Pending }
     })
     .await
 }
@@ -87,12 +73,10 @@ async fn poll_race(work: BoxFuture, signal: &AbortSignal, sleep: Option<Sleep>) 
 /// Runs `future`, turning a panic in any of its polls into `Err` with the panic's payload.
 pub(super) async fn catching<F: Future>(future: F) -> Result<F::Output, Box<dyn Any + Send>> {
     let mut future = pin!(future);
-    poll_fn(
-        |cx| match catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
-            Ok(Poll::Ready(output)) => Poll::Ready(Ok(output)),
-            Ok(Poll::Pending) => Poll::Pending,
-            Err(payload) => Poll::Ready(Err(payload)),
-        },
-    )
+    poll_fn(|cx| match catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
+        Ok(Poll::Ready(output)) => Poll::Ready(Ok(output)),
+        Ok(Poll::Pending) => Poll::Pending,
+        Err(payload) => Poll::Ready(Err(payload)),
+    })
     .await
 }

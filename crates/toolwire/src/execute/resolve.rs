@@ -21,10 +21,7 @@ pub(crate) fn resolve(
 ) -> Result<Proposal, ToolResult> {
     let args = admit(tool, input, limits, state)?;
     let Some(resolve) = &tool.inner().hooks.resolve else {
-        return Ok(Proposal {
-            tool_id: tool.name().to_owned(),
-            input: args,
-        });
+        return Ok(Proposal { tool_id: tool.name().to_owned(), input: args });
     };
     match catch_unwind(AssertUnwindSafe(|| resolve(args))) {
         Ok(proposal) => proposal.map_err(|why| invalid_input(tool.name(), &why)),

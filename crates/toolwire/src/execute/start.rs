@@ -27,16 +27,8 @@ pub(super) enum Started {
 
 /// Runs the pipeline as far as it can within one poll, inside the invocation's span.
 pub(super) fn start(tool: Tool, input: Value, options: Options) -> Started {
-    let Options {
-        signal,
-        events,
-        timeout,
-        answer,
-        state,
-        call_id,
-        invocation_id,
-        limits,
-    } = options;
+    let Options { signal, events, timeout, answer, state, call_id, invocation_id, limits } =
+        options;
     let signal = signal.unwrap_or_default();
     let id = invocation_id.unwrap_or_default();
     let trace = Trace::new(tracing::debug_span!(
@@ -56,20 +48,13 @@ pub(super) fn start(tool: Tool, input: Value, options: Options) -> Started {
         Ok(args) => args,
         Err(result) => return Started::Done(trace.end(result)),
     };
-    let ctx = ToolContext::for_invocation(id)
-        .with_answer(answer)
-        .with_events(events)
-        .with_state(state);
+    let ctx =
+        ToolContext::for_invocation(id).with_answer(answer).with_events(events).with_state(state);
     let (ctx, deadline) = with_deadline(ctx, &signal, timeout);
     let debug_ctx = tool.inner().hooks.debug_steps.as_ref().map(|_| ctx.clone());
     let outcome = body(&tool, args, ctx, deadline);
     drop(entered);
-    let finish = Finish {
-        tool,
-        signal,
-        debug_ctx,
-        trace,
-    };
+    let finish = Finish { tool, signal, debug_ctx, trace };
     match outcome {
         Body::Done(result) => {
             let span = finish.trace.span.clone();
@@ -117,15 +102,6 @@ fn with_deadline(
         return (ctx.with_signal(signal.clone()), None);
     };
     let controller = AbortController::with_deadline(signal, at, timeout);
-    let ctx = ctx
-        .with_signal(controller.signal())
-        .with_deadline(timeout, at);
-    (
-        ctx,
-        Some(Deadline {
-            at,
-            timeout,
-            controller,
-        }),
-    )
+    let ctx = ctx.with_signal(controller.signal()).with_deadline(timeout, at);
+    (ctx, Some(Deadline { at, timeout, controller }))
 }

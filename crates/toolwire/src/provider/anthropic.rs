@@ -9,10 +9,7 @@ pub(super) fn tool(def: &Definition<'_>) -> Value {
     let mut map = named(def);
     map.insert("input_schema".into(), def.parameters.clone());
     if !def.input_examples.is_empty() {
-        map.insert(
-            "input_examples".into(),
-            Value::Array(def.input_examples.to_vec()),
-        );
+        map.insert("input_examples".into(), Value::Array(def.input_examples.to_vec()));
     }
     with_strict(&mut map, def);
     if let Some(cache_control) = def.cache_control {

@@ -1,9 +1,9 @@
 //! [`RegistryBuilder`]: collects tools, then seals them into a [`Registry`].
 
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
+use super::index::NameIndex;
 use super::{Inner, Receipt, ReceiptHook, Registry};
 use crate::error::SealError;
 use crate::schema::ArgumentLimits;
@@ -53,7 +53,8 @@ impl RegistryBuilder {
     ///
     /// A [`SealError`] naming every tool name registered more than once.
     pub fn seal(self) -> Result<Registry, SealError> {
-        let mut index = HashMap::with_capacity(self.tools.len());
+        let mut index = NameIndex::default();
+        index.reserve(self.tools.len());
         let mut counts: Vec<(String, usize)> = Vec::new();
         for (position, tool) in self.tools.iter().enumerate() {
             if index.insert(tool.shared_name(), position).is_some() {
@@ -66,23 +67,15 @@ impl RegistryBuilder {
         if !counts.is_empty() {
             return Err(SealError::duplicates(counts));
         }
-        let inner = Inner {
-            tools: self.tools,
-            index,
-            limits: self.limits,
-            on_receipt: self.on_receipt,
-        };
-        Ok(Registry {
-            inner: Arc::new(inner),
-        })
+        let inner =
+            Inner { tools: self.tools, index, limits: self.limits, on_receipt: self.on_receipt };
+        Ok(Registry { inner: Arc::new(inner) })
     }
 }
 
 impl fmt::Debug for RegistryBuilder {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let names: Vec<&str> = self.tools.iter().map(Tool::name).collect();
-        f.debug_struct("RegistryBuilder")
-            .field("tools", &names)
-            .finish_non_exhaustive()
+        f.debug_struct("RegistryBuilder").field("tools", &names).finish_non_exhaustive()
     }
 }

@@ -32,11 +32,7 @@ pub struct ToolCall {
 impl ToolCall {
     /// A call of `name` with `arguments`, identified by `call_id`.
     pub fn new(call_id: impl Into<String>, name: impl Into<String>, arguments: Value) -> Self {
-        Self {
-            call_id: call_id.into(),
-            name: name.into(),
-            arguments,
-        }
+        Self { call_id: call_id.into(), name: name.into(), arguments }
     }
 }
 
@@ -59,12 +55,7 @@ pub struct Dispatch {
 
 impl Dispatch {
     pub(super) fn new(registry: Registry, calls: Vec<ToolCall>) -> Self {
-        Self {
-            registry,
-            calls,
-            options: Options::default(),
-            limit: DEFAULT_DISPATCH_LIMIT,
-        }
+        Self { registry, calls, options: Options::default(), limit: DEFAULT_DISPATCH_LIMIT }
     }
 
     /// Runs at most `limit` calls at once (at least one). Default:
@@ -94,18 +85,11 @@ impl Dispatch {
 
     /// The future of each call, in call order.
     fn invocations(self) -> (Vec<InvokeFuture>, usize) {
-        let Dispatch {
-            registry,
-            calls,
-            options,
-            limit,
-        } = self;
+        let Dispatch { registry, calls, options, limit } = self;
         let futures = calls
             .into_iter()
             .map(|call| {
-                let invocation = registry
-                    .invoke(&call.name, call.arguments)
-                    .call_id(call.call_id);
+                let invocation = registry.invoke(&call.name, call.arguments).call_id(call.call_id);
                 invocation.with_options(&options).into_future()
             })
             .collect();
@@ -119,12 +103,15 @@ impl IntoFuture for Dispatch {
 
     fn into_future(self) -> DispatchFuture {
         let (calls, limit) = self.invocations();
-        let run: Pin<Box<dyn Future<Output = Vec<Receipt>> + Send>> =
+        // Whether a Tokio runtime is there is asked when the dispatch first runs, not now: a
+        // dispatch may be made outside the runtime that will drive it.
+        let run = Box::pin(async move {
             if tokio::runtime::Handle::try_current().is_ok() {
-                Box::pin(concurrently(calls, limit))
+                concurrently(calls, limit).await
             } else {
-                Box::pin(one_by_one(calls))
-            };
+                one_by_one(calls).await
+            }
+        });
         DispatchFuture { run }
     }
 }
@@ -175,10 +162,7 @@ async fn concurrently(calls: Vec<InvokeFuture>, limit: usize) -> Vec<Receipt> {
         }
     }
     let missing = || lost(Arc::from(""), None, "no receipt");
-    receipts
-        .into_iter()
-        .map(|receipt| receipt.unwrap_or_else(missing))
-        .collect()
+    receipts.into_iter().map(|receipt| receipt.unwrap_or_else(missing)).collect()
 }
 
 /// Runs the calls one after the other, for executors other than Tokio.

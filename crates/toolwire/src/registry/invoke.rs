@@ -10,7 +10,7 @@ use std::time::{Instant, SystemTime};
 
 use serde_json::Value;
 
-use super::{Receipt, Registry};
+use super::{Receipt, ReceiptHook, Registry};
 use crate::execute::{ExecuteFuture, Options, call_options};
 use crate::id::InvocationId;
 use crate::result::{FailureKind, ToolResult};
@@ -20,28 +20,21 @@ use crate::tool::Tool;
 /// A prepared call through a [`Registry`]; made by [`Registry::invoke`], run by `.await`.
 #[must_use = "an invocation does nothing until it is awaited"]
 pub struct Invocation {
-    registry: Registry,
+    on_receipt: Option<ReceiptHook>,
     target: Result<Tool, (Arc<str>, ToolResult)>,
     input: Value,
     options: Options,
 }
 
 impl Invocation {
-    pub(super) fn new(registry: Registry, name: &str, input: Value) -> Self {
+    pub(super) fn new(registry: &Registry, name: &str, input: Value) -> Self {
         let target = match registry.lookup(name) {
             Ok(tool) => Ok(tool.clone()),
             Err(failure) => Err((Arc::from(name), failure)),
         };
-        let options = Options {
-            limits: registry.limits(),
-            ..Options::default()
-        };
-        Self {
-            registry,
-            target,
-            input,
-            options,
-        }
+        let options = Options { limits: registry.limits(), ..Options::default() };
+        let on_receipt = registry.on_receipt().cloned();
+        Self { on_receipt, target, input, options }
     }
 
     /// The model's id for this call, copied into the receipt and the trace.
@@ -53,11 +46,7 @@ impl Invocation {
     /// Replaces every option but the call id and the limits, for dispatch.
     pub(super) fn with_options(mut self, options: &Options) -> Self {
         let (call_id, limits) = (self.options.call_id.take(), self.options.limits);
-        self.options = Options {
-            call_id,
-            limits,
-            ..options.clone()
-        };
+        self.options = Options { call_id, limits, ..options.clone() };
         self
     }
 }
@@ -69,37 +58,21 @@ impl IntoFuture for Invocation {
     type IntoFuture = InvokeFuture;
 
     fn into_future(self) -> InvokeFuture {
-        let Invocation {
-            registry,
-            target,
-            input,
-            mut options,
-        } = self;
+        let Invocation { on_receipt, target, input, mut options } = self;
         let invocation_id = InvocationId::new();
         let (tool, body) = match target {
             Ok(tool) => {
                 options.invocation_id = Some(invocation_id);
                 let name = tool.shared_name();
                 let call_id = options.call_id.clone();
-                (
-                    name,
-                    Body::Known(ExecuteFuture::new(tool, input, options), call_id),
-                )
+                (name, Body::Known(ExecuteFuture::new(tool, input, options), call_id))
             }
             Err((name, failure)) => {
                 drop_iteratively(input);
                 (name, Body::Unknown(Some(failure), options.call_id))
             }
         };
-        InvokeFuture {
-            meta: Some(Meta {
-                registry,
-                tool,
-                invocation_id,
-                started: None,
-            }),
-            body,
-        }
+        InvokeFuture { meta: Some(Meta { on_receipt, tool, invocation_id, started: None }), body }
     }
 }
 
@@ -114,7 +87,7 @@ pub struct InvokeFuture {
 
 /// What the receipt needs besides the result.
 struct Meta {
-    registry: Registry,
+    on_receipt: Option<ReceiptHook>,
     tool: Arc<str>,
     invocation_id: InvocationId,
     started: Option<(SystemTime, Instant)>,
@@ -128,10 +101,7 @@ enum Body {
 impl InvokeFuture {
     /// The name called and the call id, for a receipt made without this future.
     pub(super) fn labels(&self) -> (Arc<str>, Option<Arc<str>>) {
-        let tool = self
-            .meta
-            .as_ref()
-            .map_or_else(|| Arc::from(""), |meta| Arc::clone(&meta.tool));
+        let tool = self.meta.as_ref().map_or_else(|| Arc::from(""), |meta| Arc::clone(&meta.tool));
         let (Body::Known(_, call_id) | Body::Unknown(_, call_id)) = &self.body;
         (tool, call_id.clone())
     }
@@ -147,26 +117,17 @@ impl Future for InvokeFuture {
                 ToolResult::failed(FailureKind::Handler, "invocation polled after it completed");
             return Poll::Ready(orphan_receipt(Arc::from(""), None, failure));
         };
-        let (started_at, started) = *meta
-            .started
-            .get_or_insert_with(|| (SystemTime::now(), Instant::now()));
+        let (started_at, started) =
+            *meta.started.get_or_insert_with(|| (SystemTime::now(), Instant::now()));
         let (result, call_id) = match &mut this.body {
             Body::Known(call, call_id) => (ready!(Pin::new(call).poll(cx)), call_id.take()),
             Body::Unknown(failure, call_id) => {
-                let failure = failure
-                    .take()
-                    .unwrap_or_else(|| ToolResult::failure("no result"));
+                let failure = failure.take().unwrap_or_else(|| ToolResult::failure("no result"));
                 trace_unknown(&meta.tool, meta.invocation_id, call_id.as_deref());
                 (failure, call_id.take())
             }
         };
-        let Some(Meta {
-            registry,
-            tool,
-            invocation_id,
-            ..
-        }) = this.meta.take()
-        else {
+        let Some(Meta { on_receipt, tool, invocation_id, .. }) = this.meta.take() else {
             return Poll::Pending; // unreachable: `meta` was present above
         };
         let receipt = Receipt {
@@ -177,8 +138,8 @@ impl Future for InvokeFuture {
             duration: started.elapsed(),
             result,
         };
-        let hook = registry.on_receipt();
-        if hook.is_some_and(|hook| catch_unwind(AssertUnwindSafe(|| hook(&receipt))).is_err()) {
+        if on_receipt.is_some_and(|hook| catch_unwind(AssertUnwindSafe(|| hook(&receipt))).is_err())
+        {
             tracing::warn!(tool = &*receipt.tool, "the on_receipt hook panicked");
         }
         Poll::Ready(receipt)
@@ -204,14 +165,7 @@ pub(super) fn orphan_receipt(
     result: ToolResult,
 ) -> Receipt {
     let (invocation_id, started_at) = (InvocationId::new(), SystemTime::now());
-    Receipt {
-        invocation_id,
-        tool,
-        call_id,
-        started_at,
-        duration: Default::default(),
-        result,
-    }
+    Receipt { invocation_id, tool, call_id, started_at, duration: Default::default(), result }
 }
 
 impl fmt::Debug for Invocation {

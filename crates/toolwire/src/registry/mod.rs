@@ -34,12 +34,12 @@
 
 mod builder;
 mod dispatch;
+mod index;
 mod invoke;
 mod receipt;
 mod suggest;
 
 use std::any::Any;
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -67,7 +67,7 @@ pub(crate) type ReceiptHook = Arc<dyn Fn(&Receipt) + Send + Sync>;
 
 struct Inner {
     tools: Vec<Tool>,
-    index: HashMap<Arc<str>, usize>,
+    index: index::NameIndex,
     limits: Option<ArgumentLimits>,
     on_receipt: Option<ReceiptHook>,
 }
@@ -102,9 +102,7 @@ impl Registry {
     /// `&()` when there is no application state. The shapes were computed when each tool was
     /// built, so this copies no schema.
     pub fn definitions<S: Any>(&self, provider: Provider, state: &S) -> Vec<&Value> {
-        self.active(state)
-            .map(|tool| tool.definition(provider))
-            .collect()
+        self.active(state).map(|tool| tool.definition(provider)).collect()
     }
 
     /// The tools marked [`as_intent`](crate::ToolBuilder::as_intent) that are active for
@@ -115,10 +113,7 @@ impl Registry {
 
     fn active<'a, S: Any>(&'a self, state: &S) -> impl Iterator<Item = &'a Tool> {
         let state: &dyn Any = state;
-        self.inner
-            .tools
-            .iter()
-            .filter(move |tool| tool.is_active_for(Some(state)))
+        self.inner.tools.iter().filter(move |tool| tool.is_active_for(Some(state)))
     }
 
     /// Prepares a call of the tool called `name`; await it for its [`Receipt`].
@@ -126,7 +121,7 @@ impl Registry {
     /// The call has the options of [`Tool::execute`] plus a call id. An unknown name is not
     /// an error: the receipt's result is a failure naming the closest known tools.
     pub fn invoke(&self, name: &str, input: Value) -> Invocation {
-        Invocation::new(self.clone(), name, input)
+        Invocation::new(self, name, input)
     }
 
     /// Prepares many calls, run concurrently; await it for their receipts, in call order.
@@ -156,10 +151,7 @@ impl Registry {
     pub(crate) fn lookup(&self, name: &str) -> Result<&Tool, ToolResult> {
         self.get(name).ok_or_else(|| {
             let known = self.inner.tools.iter().map(Tool::name);
-            ToolResult::failed(
-                FailureKind::UnknownTool,
-                suggest::unknown_tool_text(name, known),
-            )
+            ToolResult::failed(FailureKind::UnknownTool, suggest::unknown_tool_text(name, known))
         })
     }
 

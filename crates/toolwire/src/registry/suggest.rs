@@ -9,17 +9,13 @@ pub(super) fn unknown_tool_text<'a>(unknown: &str, known: impl Iterator<Item = &
     let known: Vec<&str> = known.collect();
     let close = closest(unknown, &known);
     if !close.is_empty() {
-        return format!(
-            "unknown tool {unknown:?}; did you mean {}?",
-            quoted(&close, " or ")
-        );
+        return format!("unknown tool {unknown:?}; did you mean {}?", quoted(&close, " or "));
     }
     match known.len() {
         0 => format!("unknown tool {unknown:?}; no tools are registered"),
-        n if n <= MAX_LISTED => format!(
-            "unknown tool {unknown:?}; the tools are {}",
-            quoted(&known, ", ")
-        ),
+        n if n <= MAX_LISTED => {
+            format!("unknown tool {unknown:?}; the tools are {}", quoted(&known, ", "))
+        }
         n => format!(
             "unknown tool {unknown:?}; the tools include {} and {} more",
             quoted(&known[..MAX_LISTED], ", "),
@@ -43,11 +39,7 @@ fn closest<'a>(unknown: &str, known: &[&'a str]) -> Vec<&'a str> {
         })
         .collect();
     scored.sort_by_key(|&(distance, name)| (distance, name));
-    scored
-        .into_iter()
-        .take(MAX_SUGGESTIONS)
-        .map(|(_, name)| name)
-        .collect()
+    scored.into_iter().take(MAX_SUGGESTIONS).map(|(_, name)| name).collect()
 }
 
 /// The Levenshtein distance between `a` and `b`, by characters.
@@ -67,9 +59,5 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 fn quoted(names: &[&str], separator: &str) -> String {
-    names
-        .iter()
-        .map(|name| format!("{name:?}"))
-        .collect::<Vec<_>>()
-        .join(separator)
+    names.iter().map(|name| format!("{name:?}")).collect::<Vec<_>>().join(separator)
 }

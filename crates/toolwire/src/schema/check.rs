@@ -16,17 +16,11 @@ pub(crate) fn check_parameters(schema: &Value) -> Result<(), String> {
         Some(other) => return Err(format!("/type: expected \"object\", got {other}")),
         None => return Err("/type: missing; the root must declare \"type\": \"object\"".into()),
     }
-    jsonschema::meta::options()
-        .validate(schema)
-        .map_err(|error| {
-            let path = error.instance_path().to_string();
-            let place = if path.is_empty() {
-                "(root)".to_owned()
-            } else {
-                path
-            };
-            format!("{place}: {}", clip(&error.to_string()))
-        })
+    jsonschema::meta::options().validate(schema).map_err(|error| {
+        let path = error.instance_path().to_string();
+        let place = if path.is_empty() { "(root)".to_owned() } else { path };
+        format!("{place}: {}", clip(&error.to_string()))
+    })
 }
 
 /// The JSON type of `value`, for messages.

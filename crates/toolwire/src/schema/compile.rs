@@ -38,11 +38,7 @@ impl CompiledSchema {
                 out.push('\n');
             }
             let path = error.instance_path().to_string();
-            let place = if path.is_empty() {
-                "(root)"
-            } else {
-                path.as_str()
-            };
+            let place = if path.is_empty() { "(root)" } else { path.as_str() };
             let message = error.to_string();
             // Writing to a String cannot fail.
             let _ = write!(out, "{place}: {}", clip(&message));

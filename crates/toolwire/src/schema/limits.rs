@@ -20,10 +20,7 @@ pub struct ArgumentLimits {
 
 impl ArgumentLimits {
     /// The defaults: 64 levels and 1 MiB.
-    pub const DEFAULT: Self = Self {
-        max_depth: 64,
-        max_bytes: 1024 * 1024,
-    };
+    pub const DEFAULT: Self = Self { max_depth: 64, max_bytes: 1024 * 1024 };
 
     /// The deepest nesting any limit allows.
     pub const DEPTH_CEILING: usize = 512;
@@ -38,23 +35,30 @@ impl Default for ArgumentLimits {
 /// Checks `args` against `limits`; the error names the limit that was passed and the JSON
 /// pointer where it was passed.
 pub(crate) fn check_limits(args: &Value, limits: ArgumentLimits) -> Result<(), String> {
+    if flat_and_small(args, limits) {
+        return Ok(());
+    }
     let max_depth = limits.max_depth.min(ArgumentLimits::DEPTH_CEILING);
-    let mut walk = Walk {
-        limits: ArgumentLimits {
-            max_depth,
-            ..limits
-        },
-        bytes: 0,
-    };
+    let mut walk = Walk { limits: ArgumentLimits { max_depth, ..limits }, bytes: 0 };
     walk.visit(args, 1).map_err(|mut exceeded| {
         exceeded.path.reverse();
-        let at = if exceeded.path.is_empty() {
-            "(root)".to_owned()
-        } else {
-            exceeded.path.concat()
-        };
+        let at =
+            if exceeded.path.is_empty() { "(root)".to_owned() } else { exceeded.path.concat() };
         format!("{at}: {}", exceeded.message)
     })
+}
+
+/// The common case, decided without the walk: an object of scalars, well within the limits.
+fn flat_and_small(args: &Value, limits: ArgumentLimits) -> bool {
+    let Value::Object(map) = args else { return false };
+    let mut bytes = shallow_size(args);
+    for (key, value) in map {
+        if matches!(value, Value::Array(_) | Value::Object(_)) {
+            return false;
+        }
+        bytes += key.len() + 3 + shallow_size(value);
+    }
+    limits.max_depth >= 1 && bytes <= limits.max_bytes
 }
 
 /// A passed limit; `path` holds pointer segments innermost first.
@@ -75,8 +79,7 @@ impl Walk {
             Value::Array(items) => {
                 self.enter(depth)?;
                 for (index, item) in items.iter().enumerate() {
-                    self.visit(item, depth + 1)
-                        .map_err(|e| e.under(index.to_string()))?;
+                    self.visit(item, depth + 1).map_err(|e| e.under(index.to_string()))?;
                 }
                 Ok(())
             }
@@ -84,8 +87,7 @@ impl Walk {
                 self.enter(depth)?;
                 for (key, item) in map {
                     self.add(key.len() + 3)?;
-                    self.visit(item, depth + 1)
-                        .map_err(|e| e.under(escape(key)))?;
+                    self.visit(item, depth + 1).map_err(|e| e.under(escape(key)))?;
                 }
                 Ok(())
             }
@@ -97,10 +99,7 @@ impl Walk {
         if depth <= self.limits.max_depth {
             return Ok(());
         }
-        Err(Exceeded::new(format!(
-            "nested deeper than {} levels",
-            self.limits.max_depth
-        )))
+        Err(Exceeded::new(format!("nested deeper than {} levels", self.limits.max_depth)))
     }
 
     fn add(&mut self, bytes: usize) -> Result<(), Box<Exceeded>> {
@@ -108,19 +107,13 @@ impl Walk {
         if self.bytes <= self.limits.max_bytes {
             return Ok(());
         }
-        Err(Exceeded::new(format!(
-            "arguments are larger than {} bytes",
-            self.limits.max_bytes
-        )))
+        Err(Exceeded::new(format!("arguments are larger than {} bytes", self.limits.max_bytes)))
     }
 }
 
 impl Exceeded {
     fn new(message: String) -> Box<Self> {
-        Box::new(Self {
-            path: Vec::new(),
-            message,
-        })
+        Box::new(Self { path: Vec::new(), message })
     }
 
     fn under(mut self: Box<Self>, segment: String) -> Box<Self> {

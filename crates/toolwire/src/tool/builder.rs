@@ -31,10 +31,7 @@ pub struct ToolBuilder {
 
 impl ToolBuilder {
     pub(crate) fn new(name: String) -> Self {
-        Self {
-            name,
-            ..Self::default()
-        }
+        Self { name, ..Self::default() }
     }
 
     /// Applies `set` to the hooks; the hook methods live in [`hooks`](super::hooks).
@@ -161,9 +158,7 @@ impl ToolBuilder {
             shapes,
             handler,
         };
-        Ok(Tool {
-            inner: Arc::new(inner),
-        })
+        Ok(Tool { inner: Arc::new(inner) })
     }
 }
 
@@ -176,28 +171,20 @@ fn check_nesting(
 ) -> Result<(), (DefineErrorKind, String)> {
     check_limits(parameters, SCHEMA_LIMITS).map_err(|d| (DefineErrorKind::InvalidParameters, d))?;
     for (index, example) in examples.iter().enumerate() {
-        check_limits(example, limits).map_err(|d| {
-            (
-                DefineErrorKind::InvalidExample,
-                format!("example {index}: {d}"),
-            )
-        })?;
+        check_limits(example, limits)
+            .map_err(|d| (DefineErrorKind::InvalidExample, format!("example {index}: {d}")))?;
     }
     Ok(())
 }
 
 /// How large and deep a parameter schema may be.
-const SCHEMA_LIMITS: ArgumentLimits = ArgumentLimits {
-    max_depth: 128,
-    max_bytes: 16 * 1024 * 1024,
-};
+const SCHEMA_LIMITS: ArgumentLimits =
+    ArgumentLimits { max_depth: 128, max_bytes: 16 * 1024 * 1024 };
 
 /// Every example must be an object that the parameters accept.
 fn check_examples(examples: &[Value], validator: &CompiledSchema) -> Result<(), String> {
     for (index, example) in examples.iter().enumerate() {
-        validator
-            .validate(example)
-            .map_err(|why| format!("example {index}: {why}"))?;
+        validator.validate(example).map_err(|why| format!("example {index}: {why}"))?;
     }
     Ok(())
 }

@@ -128,9 +128,7 @@ impl ToolBuilder {
         F: Fn(&S) -> bool + Send + Sync + 'static,
     {
         let condition = move |state: Option<&dyn Any>| {
-            state
-                .and_then(|state| state.downcast_ref::<S>())
-                .is_some_and(&condition)
+            state.and_then(|state| state.downcast_ref::<S>()).is_some_and(&condition)
         };
         self.with_hooks(|hooks| hooks.active = Some(Arc::new(condition)))
     }

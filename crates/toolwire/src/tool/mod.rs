@@ -103,11 +103,7 @@ impl Tool {
     }
 
     pub(crate) fn is_active_for(&self, state: Option<&dyn Any>) -> bool {
-        self.inner
-            .hooks
-            .active
-            .as_ref()
-            .is_none_or(|active| active(state))
+        self.inner.hooks.active.as_ref().is_none_or(|active| active(state))
     }
 
     /// Checks `input` as a call would (activation without state, limits, schema,

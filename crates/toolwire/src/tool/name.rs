@@ -15,10 +15,7 @@ pub(crate) fn check_name(name: &str) -> Result<(), String> {
         ));
     }
     if name.len() > MAX_NAME_LEN {
-        return Err(format!(
-            "{} characters is too long; the limit is {MAX_NAME_LEN}",
-            name.len()
-        ));
+        return Err(format!("{} characters is too long; the limit is {MAX_NAME_LEN}", name.len()));
     }
     Ok(())
 }
