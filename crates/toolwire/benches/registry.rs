@@ -1,5 +1,5 @@
-//! The cost of `Registry::invoke` over calling the handler directly, and a dispatch of
-//! 10,000 sleeping calls: wall time and peak memory.
+//! The cost of `Registry::invoke` over calling the handler directly, and the wall time of a
+//! dispatch of 10,000 sleeping calls (its memory is measured by `benches/dispatch_memory.rs`).
 //!
 //! Run with `cargo bench -p toolwire --bench registry`. Sync calls are polled once with a
 //! no-op waker on both sides, since a sync tool completes on its first poll.
@@ -126,41 +126,8 @@ fn dispatch_wall_time(c: &mut Criterion) {
             }
             total
         });
-        // Once, and only when this benchmark is selected.
-        REPORT.call_once(|| report_peak_memory(&runtime, &registry));
     });
     group.finish();
-}
-
-static REPORT: std::sync::Once = std::sync::Once::new();
-
-/// Prints the growth of the resident set during one dispatch, read from Linux's
-/// `/proc/self/status` after resetting its high-water mark.
-fn report_peak_memory(runtime: &tokio::runtime::Runtime, registry: &Registry) {
-    let Some(before) = reset_peak_rss() else {
-        println!("peak memory: not measurable on this system");
-        return;
-    };
-    let receipts = runtime.block_on(registry.dispatch(calls()).limit(CALLS).into_future());
-    let peak = read_kib("VmHWM:").unwrap_or(0);
-    drop(receipts);
-    let grew = peak.saturating_sub(before) as f64 / 1024.0;
-    println!(
-        "dispatch_10k_sleeping_10ms/peak_rss_growth: {grew:.1} MiB (peak RSS {:.1} MiB)",
-        peak as f64 / 1024.0
-    );
-}
-
-/// Resets the peak resident set size to the current one, which it returns, in KiB.
-fn reset_peak_rss() -> Option<u64> {
-    std::fs::write("/proc/self/clear_refs", "5").ok()?;
-    read_kib("VmRSS:")
-}
-
-fn read_kib(key: &str) -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|line| line.starts_with(key))?;
-    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 criterion_group!(benches, invoke_overhead, dispatch_wall_time);

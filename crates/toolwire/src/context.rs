@@ -47,13 +47,13 @@ pub(crate) type EventSink = Arc<dyn Fn(Value) + Send + Sync>;
 /// ```
 #[derive(Clone)]
 pub struct ToolContext {
-    signal: AbortSignal,
-    timeout: Option<Duration>,
-    deadline: Option<Instant>,
-    answer: Option<Arc<Answer>>,
-    events: Option<EventSink>,
-    state: State,
-    invocation_id: InvocationId,
+    pub(crate) signal: AbortSignal,
+    pub(crate) timeout: Option<Duration>,
+    pub(crate) deadline: Option<Instant>,
+    pub(crate) answer: Option<Arc<Answer>>,
+    pub(crate) events: Option<EventSink>,
+    pub(crate) state: State,
+    pub(crate) invocation_id: InvocationId,
 }
 
 impl ToolContext {
@@ -75,32 +75,6 @@ impl ToolContext {
             state: State::default(),
             invocation_id,
         }
-    }
-
-    pub(crate) fn with_signal(mut self, signal: AbortSignal) -> Self {
-        self.signal = signal;
-        self
-    }
-
-    pub(crate) fn with_deadline(mut self, timeout: Duration, deadline: Instant) -> Self {
-        self.timeout = Some(timeout);
-        self.deadline = Some(deadline);
-        self
-    }
-
-    pub(crate) fn with_answer(mut self, answer: Option<Arc<Answer>>) -> Self {
-        self.answer = answer;
-        self
-    }
-
-    pub(crate) fn with_state(mut self, state: State) -> Self {
-        self.state = state;
-        self
-    }
-
-    pub(crate) fn with_events(mut self, events: Option<EventSink>) -> Self {
-        self.events = events;
-        self
     }
 
     /// The call's cancellation signal. It is always present: when the caller gave none, it is

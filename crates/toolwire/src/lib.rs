@@ -87,7 +87,7 @@ mod execute;
 mod handler;
 mod id;
 mod provider;
-mod registry;
+pub mod registry;
 mod result;
 mod schema;
 mod state;

@@ -1,21 +1,5 @@
-//! The caller's application state, handed to hooks and handlers.
-//!
-//! # Why a type-erased value and not `Registry<S>` / `ToolContext<S>`
-//!
-//! The state is one `Arc<dyn Any + Send + Sync>`, set per call with `.state(Arc::new(app))`
-//! and read back, typed, with [`ToolContext::state::<S>()`](crate::ToolContext::state). The
-//! alternative, a generic `S` on `Tool`, `ToolContext` and `Registry`, would check the type at
-//! compile time, but:
-//!
-//! - tools written by different crates, each for its own state type or none, could not share
-//!   one registry, and a tool library would have to be generic over every host's state;
-//! - every handler signature, even of tools that never read state, would carry the parameter;
-//! - the core types that users name most (`Tool`, `ToolContext`) would stop being plain types.
-//!
-//! The price is a check at run time, once per access: a `TypeId` comparison. A handler that
-//! asks for a type the caller did not give gets `None`, and a tool whose
-//! [`active`](crate::ToolBuilder::active) condition needs a state it did not get counts as
-//! inactive, so a mismatch is a readable failure, never a panic.
+//! The caller's application state, handed to hooks and handlers. Why it is a type-erased
+//! value and not a generic parameter is told in the [`registry`](crate::registry) module docs.
 
 use std::any::Any;
 use std::fmt;

@@ -41,22 +41,19 @@ pub(super) struct Finish {
     pub(super) signal: AbortSignal,
     /// A copy of the handler's context, kept only when the tool has debug steps.
     pub(super) debug_ctx: Option<ToolContext>,
-    pub(super) trace: Trace,
 }
 
 impl Finish {
-    /// Runs the steps after the body on its result.
-    pub(super) fn run(self, result: ToolResult) -> ToolResult {
+    /// Runs the steps after the body on its result; `span` is the invocation's.
+    pub(super) fn run(&self, result: ToolResult, span: &Span) -> ToolResult {
         let result = settle(result, &self.signal);
         let result = self.parse_output(result);
-        self.debug_steps(&result);
-        self.trace.end(result)
+        self.debug_steps(&result, span);
+        result
     }
 
     fn parse_output(&self, result: ToolResult) -> ToolResult {
-        let Some(parse) = &self.tool.inner().hooks.parse_output else {
-            return result;
-        };
+        let Some(parse) = &self.tool.inner().hooks.parse_output else { return result };
         if !result.is_success() {
             return result;
         }
@@ -67,13 +64,13 @@ impl Finish {
         }
     }
 
-    fn debug_steps(&self, result: &ToolResult) {
+    fn debug_steps(&self, result: &ToolResult, span: &Span) {
         let (Some(hook), Some(ctx)) = (&self.tool.inner().hooks.debug_steps, &self.debug_ctx)
         else {
             return;
         };
-        let span = tracing::debug_span!(parent: &self.trace.span, "toolwire.debug_steps");
-        let _entered = span.enter();
+        let steps = tracing::debug_span!(parent: span, "toolwire.debug_steps");
+        let _entered = steps.enter();
         // The hook only observes; a panic in it must not change the call's result.
         if catch_unwind(AssertUnwindSafe(|| hook(result, ctx))).is_err() {
             tracing::warn!(tool = self.tool.name(), "the debug_steps hook panicked");

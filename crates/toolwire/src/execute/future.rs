@@ -3,7 +3,7 @@
 use std::future::Future;
 use std::mem;
 use std::pin::Pin;
-use std::task::{Context, Poll};
+use std::task::{Context, Poll, ready};
 
 use serde_json::Value;
 
@@ -24,21 +24,17 @@ use crate::tool::Tool;
 /// `.await`; nothing else is left running.
 #[must_use = "futures do nothing unless polled"]
 pub struct ExecuteFuture {
-    state: State,
-}
-
-enum State {
-    /// Not yet polled.
-    Start(Tool, Value, Options),
-    /// An async handler, raced against the signal and the deadline.
-    Running(BoxFuture),
-    /// The result was handed out.
-    Done,
+    /// Present until the first poll, which takes it.
+    tool: Option<Tool>,
+    input: Value,
+    options: Options,
+    /// An async call in flight.
+    running: Option<BoxFuture>,
 }
 
 impl ExecuteFuture {
     pub(crate) fn new(tool: Tool, input: Value, options: Options) -> Self {
-        Self { state: State::Start(tool, input, options) }
+        Self { tool: Some(tool), input, options, running: None }
     }
 }
 
@@ -47,21 +43,22 @@ impl Future for ExecuteFuture {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResult> {
         let this = self.get_mut();
-        let mut running = match mem::replace(&mut this.state, State::Done) {
-            State::Start(tool, input, options) => match start(tool, input, options) {
+        if this.running.is_none() {
+            // The first poll takes the call's parts one by one, so nothing large is moved.
+            let Some(tool) = this.tool.take() else {
+                return Poll::Ready(polled_after_completion());
+            };
+            match start(tool, mem::take(&mut this.input), &mut this.options) {
                 Started::Done(result) => return Poll::Ready(result),
-                Started::Running(running) => running,
-            },
-            State::Running(running) => running,
-            State::Done => return Poll::Ready(polled_after_completion()),
-        };
-        match running.as_mut().poll(cx) {
-            Poll::Ready(result) => Poll::Ready(result),
-            Poll::Pending => {
-                this.state = State::Running(running);
-                Poll::Pending
+                Started::Running(running) => this.running = Some(running),
             }
         }
+        let Some(running) = this.running.as_mut() else {
+            return Poll::Ready(polled_after_completion());
+        };
+        let result = ready!(running.as_mut().poll(cx));
+        this.running = None;
+        Poll::Ready(result)
     }
 }
 
@@ -69,8 +66,8 @@ impl Drop for ExecuteFuture {
     fn drop(&mut self) {
         // A call dropped before its first poll still owns the caller's arguments, which may be
         // nested too deeply to drop recursively.
-        if let State::Start(_, input, _) = mem::replace(&mut self.state, State::Done) {
-            drop_iteratively(input);
+        if self.tool.is_some() {
+            drop_iteratively(mem::take(&mut self.input));
         }
     }
 }
@@ -82,10 +79,10 @@ fn polled_after_completion() -> ToolResult {
 
 impl std::fmt::Debug for ExecuteFuture {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let state = match &self.state {
-            State::Start(tool, ..) => format!("not started: {}", tool.name()),
-            State::Running(_) => "running".to_owned(),
-            State::Done => "done".to_owned(),
+        let state = match (&self.tool, &self.running) {
+            (Some(tool), _) => tool.name(),
+            (None, Some(_)) => "running",
+            (None, None) => "done",
         };
         f.debug_struct("ExecuteFuture").field("state", &state).finish()
     }

@@ -25,17 +25,17 @@ pub(super) enum Started {
     Running(BoxFuture),
 }
 
-/// Runs the pipeline as far as it can within one poll, inside the invocation's span.
-pub(super) fn start(tool: Tool, input: Value, options: Options) -> Started {
-    let Options { signal, events, timeout, answer, state, call_id, invocation_id, limits } =
-        options;
-    let signal = signal.unwrap_or_default();
-    let id = invocation_id.unwrap_or_default();
+/// Runs the pipeline as far as it can within one poll, inside the invocation's span. The
+/// options are taken from `options` field by field.
+pub(super) fn start(tool: Tool, input: Value, options: &mut Options) -> Started {
+    let signal = options.signal.take().unwrap_or_default();
+    let timeout = options.timeout;
+    let invocation_id = options.invocation_id.unwrap_or_default();
     let trace = Trace::new(tracing::debug_span!(
         "toolwire.invoke",
         tool = tool.name(),
-        invocation_id = %id,
-        call_id = call_id.as_deref(),
+        invocation_id = %invocation_id,
+        call_id = options.call_id.as_deref(),
         outcome = tracing::field::Empty,
         duration = tracing::field::Empty,
     ));
@@ -44,27 +44,34 @@ pub(super) fn start(tool: Tool, input: Value, options: Options) -> Started {
         drop_iteratively(input);
         return Started::Done(trace.end(result));
     }
-    let args = match admit(&tool, input, limits, state.as_any()) {
+    let state = std::mem::take(&mut options.state);
+    let args = match admit(&tool, input, options.limits, state.as_any()) {
         Ok(args) => args,
         Err(result) => return Started::Done(trace.end(result)),
     };
-    let ctx =
-        ToolContext::for_invocation(id).with_answer(answer).with_events(events).with_state(state);
-    let (ctx, deadline) = with_deadline(ctx, &signal, timeout);
+    let (handler_signal, deadline) = handler_signal(&signal, timeout);
+    let ctx = ToolContext {
+        signal: handler_signal,
+        timeout: deadline.as_ref().map(|d| d.timeout),
+        deadline: deadline.as_ref().map(|d| d.at),
+        answer: options.answer.take(),
+        events: options.events.take(),
+        state,
+        invocation_id,
+    };
     let debug_ctx = tool.inner().hooks.debug_steps.as_ref().map(|_| ctx.clone());
-    let outcome = body(&tool, args, ctx, deadline);
-    drop(entered);
-    let finish = Finish { tool, signal, debug_ctx, trace };
-    match outcome {
+    let finish = Finish { tool, signal, debug_ctx };
+    match body(&finish.tool, args, ctx, deadline) {
         Body::Done(result) => {
-            let span = finish.trace.span.clone();
-            Started::Done(span.in_scope(|| finish.run(result)))
+            let result = finish.run(result, &trace.span);
+            Started::Done(trace.end(result))
         }
         Body::Race(work, deadline) => {
-            let span = finish.trace.span.clone();
+            drop(entered);
+            let span = trace.span.clone();
             let future = async move {
                 let result = race(finish.tool.name(), work, &finish.signal, deadline).await;
-                finish.run(result)
+                trace.end(finish.run(result, &trace.span))
             };
             if span.is_disabled() {
                 Started::Running(Box::pin(future))
@@ -92,16 +99,14 @@ fn early_exit(
 
 /// The handler's signal: the caller's, or, under a timeout, a child of it that also fires
 /// at the deadline. A timeout too large to add to the clock is no timeout.
-fn with_deadline(
-    ctx: ToolContext,
+fn handler_signal(
     signal: &AbortSignal,
     timeout: Option<Duration>,
-) -> (ToolContext, Option<Deadline>) {
+) -> (AbortSignal, Option<Deadline>) {
     let Some((at, timeout)) = timeout.and_then(|t| Some((Instant::now().checked_add(t)?, t)))
     else {
-        return (ctx.with_signal(signal.clone()), None);
+        return (signal.clone(), None);
     };
     let controller = AbortController::with_deadline(signal, at, timeout);
-    let ctx = ctx.with_signal(controller.signal()).with_deadline(timeout, at);
-    (ctx, Some(Deadline { at, timeout, controller }))
+    (controller.signal(), Some(Deadline { at, timeout, controller }))
 }

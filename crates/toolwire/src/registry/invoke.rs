@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::future::{Future, IntoFuture};
+use std::mem;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::sync::Arc;
@@ -60,19 +61,18 @@ impl IntoFuture for Invocation {
     fn into_future(self) -> InvokeFuture {
         let Invocation { on_receipt, target, input, mut options } = self;
         let invocation_id = InvocationId::new();
+        let call_id = options.call_id.clone();
         let (tool, body) = match target {
             Ok(tool) => {
                 options.invocation_id = Some(invocation_id);
-                let name = tool.shared_name();
-                let call_id = options.call_id.clone();
-                (name, Body::Known(ExecuteFuture::new(tool, input, options), call_id))
+                (tool.shared_name(), Body::Known(ExecuteFuture::new(tool, input, options)))
             }
             Err((name, failure)) => {
                 drop_iteratively(input);
-                (name, Body::Unknown(Some(failure), options.call_id))
+                (name, Body::Unknown(failure))
             }
         };
-        InvokeFuture { meta: Some(Meta { on_receipt, tool, invocation_id, started: None }), body }
+        InvokeFuture { tool, call_id, invocation_id, on_receipt, started: None, body }
     }
 }
 
@@ -81,29 +81,25 @@ impl IntoFuture for Invocation {
 /// Cancel safety: dropping it drops the call, which stops the handler at its next `.await`.
 #[must_use = "futures do nothing unless polled"]
 pub struct InvokeFuture {
-    meta: Option<Meta>,
+    tool: Arc<str>,
+    call_id: Option<Arc<str>>,
+    invocation_id: InvocationId,
+    on_receipt: Option<ReceiptHook>,
+    /// Wall-clock and monotonic time of the first poll.
+    started: Option<(SystemTime, Instant)>,
     body: Body,
 }
 
-/// What the receipt needs besides the result.
-struct Meta {
-    on_receipt: Option<ReceiptHook>,
-    tool: Arc<str>,
-    invocation_id: InvocationId,
-    started: Option<(SystemTime, Instant)>,
-}
-
 enum Body {
-    Known(ExecuteFuture, Option<Arc<str>>),
-    Unknown(Option<ToolResult>, Option<Arc<str>>),
+    Known(ExecuteFuture),
+    Unknown(ToolResult),
+    Done,
 }
 
 impl InvokeFuture {
     /// The name called and the call id, for a receipt made without this future.
     pub(super) fn labels(&self) -> (Arc<str>, Option<Arc<str>>) {
-        let tool = self.meta.as_ref().map_or_else(|| Arc::from(""), |meta| Arc::clone(&meta.tool));
-        let (Body::Known(_, call_id) | Body::Unknown(_, call_id)) = &self.body;
-        (tool, call_id.clone())
+        (Arc::clone(&self.tool), self.call_id.clone())
     }
 }
 
@@ -112,34 +108,31 @@ impl Future for InvokeFuture {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Receipt> {
         let this = self.get_mut();
-        let Some(meta) = this.meta.as_mut() else {
-            let failure =
-                ToolResult::failed(FailureKind::Handler, "invocation polled after it completed");
-            return Poll::Ready(orphan_receipt(Arc::from(""), None, failure));
-        };
         let (started_at, started) =
-            *meta.started.get_or_insert_with(|| (SystemTime::now(), Instant::now()));
-        let (result, call_id) = match &mut this.body {
-            Body::Known(call, call_id) => (ready!(Pin::new(call).poll(cx)), call_id.take()),
-            Body::Unknown(failure, call_id) => {
-                let failure = failure.take().unwrap_or_else(|| ToolResult::failure("no result"));
-                trace_unknown(&meta.tool, meta.invocation_id, call_id.as_deref());
-                (failure, call_id.take())
-            }
+            *this.started.get_or_insert_with(|| (SystemTime::now(), Instant::now()));
+        let result = match &mut this.body {
+            Body::Known(call) => ready!(Pin::new(call).poll(cx)),
+            Body::Unknown(_) | Body::Done => match mem::replace(&mut this.body, Body::Done) {
+                Body::Unknown(failure) => {
+                    trace_unknown(&this.tool, this.invocation_id, this.call_id.as_deref());
+                    failure
+                }
+                _ => {
+                    ToolResult::failed(FailureKind::Handler, "invocation polled after it completed")
+                }
+            },
         };
-        let Some(Meta { on_receipt, tool, invocation_id, .. }) = this.meta.take() else {
-            return Poll::Pending; // unreachable: `meta` was present above
-        };
+        this.body = Body::Done;
         let receipt = Receipt {
-            invocation_id,
-            tool,
-            call_id,
+            invocation_id: this.invocation_id,
+            tool: Arc::clone(&this.tool),
+            call_id: this.call_id.clone(),
             started_at,
             duration: started.elapsed(),
             result,
         };
-        if on_receipt.is_some_and(|hook| catch_unwind(AssertUnwindSafe(|| hook(&receipt))).is_err())
-        {
+        let hook = this.on_receipt.as_ref();
+        if hook.is_some_and(|hook| catch_unwind(AssertUnwindSafe(|| hook(&receipt))).is_err()) {
             tracing::warn!(tool = &*receipt.tool, "the on_receipt hook panicked");
         }
         Poll::Ready(receipt)
