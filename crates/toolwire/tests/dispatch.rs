@@ -133,9 +133,7 @@ async fn one_signal_aborts_running_and_waiting_calls() {
         (0..10).map(|i| ToolCall::new(format!("c{i}"), "hang", json!({}))).collect();
     let dispatch = registry.dispatch(calls).limit(4).signal(ctl.signal());
     let run = tokio::spawn(dispatch.into_future());
-    while gauge.now.load(Ordering::SeqCst) < 4 {
-        tokio::task::yield_now().await;
-    }
+    wait_until(|| gauge.now.load(Ordering::SeqCst) == 4).await;
     ctl.abort_with("turn cancelled");
     let receipts = tokio::time::timeout(Duration::from_secs(10), run).await.unwrap().unwrap();
     assert_eq!(receipts.len(), 10);
@@ -151,9 +149,7 @@ async fn dropping_a_dispatch_stops_its_calls() {
     let registry = registry(&gauge);
     let calls: Vec<_> = (0..8).map(|i| ToolCall::new(format!("c{i}"), "hang", json!({}))).collect();
     let run = tokio::spawn(registry.dispatch(calls).into_future());
-    while gauge.now.load(Ordering::SeqCst) < 8 {
-        tokio::task::yield_now().await;
-    }
+    wait_until(|| gauge.now.load(Ordering::SeqCst) == 8).await;
     run.abort();
     let _ = run.await;
     for _ in 0..100 {
@@ -176,6 +172,8 @@ async fn ten_thousand_calls_all_return_in_order() {
     for (i, receipt) in receipts.iter().enumerate() {
         assert_eq!(receipt.call_id.as_deref(), Some(format!("call_{i}").as_str()));
         assert!(receipt.result.is_success());
+        let seen_by_handler = receipt.result.json()["id"].as_str().unwrap();
+        assert_eq!(seen_by_handler, receipt.invocation_id.to_string());
         ids.insert(receipt.invocation_id);
     }
     assert_eq!(ids.len(), 10_000);
@@ -229,4 +227,23 @@ fn a_dispatch_made_outside_the_runtime_that_drives_it_still_runs_concurrently() 
     let receipts = runtime.block_on(dispatch);
     assert!(receipts.iter().all(|r| r.result.is_success()));
     assert_eq!(gauge.peak.load(Ordering::SeqCst), 20, "the calls ran at the same time");
+}
+
+/// Waits until `ready` holds, failing the test after ten seconds rather than hanging it.
+async fn wait_until(ready: impl Fn() -> bool) {
+    let poll = async {
+        while !ready() {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(10), poll).await.expect("the condition was reached");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_queued_calls_timeout_starts_when_the_call_does() {
+    let registry = registry(&Gauge::default());
+    let calls: Vec<_> = (0..3).map(|i| sleep_call(i, 30)).collect();
+    // One at a time, 90 ms in all, but no call runs longer than its own 50 ms budget.
+    let receipts = registry.dispatch(calls).limit(1).timeout(Duration::from_millis(50)).await;
+    assert!(receipts.iter().all(|r| r.result.is_success()), "{receipts:?}");
 }

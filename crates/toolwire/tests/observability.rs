@@ -120,8 +120,7 @@ fn every_invocation_has_one_span_with_its_fields() {
             None => assert!(!span.fields.contains_key("call_id")),
         }
     }
-    let known: Vec<_> = invocations.iter().filter(|s| s.fields["tool"] != "nope").collect();
-    assert!(known.iter().all(|s| s.fields.contains_key("duration")), "{known:#?}");
+    assert!(invocations.iter().all(|s| s.fields.contains_key("duration")), "{invocations:#?}");
 }
 
 #[test]

@@ -328,3 +328,66 @@ async fn many_tasks_invoke_one_registry_at_once() {
         }
     }
 }
+
+#[tokio::test]
+async fn an_async_denial_never_runs_the_handler() {
+    let ran = Arc::new(Mutex::new(false));
+    let flag = Arc::clone(&ran);
+    let tool = Tool::define("locked")
+        .authorize_async(|_, _| async { Err::<(), _>("locked for maintenance") })
+        .execute(move |_, _| {
+            *flag.lock().unwrap() = true;
+            async { ToolResult::ok(json!({}), "ran") }
+        })
+        .build()
+        .unwrap();
+    let result = tool.execute(json!({})).await;
+    assert_eq!(result.failure_kind(), Some(FailureKind::Denied));
+    assert!(!*ran.lock().unwrap());
+}
+
+#[tokio::test]
+async fn hooks_run_in_order_around_an_async_handler_too() {
+    let steps = Steps::default();
+    let (a, p, h, o, d) =
+        (steps.clone(), steps.clone(), steps.clone(), steps.clone(), steps.clone());
+    let tool = Tool::define("async_recorded")
+        .active(move |_: &App| {
+            a.push("active");
+            true
+        })
+        .parse_input(move |args: Value| {
+            p.push("parse_input");
+            Ok::<_, String>(args)
+        })
+        .authorize_async(move |_, _| {
+            let h = h.clone();
+            async move {
+                h.push("authorize");
+                tokio::task::yield_now().await;
+                Ok::<_, String>(())
+            }
+        })
+        .execute({
+            let s = steps.clone();
+            move |_, _| {
+                let s = s.clone();
+                async move {
+                    s.push("handler");
+                    ToolResult::ok(json!({}), "ran")
+                }
+            }
+        })
+        .parse_output(move |r: ToolResult| {
+            o.push("parse_output");
+            Ok::<_, String>(r)
+        })
+        .debug_steps(move |_, _| d.push("debug_steps"))
+        .build()
+        .unwrap();
+    assert!(call(&tool, json!({}), app(true, true)).await.is_success());
+    assert_eq!(
+        steps.taken(),
+        ["active", "parse_input", "authorize", "handler", "parse_output", "debug_steps"]
+    );
+}

@@ -1,6 +1,7 @@
 //! The sealed registry (seed 003): building, sealing, lookups, definitions, invocation and
 //! receipts.
 
+use std::future::IntoFuture;
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
@@ -114,9 +115,8 @@ fn lookups_and_listings() {
 fn a_sealed_registry_is_shared_not_copied() {
     let registry = Registry::builder().register(echo("a")).seal().unwrap();
     let clone = registry.clone();
-    // Both handles reach the very same tool: the clone shares the sealed set.
-    let (a, b) = (registry.get("a").unwrap(), clone.get("a").unwrap());
-    assert!(std::ptr::eq(a.parameters(), b.parameters()));
+    // Both handles reach the very same list of tools: the clone shares the sealed set.
+    assert!(std::ptr::eq(registry.tools().as_ptr(), clone.tools().as_ptr()));
     std::thread::spawn(move || assert_eq!(clone.len(), 1)).join().unwrap();
 }
 
@@ -324,4 +324,83 @@ async fn resolve_checks_like_a_call_and_returns_a_proposal() {
     // Without a resolve hook, the proposal is the tool and its arguments.
     let plain = registry.get("plain").unwrap().resolve(json!({"k": 1})).unwrap();
     assert_eq!(plain, toolwire::Proposal { tool_id: "plain".into(), input: json!({"k": 1}) });
+}
+
+#[tokio::test]
+async fn a_panicking_active_condition_hides_the_tool_and_fails_its_calls() {
+    let moody = Tool::define("moody")
+        .active(|_: &App| -> bool { panic!("feature flag service down") })
+        .execute_sync(|_, _| ToolResult::ok(json!({}), "ran"))
+        .build()
+        .unwrap();
+    let registry = Registry::builder().register(moody).register(echo("steady")).seal().unwrap();
+    let app = App { plan: "free" };
+    assert_eq!(registry.definitions(Provider::Mcp, &app).len(), 1);
+    let receipt = registry.invoke("moody", json!({})).state(Arc::new(app)).await;
+    assert_eq!(receipt.result.failure_kind(), Some(FailureKind::Panic));
+    assert_eq!(
+        receipt.result.text(),
+        Some("the active condition of tool \"moody\" panicked: feature flag service down")
+    );
+}
+
+#[test]
+fn listings_accept_the_state_behind_an_arc_too() {
+    let registry = registry_with_conditions();
+    let premium = Arc::new(App { plan: "premium" });
+    assert_eq!(registry.definitions(Provider::OpenAi, &premium).len(), 3);
+    assert_eq!(registry.intents(&premium).len(), 2);
+}
+
+#[tokio::test]
+async fn long_and_non_ascii_unknown_names_are_clipped_not_echoed_whole() {
+    let registry = Registry::builder().register(echo("meteo")).seal().unwrap();
+    let close = registry.invoke("metéo", json!({})).await;
+    assert_eq!(close.result.text(), Some("unknown tool \"metéo\"; did you mean \"meteo\"?"));
+    let huge = "é".repeat(500_000);
+    let receipt = registry.invoke(&huge, json!({})).await;
+    assert!(receipt.tool.len() < 200, "the receipt keeps a clipped name");
+    assert!(receipt.tool.ends_with('…'));
+    let text = receipt.result.text().unwrap();
+    assert!(text.len() < 400, "{}", text.len());
+    assert!(text.ends_with(r#"the tools are "meteo""#), "{text}");
+}
+
+#[tokio::test]
+async fn registry_limits_replace_even_a_tools_own_limits() {
+    let roomy = Tool::define("roomy")
+        .limits(toolwire::ArgumentLimits { max_depth: 100, max_bytes: 1 << 20 })
+        .execute_sync(|args: Value, _| ToolResult::ok(args, "ok"))
+        .build()
+        .unwrap();
+    let registry = Registry::builder()
+        .register(roomy.clone())
+        .limits(toolwire::ArgumentLimits { max_depth: 2, max_bytes: 1024 })
+        .seal()
+        .unwrap();
+    let args = json!({"a": {"b": [1]}});
+    assert!(roomy.execute(args.clone()).await.is_success(), "alone, the tool's limits apply");
+    let receipt = registry.invoke("roomy", args).await;
+    assert_eq!(receipt.result.failure_kind(), Some(FailureKind::InvalidInput));
+}
+
+#[tokio::test(start_paused = true)]
+async fn dropping_an_invocation_fires_the_handlers_signal() {
+    let kept: Arc<Mutex<Option<toolwire::AbortSignal>>> = Arc::default();
+    let slot = Arc::clone(&kept);
+    let waiter = Tool::define("waiter")
+        .execute(move |_, ctx: ToolContext| {
+            *slot.lock().unwrap() = Some(ctx.signal().clone());
+            std::future::pending::<ToolResult>()
+        })
+        .build()
+        .unwrap();
+    let registry = Registry::builder().register(waiter).seal().unwrap();
+    let call = registry.invoke("waiter", json!({}));
+    let outcome =
+        tokio::time::timeout(std::time::Duration::from_millis(10), call.into_future()).await;
+    assert!(outcome.is_err(), "the call was still running when it was dropped");
+    let signal = kept.lock().unwrap().clone().expect("the handler ran");
+    assert!(signal.is_aborted(), "work the handler spawned learns nobody waits for it");
+    assert_eq!(signal.reason(), Some("the call was dropped before it finished"));
 }

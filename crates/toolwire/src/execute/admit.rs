@@ -21,9 +21,16 @@ pub(super) fn admit(
     state: Option<&dyn Any>,
 ) -> Result<Value, ToolResult> {
     let inner = tool.inner();
-    if !tool.is_active_for(state) {
-        drop_iteratively(input);
-        return Err(inactive(tool.name()));
+    match tool.activity(state) {
+        Ok(true) => {}
+        Ok(false) => {
+            drop_iteratively(input);
+            return Err(inactive(tool.name()));
+        }
+        Err(payload) => {
+            drop_iteratively(input);
+            return Err(hook_panicked(tool.name(), "active condition", &*payload));
+        }
     }
     let args = if input.is_null() { Value::Object(Map::new()) } else { input };
     if let Err(why) = check_limits(&args, limits.unwrap_or(inner.limits)) {

@@ -22,8 +22,23 @@ pub(super) enum Body {
     Race(BoxFuture, Option<(Deadline, Sleep)>),
 }
 
-/// Authorizes the call and runs the handler, or prepares the future that does.
+/// Whether a call of `tool` has async work, and so is raced rather than run at once.
+pub(super) fn races(tool: &Tool) -> bool {
+    let inner = tool.inner();
+    matches!(inner.handler, Handler::Async(_))
+        || matches!(inner.hooks.authorize, Some(Authorizer::Async(_)))
+}
+
+/// Authorizes the call and runs the handler, or prepares the future that does. When the call
+/// races, its timer is made first, so a call that cannot be timed runs nothing.
 pub(super) fn body(tool: &Tool, args: Value, ctx: ToolContext, deadline: Option<Deadline>) -> Body {
+    let timer = match deadline.filter(|_| races(tool)) {
+        Some(deadline) => match timer(tool, deadline.at) {
+            Ok(sleep) => Some((deadline, sleep)),
+            Err(result) => return Body::Done(result),
+        },
+        None => None,
+    };
     let inner = tool.inner();
     let async_check = match &inner.hooks.authorize {
         None => None,
@@ -51,13 +66,10 @@ pub(super) fn body(tool: &Tool, args: Value, ctx: ToolContext, deadline: Option<
             authorize_then_run(tool.clone(), check, handler.clone(), args, ctx)
         }
     };
-    match deadline.map(|d| timer(tool, d.at).map(|sleep| (d, sleep))).transpose() {
-        Ok(deadline) => Body::Race(work, deadline),
-        Err(result) => Body::Done(result),
-    }
+    Body::Race(work, timer)
 }
 
-/// Runs a sync authorizer; a panic denies the call.
+/// Runs a sync authorizer; a panic fails the call.
 fn authorize_now(
     tool: &Tool,
     check: &SyncCheck,

@@ -14,11 +14,32 @@ use crate::abort::{AbortController, AbortSignal, deadline_reason};
 use crate::handler::BoxFuture;
 use crate::result::ToolResult;
 
-/// A call's time budget, and the controller of the handler's signal, fired when it ends.
+/// A call's time budget: when it ends, and how long it was.
+#[derive(Clone, Copy)]
 pub(super) struct Deadline {
     pub(super) at: Instant,
     pub(super) timeout: Duration,
-    pub(super) controller: AbortController,
+}
+
+/// The reason the handler's signal carries when its call is dropped before it finished.
+pub(super) const DROPPED_REASON: &str = "the call was dropped before it finished";
+
+/// Fires the handler's signal if the call is dropped while its work is in flight, so tasks
+/// the handler spawned learn that nobody waits for them any more.
+struct FireOnDrop(Option<AbortController>);
+
+impl FireOnDrop {
+    fn disarm(mut self) -> Option<AbortController> {
+        self.0.take()
+    }
+}
+
+impl Drop for FireOnDrop {
+    fn drop(&mut self) {
+        if let Some(controller) = self.0.take() {
+            controller.abort_with(DROPPED_REASON);
+        }
+    }
 }
 
 /// Who won the race.
@@ -31,19 +52,26 @@ enum Winner {
 
 /// Polls `work` until it resolves, the caller's signal fires, or the deadline passes. An
 /// abort is checked first, so it wins a tie. The work's future is dropped before this
-/// returns, whoever won.
+/// returns, whoever won. `controller` fires the handler's signal when the deadline passes or
+/// when this future is dropped before it finished.
 pub(super) async fn race(
     tool: &str,
     work: BoxFuture,
     signal: &AbortSignal,
     deadline: Option<(Deadline, Sleep)>,
+    controller: Option<AbortController>,
 ) -> ToolResult {
+    let guard = FireOnDrop(controller);
     let (deadline, sleep) = deadline.unzip();
-    match (poll_race(work, signal, sleep).await, deadline) {
+    let winner = poll_race(work, signal, sleep).await;
+    let controller = guard.disarm();
+    match (winner, deadline) {
         (Winner::Work(result), _) => result,
         (Winner::Panicked(payload), _) => panicked(tool, &*payload),
-        (Winner::TimedOut, Some(Deadline { timeout, controller, .. })) => {
-            controller.abort_with(deadline_reason(timeout));
+        (Winner::TimedOut, Some(Deadline { timeout, .. })) => {
+            if let Some(controller) = controller {
+                controller.abort_with(deadline_reason(timeout));
+            }
             timed_out(tool, timeout)
         }
         (Winner::Aborted | Winner::TimedOut, _) => aborted(signal),

@@ -8,7 +8,7 @@ use tracing::Instrument;
 
 use super::Options;
 use super::admit::admit;
-use super::body::{Body, body};
+use super::body::{Body, body, races};
 use super::finish::{Finish, Trace};
 use super::outcome::{aborted, timed_out};
 use super::race::{Deadline, race};
@@ -49,7 +49,7 @@ pub(super) fn start(tool: Tool, input: Value, options: &mut Options) -> Started 
         Ok(args) => args,
         Err(result) => return Started::Done(trace.end(result)),
     };
-    let (handler_signal, deadline) = handler_signal(&signal, timeout);
+    let (handler_signal, deadline, controller) = handler_signal(&tool, &signal, timeout);
     let ctx = ToolContext {
         signal: handler_signal,
         timeout: deadline.as_ref().map(|d| d.timeout),
@@ -70,7 +70,8 @@ pub(super) fn start(tool: Tool, input: Value, options: &mut Options) -> Started 
             drop(entered);
             let span = trace.span.clone();
             let future = async move {
-                let result = race(finish.tool.name(), work, &finish.signal, deadline).await;
+                let name = finish.tool.name();
+                let result = race(name, work, &finish.signal, deadline, controller).await;
                 trace.end(finish.run(result, &trace.span))
             };
             if span.is_disabled() {
@@ -97,16 +98,22 @@ fn early_exit(
     }
 }
 
-/// The handler's signal: the caller's, or, under a timeout, a child of it that also fires
-/// at the deadline. A timeout too large to add to the clock is no timeout.
+/// The handler's signal, and the controller that fires it, if any. A sync call gets the
+/// caller's own signal. A call that races gets a child of it, which the race fires when the
+/// call is dropped unfinished and, under a timeout, when the deadline passes; the child also
+/// reads as aborted from the deadline on. A timeout too large to add to the clock is no
+/// timeout.
 fn handler_signal(
+    tool: &Tool,
     signal: &AbortSignal,
     timeout: Option<Duration>,
-) -> (AbortSignal, Option<Deadline>) {
-    let Some((at, timeout)) = timeout.and_then(|t| Some((Instant::now().checked_add(t)?, t)))
-    else {
-        return (signal.clone(), None);
+) -> (AbortSignal, Option<Deadline>, Option<AbortController>) {
+    let deadline = timeout
+        .and_then(|timeout| Some(Deadline { at: Instant::now().checked_add(timeout)?, timeout }));
+    let controller = match deadline {
+        Some(Deadline { at, timeout }) => AbortController::with_deadline(signal, at, timeout),
+        None if races(tool) => AbortController::with_parent(signal),
+        None => return (signal.clone(), None, None),
     };
-    let controller = AbortController::with_deadline(signal, at, timeout);
-    (controller.signal(), Some(Deadline { at, timeout, controller }))
+    (controller.signal(), deadline, Some(controller))
 }

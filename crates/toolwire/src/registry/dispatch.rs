@@ -11,8 +11,9 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::task::JoinSet;
+use tracing::Instrument;
 
-use super::invoke::orphan_receipt;
+use super::invoke::Label;
 use super::{InvokeFuture, Receipt, Registry};
 use crate::abort::AbortSignal;
 use crate::execute::Options;
@@ -144,9 +145,9 @@ async fn concurrently(calls: Vec<InvokeFuture>, limit: usize) -> Vec<Receipt> {
             let Some((position, call)) = waiting.next() else {
                 break;
             };
-            let (tool, call_id) = call.labels();
-            let handle = tasks.spawn(async move { (position, call.await) });
-            labels.insert(handle.id(), (position, tool, call_id));
+            let label: Label = call.label();
+            let handle = tasks.spawn(async move { (position, call.await) }.in_current_span());
+            labels.insert(handle.id(), (position, label));
         }
         match tasks.join_next_with_id().await {
             Some(Ok((id, (position, receipt)))) => {
@@ -154,15 +155,16 @@ async fn concurrently(calls: Vec<InvokeFuture>, limit: usize) -> Vec<Receipt> {
                 receipts[position] = Some(receipt);
             }
             Some(Err(error)) => {
-                if let Some((position, tool, call_id)) = labels.remove(&error.id()) {
-                    receipts[position] = Some(lost(tool, call_id, &error.to_string()));
+                if let Some((position, label)) = labels.remove(&error.id()) {
+                    receipts[position] = Some(label.receipt(lost(&error)));
                 }
             }
             None => break,
         }
     }
-    let missing = || lost(Arc::from(""), None, "no receipt");
-    receipts.into_iter().map(|receipt| receipt.unwrap_or_else(missing)).collect()
+    // Every position is filled: each task either returned its receipt or failed with an id
+    // that `labels` maps back to its position.
+    receipts.into_iter().flatten().collect()
 }
 
 /// Runs the calls one after the other, for executors other than Tokio.
@@ -174,17 +176,21 @@ async fn one_by_one(calls: Vec<InvokeFuture>) -> Vec<Receipt> {
     receipts
 }
 
-/// The receipt of a call whose task was lost, which the pipeline's own panic catching
-/// should make impossible.
-fn lost(tool: Arc<str>, call_id: Option<Arc<str>>, why: &str) -> Receipt {
-    let text = format!("the call's task ended without a result: {why}");
-    orphan_receipt(tool, call_id, ToolResult::failed(FailureKind::Panic, text))
+/// The result of a call whose task ended without one: cancelled (the runtime is shutting
+/// down) or panicked, which the pipeline's own panic catching should make impossible.
+fn lost(error: &tokio::task::JoinError) -> ToolResult {
+    if error.is_cancelled() {
+        ToolResult::failed(FailureKind::Aborted, "the call's task was cancelled")
+    } else {
+        ToolResult::failed(FailureKind::Panic, format!("the call's task failed: {error}"))
+    }
 }
 
 impl fmt::Debug for Dispatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = self.calls.iter().map(|call| call.name.as_str()).collect();
         f.debug_struct("Dispatch")
-            .field("calls", &self.calls)
+            .field("calls", &names)
             .field("limit", &self.limit)
             .finish_non_exhaustive()
     }

@@ -31,7 +31,7 @@ impl Invocation {
     pub(super) fn new(registry: &Registry, name: &str, input: Value) -> Self {
         let target = match registry.lookup(name) {
             Ok(tool) => Ok(tool.clone()),
-            Err(failure) => Err((Arc::from(name), failure)),
+            Err(failure) => Err((Arc::from(super::suggest::shown(name)), failure)),
         };
         let options = Options { limits: registry.limits(), ..Options::default() };
         let on_receipt = registry.on_receipt().cloned();
@@ -97,9 +97,40 @@ enum Body {
 }
 
 impl InvokeFuture {
-    /// The name called and the call id, for a receipt made without this future.
-    pub(super) fn labels(&self) -> (Arc<str>, Option<Arc<str>>) {
-        (Arc::clone(&self.tool), self.call_id.clone())
+    /// What a receipt for this call needs, for one made without this future.
+    pub(super) fn label(&self) -> Label {
+        Label {
+            tool: Arc::clone(&self.tool),
+            call_id: self.call_id.clone(),
+            invocation_id: self.invocation_id,
+            on_receipt: self.on_receipt.clone(),
+        }
+    }
+}
+
+/// A call's identity, kept aside to write its receipt if its future is lost.
+pub(super) struct Label {
+    tool: Arc<str>,
+    call_id: Option<Arc<str>>,
+    invocation_id: InvocationId,
+    on_receipt: Option<ReceiptHook>,
+}
+
+impl Label {
+    /// The call's receipt with `result`, reported to the receipt hook like any other.
+    pub(super) fn receipt(self, result: ToolResult) -> Receipt {
+        let Label { tool, call_id, invocation_id, on_receipt } = self;
+        let (started_at, duration) = (SystemTime::now(), Default::default());
+        let receipt = Receipt { invocation_id, tool, call_id, started_at, duration, result };
+        report(on_receipt.as_ref(), &receipt);
+        receipt
+    }
+}
+
+/// Hands `receipt` to the registry's hook, if any; a panic in the hook is logged.
+fn report(hook: Option<&ReceiptHook>, receipt: &Receipt) {
+    if hook.is_some_and(|hook| catch_unwind(AssertUnwindSafe(|| hook(receipt))).is_err()) {
+        tracing::warn!(tool = &*receipt.tool, "the on_receipt hook panicked");
     }
 }
 
@@ -110,6 +141,7 @@ impl Future for InvokeFuture {
         let this = self.get_mut();
         let (started_at, started) =
             *this.started.get_or_insert_with(|| (SystemTime::now(), Instant::now()));
+        let mut report_it = true;
         let result = match &mut this.body {
             Body::Known(call) => ready!(Pin::new(call).poll(cx)),
             Body::Unknown(_) | Body::Done => match mem::replace(&mut this.body, Body::Done) {
@@ -118,6 +150,7 @@ impl Future for InvokeFuture {
                     failure
                 }
                 _ => {
+                    report_it = false; // the hook saw this call's receipt already
                     ToolResult::failed(FailureKind::Handler, "invocation polled after it completed")
                 }
             },
@@ -131,9 +164,8 @@ impl Future for InvokeFuture {
             duration: started.elapsed(),
             result,
         };
-        let hook = this.on_receipt.as_ref();
-        if hook.is_some_and(|hook| catch_unwind(AssertUnwindSafe(|| hook(&receipt))).is_err()) {
-            tracing::warn!(tool = &*receipt.tool, "the on_receipt hook panicked");
+        if report_it {
+            report(this.on_receipt.as_ref(), &receipt);
         }
         Poll::Ready(receipt)
     }
@@ -147,18 +179,9 @@ fn trace_unknown(tool: &str, invocation_id: InvocationId, call_id: Option<&str>)
         invocation_id = %invocation_id,
         call_id,
         outcome = FailureKind::UnknownTool.as_str(),
+        duration = ?std::time::Duration::ZERO,
     )
     .entered();
-}
-
-/// A receipt for a call whose own future could not make one.
-pub(super) fn orphan_receipt(
-    tool: Arc<str>,
-    call_id: Option<Arc<str>>,
-    result: ToolResult,
-) -> Receipt {
-    let (invocation_id, started_at) = (InvocationId::new(), SystemTime::now());
-    Receipt { invocation_id, tool, call_id, started_at, duration: Default::default(), result }
 }
 
 impl fmt::Debug for Invocation {
@@ -169,17 +192,17 @@ impl fmt::Debug for Invocation {
         };
         f.debug_struct("Invocation")
             .field("tool", &tool)
-            .field("input", &self.input)
+            .field("call_id", &self.options.call_id)
             .finish_non_exhaustive()
     }
 }
 
 impl fmt::Debug for InvokeFuture {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (tool, call_id) = self.labels();
         f.debug_struct("InvokeFuture")
-            .field("tool", &tool)
-            .field("call_id", &call_id)
+            .field("tool", &self.tool)
+            .field("call_id", &self.call_id)
+            .field("invocation_id", &self.invocation_id)
             .finish_non_exhaustive()
     }
 }

@@ -1,13 +1,34 @@
 //! "Did you mean": the known names closest to an unknown one.
 
+use std::borrow::Cow;
+
 /// At most this many suggestions, and this many names listed when none is close.
 const MAX_SUGGESTIONS: usize = 3;
 const MAX_LISTED: usize = 20;
 
+/// Names longer than this are cut short in messages and receipts; no tool has one (MCP's
+/// limit is 128 characters), and a model may send anything.
+const MAX_SHOWN: usize = 128;
+
+/// `name` as shown in messages and receipts: cut at [`MAX_SHOWN`] bytes, on a character
+/// boundary, with an ellipsis.
+pub(super) fn shown(name: &str) -> Cow<'_, str> {
+    if name.len() <= MAX_SHOWN {
+        return Cow::Borrowed(name);
+    }
+    let mut end = MAX_SHOWN;
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    Cow::Owned(format!("{}…", &name[..end]))
+}
+
 /// The text of the failure for a call to `unknown`, naming the closest of `known`.
 pub(super) fn unknown_tool_text<'a>(unknown: &str, known: impl Iterator<Item = &'a str>) -> String {
     let known: Vec<&str> = known.collect();
-    let close = closest(unknown, &known);
+    // Too long to be a misspelling of any tool: comparing would only cost time.
+    let close = if unknown.len() > MAX_SHOWN { Vec::new() } else { closest(unknown, &known) };
+    let unknown = shown(unknown);
     if !close.is_empty() {
         return format!("unknown tool {unknown:?}; did you mean {}?", quoted(&close, " or "));
     }

@@ -63,7 +63,8 @@ impl ToolBuilder {
     /// before the handler, and sees the arguments and the context (with the application
     /// state). `Err(reason)` denies the call: the result is a
     /// [`FailureKind::Denied`](crate::FailureKind::Denied) failure carrying the reason, and the
-    /// handler never runs. A panic is a denial too.
+    /// handler never runs. A panic in the check fails the call with
+    /// [`FailureKind::Panic`](crate::FailureKind::Panic), and the handler does not run either.
     pub fn authorize<F, E>(self, check: F) -> Self
     where
         F: Fn(&Value, &ToolContext) -> Result<(), E> + Send + Sync + 'static,
@@ -120,15 +121,20 @@ impl ToolBuilder {
     /// Makes the tool active only when `condition` holds for the caller's application state
     /// of type `S`. An inactive tool is left out of
     /// [`Registry::definitions`](crate::Registry::definitions), and a call to it fails with
-    /// [`FailureKind::Inactive`](crate::FailureKind::Inactive). Without a state of type `S`,
-    /// the tool is inactive.
+    /// [`FailureKind::Inactive`](crate::FailureKind::Inactive). Without a state of type `S`
+    /// (or `Arc<S>`), the tool is inactive. A condition that panics makes the tool inactive in
+    /// listings and a call to it a [`FailureKind::Panic`](crate::FailureKind::Panic) failure.
     pub fn active<S, F>(self, condition: F) -> Self
     where
         S: Any,
         F: Fn(&S) -> bool + Send + Sync + 'static,
     {
+        // The state may arrive as `S` or, from `&Arc<S>` in a listing, as `Arc<S>`.
         let condition = move |state: Option<&dyn Any>| {
-            state.and_then(|state| state.downcast_ref::<S>()).is_some_and(&condition)
+            let state = state.and_then(|state| {
+                state.downcast_ref::<S>().or_else(|| state.downcast_ref::<Arc<S>>().map(|s| &**s))
+            });
+            state.is_some_and(&condition)
         };
         self.with_hooks(|hooks| hooks.active = Some(Arc::new(condition)))
     }

@@ -102,8 +102,19 @@ impl Tool {
         self.is_active_for(Some(state))
     }
 
+    /// Whether the tool is active for `state`; a condition that panics counts as inactive.
     pub(crate) fn is_active_for(&self, state: Option<&dyn Any>) -> bool {
-        self.inner.hooks.active.as_ref().is_none_or(|active| active(state))
+        self.activity(state).unwrap_or(false)
+    }
+
+    /// The tool's `active` condition for `state`, with a panic caught.
+    pub(crate) fn activity(&self, state: Option<&dyn Any>) -> std::thread::Result<bool> {
+        match &self.inner.hooks.active {
+            None => Ok(true),
+            Some(active) => {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| active(state)))
+            }
+        }
     }
 
     /// Checks `input` as a call would (activation without state, limits, schema,
