@@ -86,7 +86,7 @@ pub mod error;
 mod execute;
 mod handler;
 mod id;
-mod provider;
+pub mod provider;
 pub mod registry;
 mod result;
 mod schema;

@@ -1,8 +1,11 @@
-//! Anthropic Messages tool shape.
+//! Anthropic Messages: the tool shape, `tool_use` blocks, and `tool_result` blocks back.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
+use super::parse::{ParseError, Reader, call_with_arguments};
+use super::render::model_text;
 use super::{Definition, named, with_strict};
+use crate::registry::{Receipt, ToolCall};
 
 /// `{"name", "description"?, "input_schema", "input_examples"?, "strict"?, "cache_control"?}`.
 pub(super) fn tool(def: &Definition<'_>) -> Value {
@@ -16,4 +19,54 @@ pub(super) fn tool(def: &Definition<'_>) -> Value {
         map.insert("cache_control".into(), cache_control.clone());
     }
     Value::Object(map)
+}
+
+/// Reads the `tool_use` blocks of an Anthropic Messages reply: the message, or its list of
+/// content blocks. Text and thinking blocks are skipped. `input` should be an object; JSON
+/// text is parsed, and anything else makes a call that fails saying what arrived.
+///
+/// # Errors
+///
+/// A [`ParseError`] when the reply is neither, or a block lacks its `id` or name.
+pub fn parse_calls(reply: &Value) -> Result<Vec<ToolCall>, ParseError> {
+    let read = Reader { provider: "Anthropic" };
+    let (blocks, path) = match reply {
+        Value::Array(blocks) => (blocks.as_slice(), ""),
+        Value::Object(_) => (read.list(reply, "", "content")?, "/content"),
+        _ => {
+            return Err(ParseError::new(
+                read.provider,
+                "",
+                "expected a message or a list of content blocks",
+            ));
+        }
+    };
+    let mut parsed = Vec::new();
+    for (i, block) in blocks.iter().enumerate() {
+        if block.get("type").and_then(Value::as_str) != Some("tool_use") {
+            continue;
+        }
+        let at = format!("{path}/{i}");
+        let id = read.string(block, &at, "id")?;
+        let name = read.string(block, &at, "name")?;
+        parsed.push(call_with_arguments(id, name, block.get("input")));
+    }
+    Ok(parsed)
+}
+
+/// The user message that answers a turn's calls: one `tool_result` block per receipt, in
+/// call order and before anything else, with `is_error` set on failures.
+pub fn render_results(receipts: &[Receipt]) -> Value {
+    let blocks: Vec<Value> = receipts
+        .iter()
+        .map(|receipt| {
+            json!({
+                "type": "tool_result",
+                "tool_use_id": receipt.call_id.as_deref().unwrap_or_default(),
+                "content": model_text(&receipt.result),
+                "is_error": !receipt.result.is_success(),
+            })
+        })
+        .collect();
+    json!({"role": "user", "content": blocks})
 }

@@ -1,11 +1,45 @@
-//! Provider wire shapes of a tool definition.
+//! The providers' wire formats: tool definitions out, the calls a model makes in, and the
+//! results of those calls back out.
 //!
-//! Each shape is computed once, when the tool is built, and handed out by reference.
+//! A tool's definition shapes are computed once, when it is built; read them with
+//! [`Tool::definition`](crate::Tool::definition). Each provider module parses a model's reply
+//! into [`ToolCall`](crate::ToolCall)s for [`Registry::dispatch`](crate::Registry::dispatch),
+//! and renders the receipts back into the messages that provider expects:
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use serde_json::json;
+//! use toolwire::provider::{anthropic, repair};
+//! use toolwire::{Registry, Tool, ToolResult};
+//!
+//! let weather = Tool::define("get_weather")
+//!     .execute_sync(|args, _| ToolResult::ok(json!({"temp": 21}), format!("21 in {}", args["city"])))
+//!     .build()?;
+//! let registry = Registry::builder().register(weather).seal()?;
+//!
+//! let reply = json!({"role": "assistant", "content": [
+//!     {"type": "text", "text": "Let me check."},
+//!     {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Oslo"}}
+//! ]});
+//! let calls = anthropic::parse_calls(&reply)?;
+//! let receipts = repair(&calls, registry.dispatch(calls.clone()).await);
+//! let answer = anthropic::render_results(&receipts);
+//! assert_eq!(answer["content"][0]["tool_use_id"], "toolu_1");
+//! assert_eq!(answer["content"][0]["is_error"], false);
+//! # Ok(()) }
+//! ```
 
-mod anthropic;
-mod gemini;
+pub mod anthropic;
+pub mod gemini;
 mod mcp;
-mod openai;
+pub mod openai;
+mod parse;
+mod render;
+mod repair;
+pub mod responses;
+
+pub use parse::ParseError;
+pub use repair::{MISSING_RESULT, repair};
 
 use serde_json::{Map, Value};
 

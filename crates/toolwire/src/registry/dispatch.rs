@@ -8,34 +8,14 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use tokio::task::JoinSet;
 use tracing::Instrument;
 
 use super::invoke::Label;
-use super::{InvokeFuture, Receipt, Registry};
+use super::{InvokeFuture, Receipt, Registry, ToolCall};
 use crate::abort::AbortSignal;
 use crate::execute::Options;
 use crate::result::{FailureKind, ToolResult};
-
-/// One call a model made: the provider's id for it, the tool's name and the arguments.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ToolCall {
-    /// The provider's id for the call, echoed in its result.
-    pub call_id: String,
-    /// The name of the tool called.
-    pub name: String,
-    /// The arguments, as a JSON value.
-    pub arguments: Value,
-}
-
-impl ToolCall {
-    /// A call of `name` with `arguments`, identified by `call_id`.
-    pub fn new(call_id: impl Into<String>, name: impl Into<String>, arguments: Value) -> Self {
-        Self { call_id: call_id.into(), name: name.into(), arguments }
-    }
-}
 
 /// The default number of calls a dispatch runs at once.
 pub const DEFAULT_DISPATCH_LIMIT: usize = 64;
@@ -90,7 +70,12 @@ impl Dispatch {
         let futures = calls
             .into_iter()
             .map(|call| {
-                let invocation = registry.invoke(&call.name, call.arguments).call_id(call.call_id);
+                let ToolCall { call_id, name, arguments, malformed } = call;
+                let invocation = registry.invoke(&name, arguments).call_id(call_id);
+                let invocation = match malformed {
+                    Some(why) => invocation.reject_arguments(&why),
+                    None => invocation,
+                };
                 invocation.with_options(&options).into_future()
             })
             .collect();

@@ -44,6 +44,16 @@ impl Invocation {
         self
     }
 
+    /// Fails the call before it starts, because the model's arguments could not be read.
+    pub(super) fn reject_arguments(mut self, why: &str) -> Self {
+        if let Ok(tool) = &self.target {
+            let text = format!("invalid arguments for {:?}: {why}", tool.name());
+            let failure = ToolResult::failed(FailureKind::InvalidInput, text);
+            self.target = Err((tool.shared_name(), failure));
+        }
+        self
+    }
+
     /// Replaces every option but the call id and the limits, for dispatch.
     pub(super) fn with_options(mut self, options: &Options) -> Self {
         let (call_id, limits) = (self.options.call_id.take(), self.options.limits);
@@ -69,7 +79,7 @@ impl IntoFuture for Invocation {
             }
             Err((name, failure)) => {
                 drop_iteratively(input);
-                (name, Body::Unknown(failure))
+                (name, Body::Failed(failure))
             }
         };
         InvokeFuture { tool, call_id, invocation_id, on_receipt, started: None, body }
@@ -92,7 +102,8 @@ pub struct InvokeFuture {
 
 enum Body {
     Known(ExecuteFuture),
-    Unknown(ToolResult),
+    /// Failed before it started: an unknown tool, or arguments that could not be read.
+    Failed(ToolResult),
     Done,
 }
 
@@ -144,9 +155,9 @@ impl Future for InvokeFuture {
         let mut report_it = true;
         let result = match &mut this.body {
             Body::Known(call) => ready!(Pin::new(call).poll(cx)),
-            Body::Unknown(_) | Body::Done => match mem::replace(&mut this.body, Body::Done) {
-                Body::Unknown(failure) => {
-                    trace_unknown(&this.tool, this.invocation_id, this.call_id.as_deref());
+            Body::Failed(_) | Body::Done => match mem::replace(&mut this.body, Body::Done) {
+                Body::Failed(failure) => {
+                    trace_failed(&this.tool, this.invocation_id, this.call_id.as_deref(), &failure);
                     failure
                 }
                 _ => {
@@ -171,14 +182,19 @@ impl Future for InvokeFuture {
     }
 }
 
-/// The one span of an invocation of an unknown tool.
-fn trace_unknown(tool: &str, invocation_id: InvocationId, call_id: Option<&str>) {
+/// The one span of an invocation that failed before it started.
+fn trace_failed(
+    tool: &str,
+    invocation_id: InvocationId,
+    call_id: Option<&str>,
+    failure: &ToolResult,
+) {
     let _span = tracing::debug_span!(
         "toolwire.invoke",
         tool,
         invocation_id = %invocation_id,
         call_id,
-        outcome = FailureKind::UnknownTool.as_str(),
+        outcome = failure.failure_kind().map_or("success", FailureKind::as_str),
         duration = ?std::time::Duration::ZERO,
     )
     .entered();

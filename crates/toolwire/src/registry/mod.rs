@@ -47,6 +47,7 @@
 //! inactive, so a mismatch is a readable failure, never a panic.
 
 mod builder;
+mod call;
 mod dispatch;
 mod index;
 mod invoke;
@@ -60,7 +61,8 @@ use std::sync::Arc;
 use serde_json::Value;
 
 pub use builder::RegistryBuilder;
-pub use dispatch::{DEFAULT_DISPATCH_LIMIT, Dispatch, DispatchFuture, ToolCall};
+pub use call::ToolCall;
+pub use dispatch::{DEFAULT_DISPATCH_LIMIT, Dispatch, DispatchFuture};
 pub use invoke::{Invocation, InvokeFuture};
 pub use receipt::Receipt;
 
