@@ -202,3 +202,46 @@ fn registry_of_hooked_tools() -> toolwire::Registry {
         .unwrap();
     toolwire::Registry::builder().register(typed_tool()).register(guarded).seal().unwrap()
 }
+
+mod names {
+    use proptest::prelude::*;
+    use toolwire::provider::names::{MAX_PROVIDER_NAME, NameMapper, is_provider_safe};
+
+    /// Names as MCP servers and careless hosts make them: dots, spaces, accents, emoji, long.
+    fn any_name() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "[a-zA-Z0-9_-]{1,64}",
+            "[a-z]{1,10}(\\.[a-z]{1,10}){1,4}",
+            ".{0,130}",
+            "[a-z_]{60,70}",
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn every_mapped_name_is_safe_unique_and_maps_back(names in prop::collection::vec(any_name(), 1..40)) {
+            let mapper = NameMapper::new(names.iter().map(String::as_str));
+            let mut seen = std::collections::HashSet::new();
+            for name in &names {
+                let safe = mapper.provider_name(name).unwrap();
+                prop_assert!(is_provider_safe(safe), "{safe:?}");
+                prop_assert!(safe.len() <= MAX_PROVIDER_NAME);
+                prop_assert_eq!(mapper.original_name(safe), Some(name.as_str()));
+                if is_provider_safe(name) {
+                    prop_assert_eq!(safe, name.as_str(), "safe names keep themselves");
+                }
+                seen.insert((name.clone(), safe.to_owned()));
+            }
+            let providers: std::collections::HashSet<_> = seen.iter().map(|(_, p)| p).collect();
+            prop_assert_eq!(providers.len(), seen.len(), "no two names share a provider name");
+        }
+
+        #[test]
+        fn a_name_maps_the_same_whatever_else_is_mapped(name in any_name(), others in prop::collection::vec("[a-z.]{1,20}", 0..10)) {
+            let alone = NameMapper::new([name.as_str()]);
+            let crowded = NameMapper::new(others.iter().map(String::as_str).chain([name.as_str()]));
+            prop_assume!(!others.contains(&name));
+            prop_assert_eq!(alone.provider_name(&name), crowded.provider_name(&name));
+        }
+    }
+}

@@ -32,6 +32,7 @@
 pub mod anthropic;
 pub mod gemini;
 mod mcp;
+pub mod names;
 pub mod openai;
 mod parse;
 mod render;
