@@ -4,6 +4,7 @@ use serde_json::{Value, json};
 
 use super::parse::{ParseError, Reader, call_with_arguments};
 use super::render::model_text;
+use super::stream::{self, Partials};
 use super::{Definition, named, with_strict};
 use crate::registry::{Receipt, ToolCall};
 
@@ -69,4 +70,48 @@ pub fn render_results(receipts: &[Receipt]) -> Value {
         })
         .collect();
     json!({"role": "user", "content": blocks})
+}
+
+/// Assembles the `tool_use` blocks of a streamed Anthropic Messages reply from its events.
+///
+/// A `content_block_start` opens a block with its `id` and name; its
+/// `input_json_delta.partial_json` fragments are joined, and parsed when the stream is
+/// finished.
+#[derive(Debug, Default, Clone)]
+pub struct CallAccumulator {
+    partials: Partials,
+}
+
+impl CallAccumulator {
+    /// Takes in one server-sent event's data; events about other blocks change nothing.
+    pub fn push(&mut self, event: &Value) {
+        let Some(index) = stream::index(event, "index") else { return };
+        match stream::text(event, "type") {
+            Some("content_block_start") => {
+                let block = event.get("content_block").unwrap_or(&Value::Null);
+                if stream::text(block, "type") == Some("tool_use") {
+                    let partial = self.partials.at(index);
+                    partial.id = stream::text(block, "id").map(str::to_owned);
+                    partial.name = stream::text(block, "name").map(str::to_owned);
+                }
+            }
+            Some("content_block_delta") => {
+                let delta = event.get("delta").unwrap_or(&Value::Null);
+                if stream::text(delta, "type") == Some("input_json_delta") {
+                    let fragment = stream::text(delta, "partial_json").unwrap_or_default();
+                    self.partials.at(index).arguments.push_str(fragment);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The assembled calls, in block order.
+    ///
+    /// # Errors
+    ///
+    /// A [`ParseError`] when a block received input but never started.
+    pub fn finish(self) -> Result<Vec<ToolCall>, ParseError> {
+        self.partials.finish("Anthropic", false)
+    }
 }

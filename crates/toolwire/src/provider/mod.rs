@@ -38,6 +38,7 @@ mod parse;
 mod render;
 mod repair;
 pub mod responses;
+mod stream;
 
 pub use parse::ParseError;
 pub use repair::{MISSING_RESULT, repair};

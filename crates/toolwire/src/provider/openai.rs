@@ -4,6 +4,7 @@ use serde_json::{Map, Value, json};
 
 use super::parse::{ParseError, Reader, call_with_arguments};
 use super::render::model_text;
+use super::stream::{self, Partials};
 use super::{Definition, named, with_strict};
 use crate::registry::{Receipt, ToolCall};
 
@@ -73,4 +74,59 @@ pub fn render_results(receipts: &[Receipt]) -> Vec<Value> {
             })
         })
         .collect()
+}
+
+/// Assembles the tool calls of a streamed OpenAI Chat Completions reply from its chunks.
+///
+/// Each chunk's `choices[0].delta.tool_calls[]` carries an `index`; the first piece of a call
+/// carries its `id` and name, and the `arguments` fragments are joined per index.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire::provider::openai::CallAccumulator;
+///
+/// let mut calls = CallAccumulator::default();
+/// for chunk in [
+///     json!({"choices": [{"delta": {"tool_calls": [{"index": 0, "id": "call_1", "function": {"name": "get_weather", "arguments": ""}}]}}]}),
+///     json!({"choices": [{"delta": {"tool_calls": [{"index": 0, "function": {"arguments": "{\"city\":"}}]}}]}),
+///     json!({"choices": [{"delta": {"tool_calls": [{"index": 0, "function": {"arguments": "\"Paris\"}"}}]}}]}),
+/// ] {
+///     calls.push(&chunk);
+/// }
+/// let calls = calls.finish().unwrap();
+/// assert_eq!(calls[0].arguments, json!({"city": "Paris"}));
+/// ```
+#[derive(Debug, Default, Clone)]
+pub struct CallAccumulator {
+    partials: Partials,
+}
+
+impl CallAccumulator {
+    /// Takes in one chunk; chunks without tool calls, such as content deltas, change nothing.
+    pub fn push(&mut self, chunk: &Value) {
+        let deltas = chunk.pointer("/choices/0/delta/tool_calls").and_then(Value::as_array);
+        for delta in deltas.into_iter().flatten() {
+            let Some(index) = stream::index(delta, "index") else { continue };
+            let partial = self.partials.at(index);
+            if let Some(id) = stream::text(delta, "id") {
+                partial.id = Some(id.to_owned());
+            }
+            let function = delta.get("function").unwrap_or(&Value::Null);
+            if let Some(name) = stream::text(function, "name") {
+                partial.name = Some(name.to_owned());
+            }
+            if let Some(fragment) = stream::text(function, "arguments") {
+                partial.arguments.push_str(fragment);
+            }
+        }
+    }
+
+    /// The assembled calls, in index order.
+    ///
+    /// # Errors
+    ///
+    /// A [`ParseError`] when a call never received its id or name.
+    pub fn finish(self) -> Result<Vec<ToolCall>, ParseError> {
+        self.partials.finish("OpenAI", false)
+    }
 }
