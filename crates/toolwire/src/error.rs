@@ -14,6 +14,8 @@ pub enum DefineErrorKind {
     InvalidParameters,
     /// An input example is not an object, or does not match the parameters.
     InvalidExample,
+    /// The output schema is not a valid JSON Schema whose root is an object schema.
+    InvalidOutputSchema,
     /// Neither `execute` nor `execute_sync` was called before `build`.
     MissingHandler,
 }
@@ -82,6 +84,9 @@ impl fmt::Display for DefineError {
             }
             DefineErrorKind::InvalidExample => {
                 write!(f, "invalid input example for tool {tool:?}: {detail}")
+            }
+            DefineErrorKind::InvalidOutputSchema => {
+                write!(f, "invalid output schema for tool {tool:?}: {detail}")
             }
             DefineErrorKind::MissingHandler => write!(f, "tool {tool:?} has no handler: {detail}"),
         }

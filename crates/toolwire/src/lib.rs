@@ -93,6 +93,8 @@ mod schema;
 mod state;
 pub mod suspend;
 mod tool;
+#[cfg(feature = "typed")]
+pub mod typed;
 
 pub use abort::{AbortController, AbortSignal, DEFAULT_ABORT_REASON};
 pub use context::ToolContext;
@@ -109,6 +111,8 @@ pub use result::{FailureKind, ToolResult};
 pub use schema::ArgumentLimits;
 pub use suspend::{Answer, Request};
 pub use tool::{Proposal, Tool, ToolBuilder};
+#[cfg(feature = "typed")]
+pub use typed::TypedTool;
 
 /// The README's examples, compiled and run as doc tests so they stay true.
 #[doc = include_str!("../../../README.md")]

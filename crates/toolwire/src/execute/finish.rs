@@ -48,6 +48,7 @@ impl Finish {
     pub(super) fn run(&self, result: ToolResult, span: &Span) -> ToolResult {
         let result = settle(result, &self.signal);
         let result = self.parse_output(result);
+        let result = self.check_output(result);
         self.debug_steps(&result, span);
         result
     }
@@ -61,6 +62,21 @@ impl Finish {
         match catch_unwind(AssertUnwindSafe(|| parse(result))) {
             Ok(parsed) => parsed.unwrap_or_else(|why| invalid_output(name, &why)),
             Err(payload) => hook_panicked(name, "output parser", &*payload),
+        }
+    }
+
+    /// A successful result's payload must match the tool's output schema, if it has one.
+    fn check_output(&self, result: ToolResult) -> ToolResult {
+        let Some(schema) = &self.tool.inner().output else { return result };
+        if !result.is_success() {
+            return result;
+        }
+        match schema.validate(result.json()) {
+            Ok(()) => result,
+            Err(why) => invalid_output(
+                self.tool.name(),
+                &format!("it does not match the output schema: {why}"),
+            ),
         }
     }
 

@@ -70,6 +70,7 @@ pub(crate) struct Definition<'a> {
     pub(crate) strict: Option<bool>,
     pub(crate) input_examples: &'a [Value],
     pub(crate) cache_control: Option<&'a Value>,
+    pub(crate) output_schema: Option<&'a Value>,
 }
 
 /// Every provider shape of one tool.

@@ -24,6 +24,7 @@ pub struct ToolBuilder {
     strict: Option<bool>,
     input_examples: Vec<Value>,
     cache_control: Option<Value>,
+    output_schema: Option<Value>,
     limits: ArgumentLimits,
     hooks: Hooks,
     handler: Option<Handler>,
@@ -72,6 +73,15 @@ impl ToolBuilder {
     /// Anthropic shape.
     pub fn cache_control(mut self, cache_control: Value) -> Self {
         self.cache_control = Some(cache_control);
+        self
+    }
+
+    /// The JSON Schema of the tool's structured output (its results' `json`), published as
+    /// MCP's `outputSchema`. A successful result whose payload does not match it becomes a
+    /// [`FailureKind::InvalidOutput`](crate::FailureKind::InvalidOutput) failure. Its root
+    /// must be an object schema, as MCP requires.
+    pub fn output_schema(mut self, schema: Value) -> Self {
+        self.output_schema = Some(schema);
         self
     }
 
@@ -134,6 +144,8 @@ impl ToolBuilder {
             .map_err(|d| fail(DefineErrorKind::InvalidParameters, d))?;
         check_examples(&self.input_examples, &validator)
             .map_err(|d| fail(DefineErrorKind::InvalidExample, d))?;
+        let output = compile_output(self.output_schema.as_ref())
+            .map_err(|d| fail(DefineErrorKind::InvalidOutputSchema, d))?;
         let handler = self.handler.ok_or_else(|| {
             fail(
                 DefineErrorKind::MissingHandler,
@@ -147,12 +159,14 @@ impl ToolBuilder {
             strict: self.strict,
             input_examples: &self.input_examples,
             cache_control: self.cache_control.as_ref(),
+            output_schema: self.output_schema.as_ref(),
         });
         let inner = ToolInner {
             name: name.into(),
             description: self.description,
             parameters,
             validator,
+            output,
             limits: self.limits,
             hooks: self.hooks,
             shapes,
@@ -160,6 +174,14 @@ impl ToolBuilder {
         };
         Ok(Tool { inner: Arc::new(inner) })
     }
+}
+
+/// Checks and compiles an output schema, like a parameter schema.
+fn compile_output(schema: Option<&Value>) -> Result<Option<CompiledSchema>, String> {
+    let Some(schema) = schema else { return Ok(None) };
+    check_limits(schema, SCHEMA_LIMITS)?;
+    schema::check_parameters(schema)?;
+    CompiledSchema::compile(schema).map(Some)
 }
 
 /// Rejects a parameter schema or an example nested too deeply to check without risking the

@@ -59,6 +59,8 @@ pub(crate) struct ToolInner {
     pub(crate) description: Option<String>,
     pub(crate) parameters: Value,
     pub(crate) validator: CompiledSchema,
+    /// The compiled output schema, if the tool declared one.
+    pub(crate) output: Option<CompiledSchema>,
     pub(crate) limits: ArgumentLimits,
     pub(crate) hooks: Hooks,
     pub(crate) shapes: Shapes,
@@ -159,7 +161,7 @@ impl Tool {
         self.definition(Provider::Gemini)
     }
 
-    /// An MCP `tools/list` entry: `{"name", "description"?, "inputSchema"}`.
+    /// An MCP `tools/list` entry: `{"name", "description"?, "inputSchema", "outputSchema"?}`.
     pub fn to_mcp(&self) -> &Value {
         self.definition(Provider::Mcp)
     }
