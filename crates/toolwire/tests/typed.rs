@@ -66,9 +66,13 @@ impl TypedTool for ForecastTool {
             return Err(format!("no forecast for {}", args.place.city));
         }
         let offset = ctx.state::<i32>().copied().unwrap_or(0);
+        let city = match args.place.country {
+            Some(country) => format!("{}, {country}", args.place.city),
+            None => args.place.city,
+        };
         let base = if args.unit == Some(Unit::Fahrenheit) { 70 } else { 21 };
         let temps = args.days.iter().flatten().map(|d| base + offset + i32::from(*d)).collect();
-        Ok(Forecast { city: args.place.city, temps })
+        Ok(Forecast { city, temps })
     }
 }
 
@@ -94,10 +98,10 @@ fn the_schema_comes_from_the_types_with_their_doc_comments() {
 async fn calls_decode_run_and_encode() {
     let tool = Tool::from_typed(ForecastTool).unwrap();
     let result = tool
-        .execute(json!({"place": {"city": "Oslo"}, "days": [1, null, 3], "unit": "fahrenheit"}))
+        .execute(json!({"place": {"city": "Oslo", "country": "NO"}, "days": [1, null, 3], "unit": "fahrenheit"}))
         .state(Arc::new(2_i32))
         .await;
-    assert_eq!(result.json(), &json!({"city": "Oslo", "temps": [73, 75]}));
+    assert_eq!(result.json(), &json!({"city": "Oslo, NO", "temps": [73, 75]}));
 
     let failed = tool.execute(json!({"place": {"city": "Atlantis"}, "days": []})).await;
     assert_eq!(failed.failure_kind(), Some(FailureKind::Handler));
