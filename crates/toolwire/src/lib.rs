@@ -75,6 +75,9 @@
 //!   or many calls at once with [`Registry::dispatch`]; hooks such as
 //!   [`authorize`](ToolBuilder::authorize) and [`active`](ToolBuilder::active) run in its
 //!   pipeline, whose steps [`Execution`] lists.
+//! - [`TypedTool`] and [`typed`]: tools over Rust types, with derived schemas.
+//! - [`provider`]: the calls in a model's reply, and the results back, for OpenAI, Anthropic
+//!   and Gemini; names mapped across providers.
 //! - [`ToolResult`] and [`FailureKind`]: what a call yields.
 
 #![forbid(unsafe_code)]
