@@ -6,6 +6,7 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::registry::ToolCall;
+use crate::schema::type_name as kind;
 
 /// A model response that cannot be read as a whole: its shape is wrong, or a call in it lacks
 /// what every reply needs (such as the id its result must echo).
@@ -100,17 +101,5 @@ pub(super) fn call_with_arguments(call_id: &str, name: &str, value: Option<&Valu
                 Some(format!("the arguments must be a JSON object, got {}", kind(other)));
             call
         }
-    }
-}
-
-/// The JSON type of `value`, for messages.
-pub(super) fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }

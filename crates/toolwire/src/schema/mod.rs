@@ -5,7 +5,7 @@ mod check;
 mod compile;
 mod limits;
 
-pub(crate) use check::check_parameters;
+pub(crate) use check::{check_parameters, type_name};
 pub(crate) use compile::CompiledSchema;
 pub use limits::ArgumentLimits;
 pub(crate) use limits::{check_limits, drop_iteratively};
