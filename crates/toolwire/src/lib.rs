@@ -85,6 +85,7 @@
 
 mod abort;
 mod context;
+pub mod dialect;
 pub mod error;
 mod execute;
 mod handler;

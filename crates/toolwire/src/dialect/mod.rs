@@ -1,0 +1,131 @@
+//! Per-provider schema dialects: one canonical parameter schema compiled into what each
+//! provider accepts, with a report of every change that had to be made.
+//!
+//! ```
+//! use serde_json::json;
+//! use toolwire::dialect::{Dialect, compile};
+//!
+//! let schema = json!({
+//!     "type": "object",
+//!     "properties": {"city": {"type": "string", "minLength": 1}, "days": {"type": "integer"}},
+//!     "required": ["city"]
+//! });
+//! let strict = compile(&schema, Dialect::OpenAiStrict).unwrap();
+//! assert_eq!(strict.schema["additionalProperties"], false);
+//! assert_eq!(strict.schema["required"], json!(["city", "days"]));
+//! assert_eq!(strict.schema["properties"]["days"]["type"], json!(["integer", "null"]));
+//! for change in &strict.changes {
+//!     println!("{change}");
+//! }
+//! ```
+
+mod anthropic;
+mod gemini;
+mod openai;
+mod walk;
+
+use std::fmt;
+
+use serde_json::Value;
+
+/// A provider's schema dialect.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Dialect {
+    /// OpenAI structured outputs (`strict: true`): closed objects, every property required
+    /// (optional ones nullable), a subset of keywords, and size limits.
+    OpenAiStrict,
+    /// Anthropic `input_schema`: JSON Schema as it is.
+    Anthropic,
+    /// Anthropic with `strict: true`: closed objects and its supported subset.
+    AnthropicStrict,
+    /// Gemini `parameters`: the OpenAPI 3.0 subset, with upper-case types, `nullable`, and no
+    /// references.
+    Gemini,
+    /// MCP `inputSchema`: JSON Schema with an object root.
+    Mcp,
+}
+
+/// A schema compiled for one dialect, and what had to change.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Compiled {
+    /// The schema the provider accepts.
+    pub schema: Value,
+    /// Every change made, in the order made; empty when the schema passed as it was.
+    pub changes: Vec<Change>,
+}
+
+/// One change a compilation made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    /// Where, as a JSON pointer into the original schema (`""` for the root).
+    pub path: String,
+    /// What was done, and why.
+    pub description: String,
+}
+
+impl fmt::Display for Change {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = if self.path.is_empty() { "(root)" } else { &self.path };
+        write!(f, "{at}: {}", self.description)
+    }
+}
+
+/// A schema the dialect cannot express.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompileError {
+    dialect: Dialect,
+    path: String,
+    problem: String,
+}
+
+impl CompileError {
+    pub(crate) fn new(dialect: Dialect, path: &str, problem: impl Into<String>) -> Self {
+        Self { dialect, path: path.to_owned(), problem: problem.into() }
+    }
+
+    /// Where the problem is, as a JSON pointer.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+}
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = if self.path.is_empty() { "(root)" } else { &self.path };
+        write!(f, "cannot express the schema for {:?}: {at}: {}", self.dialect, self.problem)
+    }
+}
+
+impl std::error::Error for CompileError {}
+
+/// Compiles `schema` for `dialect`.
+///
+/// # Errors
+///
+/// A [`CompileError`] naming the path of what the dialect cannot express: a root that is not
+/// an object schema, a limit passed, or (for Gemini) a recursive reference.
+pub fn compile(schema: &Value, dialect: Dialect) -> Result<Compiled, CompileError> {
+    let root_is_object = schema.get("type").and_then(Value::as_str) == Some("object");
+    if !root_is_object {
+        return Err(CompileError::new(dialect, "/type", "the root must be an object schema"));
+    }
+    let mut changes = Changes::default();
+    let schema = match dialect {
+        Dialect::OpenAiStrict => openai::strict(schema, &mut changes)?,
+        Dialect::AnthropicStrict => anthropic::strict(schema, &mut changes)?,
+        Dialect::Gemini => gemini::parameters(schema, &mut changes)?,
+        Dialect::Anthropic | Dialect::Mcp => schema.clone(),
+    };
+    Ok(Compiled { schema, changes: changes.0 })
+}
+
+/// The changes of one compilation, as they are made.
+#[derive(Debug, Default)]
+pub(crate) struct Changes(Vec<Change>);
+
+impl Changes {
+    pub(crate) fn note(&mut self, path: &str, description: impl Into<String>) {
+        self.0.push(Change { path: path.to_owned(), description: description.into() });
+    }
+}

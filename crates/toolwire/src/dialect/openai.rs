@@ -1,0 +1,298 @@
+//! OpenAI strict mode: closed objects, every property required (optional ones nullable),
+//! `oneOf` as `anyOf`, references with siblings inlined, unsupported keywords moved into the
+//! description, and the size limits checked.
+
+use serde_json::{Map, Value, json};
+
+use super::walk::{self, children, guard, is_object_schema, keep_only};
+use super::{Changes, CompileError, Dialect};
+
+const DIALECT: Dialect = Dialect::OpenAiStrict;
+
+/// The keywords strict mode accepts.
+const ALLOWED: &[&str] = &[
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "anyOf",
+    "enum",
+    "const",
+    "description",
+    "title",
+    "$ref",
+    "$defs",
+    "definitions",
+    "pattern",
+    "format",
+    "multipleOf",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "minItems",
+    "maxItems",
+];
+
+/// The string formats strict mode accepts.
+const FORMATS: &[&str] =
+    &["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"];
+
+/// The documented limits (November 2026).
+const MAX_PROPERTIES: usize = 5_000;
+const MAX_OBJECT_DEPTH: usize = 10;
+const MAX_ENUM_VALUES: usize = 1_000;
+const MAX_STRING_LENGTH: usize = 120_000;
+
+pub(super) fn strict(schema: &Value, changes: &mut Changes) -> Result<Value, CompileError> {
+    let mut root = schema.clone();
+    if root.as_object_mut().is_some_and(|map| map.remove("$schema").is_some()) {
+        changes.note("", "removed `$schema`");
+    }
+    let defs = definitions(&root);
+    let mut pass = Strict { defs, changes, inlining: Vec::new(), totals: Totals::default() };
+    pass.visit(&mut root, "", 0, 0)?;
+    pass.totals.check()?;
+    Ok(root)
+}
+
+/// The schema's local definitions, to inline references from.
+pub(super) fn definitions(root: &Value) -> Map<String, Value> {
+    let mut defs = Map::new();
+    for key in ["definitions", "$defs"] {
+        if let Some(Value::Object(map)) = root.get(key) {
+            defs.extend(map.iter().map(|(k, v)| (k.clone(), v.clone())));
+        }
+    }
+    defs
+}
+
+/// The name a local reference points at.
+pub(super) fn local_name(reference: &str) -> Option<&str> {
+    reference.strip_prefix("#/$defs/").or_else(|| reference.strip_prefix("#/definitions/"))
+}
+
+struct Strict<'a> {
+    defs: Map<String, Value>,
+    changes: &'a mut Changes,
+    /// The definitions being inlined, to stop at recursion.
+    inlining: Vec<String>,
+    totals: Totals,
+}
+
+impl Strict<'_> {
+    fn visit(
+        &mut self,
+        node: &mut Value,
+        path: &str,
+        depth: usize,
+        objects: usize,
+    ) -> Result<(), CompileError> {
+        guard(DIALECT, depth, path)?;
+        let Value::Object(map) = node else { return Ok(()) };
+        let inlined = self.inline(map, path);
+        self.rewrite(map, path);
+        self.totals.count(map);
+        let object = is_object_schema(map);
+        let objects = objects + usize::from(object);
+        self.totals.object_depth = self.totals.object_depth.max(objects);
+        children(map, path, |child, at| self.visit(child, at, depth + 1, objects))?;
+        if object {
+            close(map, path, self.changes);
+        }
+        if inlined {
+            self.inlining.pop();
+        }
+        Ok(())
+    }
+
+    /// Inlines a local `$ref` that has sibling keywords; tells whether it did.
+    fn inline(&mut self, map: &mut Map<String, Value>, path: &str) -> bool {
+        let Some(reference) = map.get("$ref").and_then(Value::as_str).map(str::to_owned) else {
+            return false;
+        };
+        if map.len() == 1 {
+            return false;
+        }
+        let name = local_name(&reference).map(str::to_owned);
+        if reference == "#" || name.as_ref().is_some_and(|name| self.inlining.contains(name)) {
+            map.retain(|key, _| key == "$ref");
+            self.changes.note(
+                path,
+                format!("dropped the keywords beside the recursive `$ref` to {reference}"),
+            );
+            return false;
+        }
+        let Some(name) = name else { return false };
+        let Some(Value::Object(target)) = self.defs.get(&name).cloned() else { return false };
+        map.remove("$ref");
+        for (key, value) in target {
+            map.entry(key).or_insert(value);
+        }
+        self.changes.note(path, format!("inlined `$ref` {reference}, which had sibling keywords"));
+        self.inlining.push(name);
+        true
+    }
+
+    /// `oneOf` as `anyOf`, a lone `allOf` merged, unknown formats and keywords moved out.
+    fn rewrite(&mut self, map: &mut Map<String, Value>, path: &str) {
+        if let Some(Value::Array(branches)) = map.remove("oneOf") {
+            extend_any_of(map, branches);
+            self.changes.note(path, "`oneOf` became `anyOf`");
+        }
+        if let Some(Value::Array(mut parts)) = map.remove("allOf") {
+            if let (1, Some(Value::Object(part))) = (parts.len(), parts.pop()) {
+                for (key, value) in part {
+                    map.entry(key).or_insert(value);
+                }
+                self.changes.note(path, "merged an `allOf` of one schema into its parent");
+            } else {
+                map.insert("allOf".into(), Value::Array(parts));
+            }
+        }
+        let format = map.get("format").and_then(Value::as_str).map(str::to_owned);
+        if let Some(format) = format.filter(|f| !FORMATS.contains(&f.as_str())) {
+            map.remove("format");
+            self.changes.note(path, format!("removed the unsupported format `{format}`"));
+        }
+        keep_only(map, path, ALLOWED, self.changes);
+    }
+}
+
+/// Appends `branches` to the `anyOf` of `map`, making it if absent.
+pub(super) fn extend_any_of(
+    map: &mut Map<String, Value>,
+    branches: impl IntoIterator<Item = Value>,
+) {
+    match map.get_mut("anyOf") {
+        Some(Value::Array(list)) => list.extend(branches),
+        _ => {
+            map.insert("anyOf".into(), Value::Array(branches.into_iter().collect()));
+        }
+    }
+}
+
+/// Closes an object: `additionalProperties: false`, and every property required, the
+/// optional ones made nullable.
+fn close(map: &mut Map<String, Value>, path: &str, changes: &mut Changes) {
+    if map.get("additionalProperties") != Some(&Value::Bool(false)) {
+        let was = map.insert("additionalProperties".into(), Value::Bool(false));
+        let note = match was {
+            None => "set `additionalProperties: false`".to_owned(),
+            Some(was) => format!("replaced `additionalProperties: {was}` with `false`"),
+        };
+        changes.note(path, note);
+    }
+    let required: Vec<String> = match map.get("required") {
+        Some(Value::Array(names)) => {
+            names.iter().filter_map(Value::as_str).map(str::to_owned).collect()
+        }
+        _ => Vec::new(),
+    };
+    let properties = map.entry("properties").or_insert_with(|| json!({}));
+    let Value::Object(properties) = properties else { return };
+    let mut all = Vec::with_capacity(properties.len());
+    for (name, schema) in properties.iter_mut() {
+        if !required.contains(name) {
+            let at = format!("{path}/properties/{}", walk::escape(name));
+            let note = if make_nullable(schema) {
+                "required and nullable"
+            } else {
+                "required (it was already nullable)"
+            };
+            changes.note(&at, format!("optional property made {note}"));
+        }
+        all.push(Value::String(name.clone()));
+    }
+    map.insert("required".into(), Value::Array(all));
+}
+
+/// Lets `schema` accept `null`; tells whether it had to change.
+pub(super) fn make_nullable(schema: &mut Value) -> bool {
+    if allows_null(schema) {
+        return false;
+    }
+    let Value::Object(map) = schema else {
+        *schema = json!({"anyOf": [schema.take(), {"type": "null"}]});
+        return true;
+    };
+    let has_any_of = map.contains_key("anyOf");
+    match map.get_mut("type") {
+        Some(Value::String(kind)) => {
+            let kind = Value::String(std::mem::take(kind));
+            map.insert("type".into(), json!([kind, "null"]));
+            if let Some(Value::Array(values)) = map.get_mut("enum") {
+                values.push(Value::Null);
+            }
+        }
+        Some(Value::Array(kinds)) => kinds.push(json!("null")),
+        _ if has_any_of => extend_any_of(map, [json!({"type": "null"})]),
+        _ => *schema = json!({"anyOf": [schema.take(), {"type": "null"}]}),
+    }
+    true
+}
+
+/// Whether `schema` already accepts `null`.
+fn allows_null(schema: &Value) -> bool {
+    let null = Value::String("null".into());
+    match schema.get("type") {
+        Some(Value::String(kind)) if kind == "null" => return true,
+        Some(Value::Array(kinds)) if kinds.contains(&null) => return true,
+        _ => {}
+    }
+    schema
+        .get("anyOf")
+        .and_then(Value::as_array)
+        .is_some_and(|branches| branches.iter().any(allows_null))
+}
+
+/// What the limits count.
+#[derive(Default)]
+struct Totals {
+    properties: usize,
+    enum_values: usize,
+    string_length: usize,
+    object_depth: usize,
+}
+
+impl Totals {
+    fn count(&mut self, map: &Map<String, Value>) {
+        if let Some(Value::Object(properties)) = map.get("properties") {
+            self.properties += properties.len();
+            self.string_length += properties.keys().map(String::len).sum::<usize>();
+        }
+        for key in ["$defs", "definitions"] {
+            if let Some(Value::Object(defs)) = map.get(key) {
+                self.string_length += defs.keys().map(String::len).sum::<usize>();
+            }
+        }
+        if let Some(Value::Array(values)) = map.get("enum") {
+            self.enum_values += values.len();
+            self.string_length +=
+                values.iter().filter_map(Value::as_str).map(str::len).sum::<usize>();
+        }
+        if let Some(Value::String(value)) = map.get("const") {
+            self.string_length += value.len();
+        }
+    }
+
+    fn check(&self) -> Result<(), CompileError> {
+        let limits = [
+            (self.properties, MAX_PROPERTIES, "object properties in all"),
+            (self.object_depth, MAX_OBJECT_DEPTH, "levels of object nesting"),
+            (self.enum_values, MAX_ENUM_VALUES, "enum values in all"),
+            (self.string_length, MAX_STRING_LENGTH, "characters of names and enum values"),
+        ];
+        for (count, limit, what) in limits {
+            if count > limit {
+                return Err(CompileError::new(
+                    DIALECT,
+                    "",
+                    format!("{count} {what}; the limit is {limit}"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,101 @@
+//! Walking the subschemas of a schema, with their JSON pointers.
+
+use serde_json::{Map, Value};
+
+use super::{CompileError, Dialect};
+
+/// How deep a compilation goes before it gives up; schemas a tool accepts are shallower.
+pub(super) const MAX_DEPTH: usize = 128;
+
+/// Keywords whose value is a map of subschemas.
+const MAPS: [&str; 4] = ["properties", "$defs", "definitions", "patternProperties"];
+/// Keywords whose value is a list of subschemas.
+const LISTS: [&str; 4] = ["anyOf", "oneOf", "allOf", "prefixItems"];
+/// Keywords whose value is one subschema.
+const SINGLES: [&str; 6] = ["items", "additionalProperties", "not", "if", "then", "else"];
+
+/// Calls `visit` on every direct subschema of `node`, with its path.
+pub(super) fn children(
+    node: &mut Map<String, Value>,
+    path: &str,
+    mut visit: impl FnMut(&mut Value, &str) -> Result<(), CompileError>,
+) -> Result<(), CompileError> {
+    for key in MAPS {
+        if let Some(Value::Object(map)) = node.get_mut(key) {
+            for (name, child) in map.iter_mut() {
+                visit(child, &format!("{path}/{key}/{}", escape(name)))?;
+            }
+        }
+    }
+    for key in LISTS {
+        if let Some(Value::Array(list)) = node.get_mut(key) {
+            for (i, child) in list.iter_mut().enumerate() {
+                visit(child, &format!("{path}/{key}/{i}"))?;
+            }
+        }
+    }
+    for key in SINGLES {
+        if let Some(child @ Value::Object(_)) = node.get_mut(key) {
+            visit(child, &format!("{path}/{key}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// Fails when a compilation goes deeper than [`MAX_DEPTH`].
+pub(super) fn guard(dialect: Dialect, depth: usize, path: &str) -> Result<(), CompileError> {
+    if depth > MAX_DEPTH {
+        return Err(CompileError::new(
+            dialect,
+            path,
+            format!("nested deeper than {MAX_DEPTH} levels"),
+        ));
+    }
+    Ok(())
+}
+
+/// Whether `node` describes an object.
+pub(super) fn is_object_schema(node: &Map<String, Value>) -> bool {
+    match node.get("type") {
+        Some(Value::String(t)) => t == "object",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "object"),
+        _ => node.contains_key("properties"),
+    }
+}
+
+/// Removes the keywords of `node` not in `allowed`, appending them to its description so the
+/// model still reads them, and noting each.
+pub(super) fn keep_only(
+    node: &mut Map<String, Value>,
+    path: &str,
+    allowed: &[&str],
+    changes: &mut super::Changes,
+) {
+    let dropped: Vec<String> =
+        node.keys().filter(|k| !allowed.contains(&k.as_str())).cloned().collect();
+    let mut notes = Vec::new();
+    for key in dropped {
+        if let Some(value) = node.remove(&key) {
+            changes.note(
+                path,
+                format!(
+                    "removed the unsupported keyword `{key}` ({value}); kept in the description"
+                ),
+            );
+            notes.push(format!("{key}: {value}"));
+        }
+    }
+    if !notes.is_empty() {
+        let note = format!("({})", notes.join("; "));
+        let description = match node.get("description").and_then(Value::as_str) {
+            Some(text) if !text.is_empty() => format!("{text} {note}"),
+            _ => note,
+        };
+        node.insert("description".into(), Value::String(description));
+    }
+}
+
+/// A JSON pointer segment for `key`.
+pub(super) fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
