@@ -6,6 +6,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use toolwire::dialect::{Dialect, compile};
 use toolwire::provider::{anthropic, gemini, openai, repair, responses};
 use toolwire::{Provider, Registry, Tool, ToolCall, ToolContext, TypedTool};
 
@@ -96,6 +97,16 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let tool = registry.get("convert_currency").ok_or("registered above")?;
     for provider in [Provider::OpenAi, Provider::Anthropic, Provider::Gemini, Provider::Mcp] {
         print(&format!("{provider:?}"), tool.definition(provider))?;
+    }
+
+    println!("\n== Its schema in each provider's dialect, and what had to change ==");
+    for dialect in [Dialect::OpenAiStrict, Dialect::AnthropicStrict, Dialect::Gemini, Dialect::Mcp]
+    {
+        let compiled = compile(tool.parameters(), dialect)?;
+        print(&format!("{dialect:?}"), &compiled.schema)?;
+        for change in &compiled.changes {
+            println!("  changed {change}");
+        }
     }
 
     println!("\n== An OpenAI chat turn ==");

@@ -78,6 +78,8 @@
 //! - [`TypedTool`] and [`typed`]: tools over Rust types, with derived schemas.
 //! - [`provider`]: the calls in a model's reply, and the results back, for OpenAI, Anthropic
 //!   and Gemini; names mapped across providers.
+//! - [`dialect`]: one schema compiled for each provider's rules, with a report of the
+//!   changes.
 //! - [`ToolResult`] and [`FailureKind`]: what a call yields.
 
 #![forbid(unsafe_code)]
