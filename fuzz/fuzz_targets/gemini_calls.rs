@@ -1,0 +1,15 @@
+//! Feeds arbitrary bytes, as JSON, to the gemini reply parser: it must not panic, and a call
+//! whose arguments could not be read carries none.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use serde_json::Value;
+use toolwire::provider::gemini;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(reply) = serde_json::from_slice::<Value>(data) else { return };
+    if let Ok(calls) = gemini::parse_calls(&reply) {
+        // A call whose arguments could not be read carries none.
+        assert!(calls.iter().all(|call| call.malformed.is_none() || call.arguments.is_null()));
+    }
+});

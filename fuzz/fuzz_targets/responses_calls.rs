@@ -1,0 +1,21 @@
+//! Feeds arbitrary bytes, as JSON, to the responses reply parser and its streaming accumulator:
+//! neither may panic, and a call whose arguments could not be read carries none.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use serde_json::Value;
+use toolwire::provider::responses;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(reply) = serde_json::from_slice::<Value>(data) else { return };
+    if let Ok(calls) = responses::parse_calls(&reply) {
+        // A call whose arguments could not be read carries none.
+        assert!(calls.iter().all(|call| call.malformed.is_none() || call.arguments.is_null()));
+    }
+    let mut stream = responses::CallAccumulator::default();
+    match &reply {
+        Value::Array(events) => events.iter().for_each(|event| stream.push(event)),
+        event => stream.push(event),
+    }
+    let _ = stream.finish();
+});
