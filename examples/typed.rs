@@ -1,5 +1,5 @@
-//! Typed tools and provider round trips: tools written over Rust types, described to every
-//! provider, and one fake model turn from each provider parsed, dispatched and answered.
+//! Typed tools and provider round trips: tools written over Rust types (one by implementing
+//! `TypedTool`, one with `#[tool]`), described to every provider, and one fake model turn from each provider parsed, dispatched and answered.
 //!
 //! Run it with `cargo run --example typed`.
 
@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use toolwire::dialect::{Dialect, compile};
 use toolwire::provider::{anthropic, gemini, openai, repair, responses};
-use toolwire::{Provider, Registry, Tool, ToolCall, ToolContext, TypedTool};
+use toolwire::{Provider, Registry, Tool, ToolCall, ToolContext, TypedTool, tool};
 
 /// Arguments of `convert_currency`.
 #[derive(Deserialize, JsonSchema)]
@@ -53,32 +53,18 @@ impl TypedTool for ConvertCurrency {
     }
 }
 
-/// Arguments of `find_flights`.
-#[derive(Deserialize, JsonSchema)]
-struct FlightArgs {
+/// Find flights between two airports.
+#[tool]
+async fn find_flights(
     /// IATA code of the departure airport.
     from: String,
     /// IATA code of the arrival airport.
     to: String,
     /// Only direct flights.
     direct_only: Option<bool>,
-}
-
-struct FindFlights;
-
-impl TypedTool for FindFlights {
-    type Args = FlightArgs;
-    type Output = Vec<String>;
-    type Error = std::convert::Infallible;
-
-    fn name(&self) -> &str {
-        "find_flights"
-    }
-
-    async fn call(&self, args: FlightArgs, _ctx: ToolContext) -> Result<Vec<String>, Self::Error> {
-        let stops = if args.direct_only == Some(true) { "direct" } else { "1 stop" };
-        Ok(vec![format!("{}→{} 08:15 ({stops})", args.from, args.to)])
-    }
+) -> Vec<String> {
+    let stops = if direct_only == Some(true) { "direct" } else { "1 stop" };
+    vec![format!("{from}→{to} 08:15 ({stops})")]
 }
 
 fn print(label: &str, value: &Value) -> Result<(), serde_json::Error> {
@@ -90,7 +76,7 @@ fn print(label: &str, value: &Value) -> Result<(), serde_json::Error> {
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let registry = Registry::builder()
         .register(Tool::from_typed(ConvertCurrency)?)
-        .register(Tool::from_typed(FindFlights)?)
+        .register(Tool::from_typed(FindFlightsTool)?)
         .seal()?;
 
     println!("== One tool, described to every provider ==");

@@ -120,6 +120,50 @@ pub use tool::{Proposal, Tool, ToolBuilder};
 #[cfg(feature = "typed")]
 pub use typed::TypedTool;
 
+/// Makes a [`TypedTool`] of a function: for `fn add`, it adds `AddTool` (pass it to
+/// [`Tool::from_typed`]) and `AddArgs`. See [`typed`] for the trait.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), toolwire::DefineError> {
+/// use serde_json::json;
+/// use toolwire::{Tool, ToolContext, tool};
+///
+/// /// Add two numbers.
+/// #[tool]
+/// fn add(
+///     /// The first number.
+///     a: f64,
+///     /// The second number.
+///     b: f64,
+/// ) -> f64 {
+///     a + b
+/// }
+///
+/// /// Say hello, once the caller's deadline allows.
+/// #[tool]
+/// async fn greet(name: String, ctx: ToolContext) -> Result<String, String> {
+///     if ctx.signal().is_aborted() { Err("cancelled".into()) } else { Ok(format!("hello {name}")) }
+/// }
+///
+/// let add = Tool::from_typed(AddTool)?;
+/// assert_eq!(add.description(), Some("Add two numbers."));
+/// assert_eq!(add.parameters()["properties"]["a"]["description"], "The first number.");
+/// assert_eq!(add.execute(json!({"a": 1, "b": 2})).await.json(), &json!(3.0));
+/// let greet = Tool::from_typed(GreetTool)?;
+/// assert_eq!(greet.execute(json!({"name": "Ada"})).await.json(), &json!("hello Ada"));
+/// # Ok(()) }
+/// ```
+#[cfg(feature = "macros")]
+pub use toolwire_macros::tool;
+
+/// What the code `#[tool]` generates refers to; not part of the API.
+#[cfg(feature = "typed")]
+#[doc(hidden)]
+pub mod __private {
+    pub use schemars;
+    pub use serde;
+}
+
 /// The README's examples, compiled and run as doc tests so they stay true.
 #[doc = include_str!("../../../README.md")]
 #[cfg(doctest)]

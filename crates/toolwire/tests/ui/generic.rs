@@ -1,0 +1,8 @@
+use toolwire::tool;
+
+#[tool]
+fn echo<T: serde::Serialize>(value: T) -> T {
+    value
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use toolwire::tool;
+
+#[tool]
+struct Weather {
+    city: String,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use toolwire::tool;
+
+struct Opaque;
+
+#[tool]
+fn make() -> Opaque {
+    Opaque
+}
+
+fn main() {}
