@@ -317,3 +317,78 @@ proptest! {
         }
     }
 }
+
+mod tools {
+    use serde_json::{Value, json};
+    use toolwire::dialect::Dialect;
+    use toolwire::{DefineErrorKind, Tool, ToolResult};
+
+    fn weather(strict: bool) -> Result<Tool, toolwire::DefineError> {
+        Tool::define("get_weather")
+            .parameters(json!({
+                "type": "object",
+                "properties": {
+                    "city": {"type": "string", "minLength": 1},
+                    "days": {"type": "integer"},
+                    "opts": {"type": "object", "properties": {"metric": {"type": "boolean"}}}
+                },
+                "required": ["city"]
+            }))
+            .strict(strict)
+            .execute_sync(|args: Value, _| ToolResult::ok(args, "ok"))
+            .build()
+    }
+
+    #[test]
+    fn a_strict_tool_describes_itself_with_the_strict_schema() {
+        let tool = weather(true).unwrap();
+        let params = &tool.to_openai()["function"]["parameters"];
+        assert_eq!(params["additionalProperties"], false);
+        assert_eq!(params["required"], json!(["city", "days", "opts"]));
+        assert_eq!(tool.to_flat_function()["parameters"], *params);
+        assert_eq!(tool.to_anthropic()["input_schema"]["additionalProperties"], false);
+        // The canonical schema, and the other providers' shapes, are untouched.
+        assert!(tool.parameters().get("additionalProperties").is_none());
+        assert_eq!(tool.to_mcp()["inputSchema"], *tool.parameters());
+        let report = &tool.compiled(Dialect::OpenAiStrict).unwrap().changes;
+        assert!(report.iter().any(|c| c.path == "/properties/days"), "{report:?}");
+        // A lax tool keeps its schema everywhere.
+        let lax = weather(false).unwrap();
+        assert_eq!(lax.to_openai()["function"]["parameters"], *lax.parameters());
+    }
+
+    #[tokio::test]
+    async fn the_nulls_strict_mode_sends_for_optional_properties_are_dropped() {
+        let tool = weather(true).unwrap();
+        let result =
+            tool.execute(json!({"city": "Oslo", "days": null, "opts": {"metric": null}})).await;
+        assert_eq!(result.json(), &json!({"city": "Oslo", "opts": {}}));
+        let missing = tool.execute(json!({"city": null, "days": 2, "opts": null})).await;
+        assert!(
+            missing.text().unwrap().contains("/city: null is not of type \"string\""),
+            "{missing:?}"
+        );
+        let lax = weather(false).unwrap();
+        assert!(
+            !lax.execute(json!({"city": "Oslo", "days": null})).await.is_success(),
+            "only strict tools drop them"
+        );
+    }
+
+    #[test]
+    fn a_strict_tool_whose_schema_cannot_be_made_strict_fails_to_build() {
+        let mut deep = json!({"type": "object", "properties": {}});
+        for _ in 0..11 {
+            deep = json!({"type": "object", "properties": {"x": deep}});
+        }
+        let error = Tool::define("deep")
+            .parameters(deep)
+            .strict(true)
+            .execute_sync(|_, _| ToolResult::failure(""))
+            .build()
+            .unwrap_err();
+        assert_eq!(error.kind(), DefineErrorKind::InvalidParameters);
+        assert!(error.to_string().contains("cannot be made strict"), "{error}");
+        assert!(error.to_string().contains("levels of object nesting"), "{error}");
+    }
+}

@@ -120,6 +120,30 @@ pub fn compile(schema: &Value, dialect: Dialect) -> Result<Compiled, CompileErro
     Ok(Compiled { schema, changes: changes.0 })
 }
 
+/// A schema compiled once for every dialect, as a tool keeps it.
+#[derive(Debug)]
+pub(crate) struct Dialects([Result<Compiled, CompileError>; 5]);
+
+impl Dialects {
+    pub(crate) fn new(schema: &Value) -> Self {
+        Self(ALL.map(|dialect| compile(schema, dialect)))
+    }
+
+    pub(crate) fn get(&self, dialect: Dialect) -> Result<&Compiled, &CompileError> {
+        let index = ALL.iter().position(|d| *d == dialect).unwrap_or(0);
+        self.0[index].as_ref()
+    }
+}
+
+/// Every dialect, in the order [`Dialects`] keeps them.
+const ALL: [Dialect; 5] = [
+    Dialect::OpenAiStrict,
+    Dialect::Anthropic,
+    Dialect::AnthropicStrict,
+    Dialect::Gemini,
+    Dialect::Mcp,
+];
+
 /// The changes of one compilation, as they are made.
 #[derive(Debug, Default)]
 pub(crate) struct Changes(Vec<Change>);

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::outcome::{hook_panicked, inactive, invalid_input};
 use crate::result::ToolResult;
-use crate::schema::{ArgumentLimits, check_limits, drop_iteratively};
+use crate::schema::{ArgumentLimits, check_limits, drop_iteratively, drop_optional_nulls};
 use crate::tool::Tool;
 
 /// Checks `input` for a call of `tool` and returns the arguments the handler will get.
@@ -36,6 +36,10 @@ pub(super) fn admit(
     if let Err(why) = check_limits(&args, limits.unwrap_or(inner.limits)) {
         drop_iteratively(args);
         return Err(invalid_input(tool.name(), &why));
+    }
+    let mut args = args;
+    if inner.strict {
+        drop_optional_nulls(&mut args, &inner.parameters);
     }
     if !inner.hooks.skip_validation {
         inner.validator.validate(&args).map_err(|why| invalid_input(tool.name(), &why))?;

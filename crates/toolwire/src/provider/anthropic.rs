@@ -11,7 +11,7 @@ use crate::registry::{Receipt, ToolCall};
 /// `{"name", "description"?, "input_schema", "input_examples"?, "strict"?, "cache_control"?}`.
 pub(super) fn tool(def: &Definition<'_>) -> Value {
     let mut map = named(def);
-    map.insert("input_schema".into(), def.parameters.clone());
+    map.insert("input_schema".into(), def.anthropic_parameters.clone());
     if !def.input_examples.is_empty() {
         map.insert("input_examples".into(), Value::Array(def.input_examples.to_vec()));
     }

@@ -67,6 +67,10 @@ pub(crate) struct Definition<'a> {
     pub(crate) name: &'a str,
     pub(crate) description: Option<&'a str>,
     pub(crate) parameters: &'a Value,
+    /// The parameters as OpenAI's shapes carry them: strict-compiled for strict tools.
+    pub(crate) openai_parameters: &'a Value,
+    /// The parameters as Anthropic's shape carries them: strict-compiled for strict tools.
+    pub(crate) anthropic_parameters: &'a Value,
     pub(crate) strict: Option<bool>,
     pub(crate) input_examples: &'a [Value],
     pub(crate) cache_control: Option<&'a Value>,

@@ -11,7 +11,7 @@ use crate::registry::{Receipt, ToolCall};
 /// `{"name", "description"?, "parameters", "strict"?}`.
 pub(super) fn flat(def: &Definition<'_>) -> Map<String, Value> {
     let mut map = named(def);
-    map.insert("parameters".into(), def.parameters.clone());
+    map.insert("parameters".into(), def.openai_parameters.clone());
     with_strict(&mut map, def);
     map
 }

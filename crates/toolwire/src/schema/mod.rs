@@ -4,11 +4,13 @@
 mod check;
 mod compile;
 mod limits;
+mod nulls;
 
 pub(crate) use check::{check_parameters, type_name};
 pub(crate) use compile::CompiledSchema;
 pub use limits::ArgumentLimits;
 pub(crate) use limits::{check_limits, drop_iteratively};
+pub(crate) use nulls::drop_optional_nulls;
 
 /// The parameters a tool gets when it declares none.
 pub(crate) fn empty_object() -> serde_json::Value {

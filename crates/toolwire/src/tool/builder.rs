@@ -6,6 +6,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::context::ToolContext;
+use crate::dialect::{Dialect, Dialects};
 use crate::error::{DefineError, DefineErrorKind};
 use crate::handler::{Handler, IntoToolResult};
 use crate::provider::{Definition, Shapes};
@@ -56,7 +57,10 @@ impl ToolBuilder {
     }
 
     /// Asks providers that support it for strict schema adherence. Appears in the OpenAI,
-    /// flat and Anthropic shapes only when set.
+    /// flat and Anthropic shapes only when set. With `true`, those shapes carry the
+    /// parameters compiled for each provider's strict mode (see [`crate::dialect`]), `build`
+    /// fails if they cannot be, and the `null`s that strict mode sends for optional
+    /// properties are dropped before the arguments are validated.
     pub fn strict(mut self, strict: bool) -> Self {
         self.strict = Some(strict);
         self
@@ -152,10 +156,24 @@ impl ToolBuilder {
                 "call execute or execute_sync before build".into(),
             )
         })?;
+        let dialects = Dialects::new(&parameters);
+        let strict = self.strict == Some(true);
+        let (openai_parameters, anthropic_parameters) = if strict {
+            let compiled = |dialect| {
+                dialects.get(dialect).map(|c| &c.schema).map_err(|e| {
+                    fail(DefineErrorKind::InvalidParameters, format!("cannot be made strict: {e}"))
+                })
+            };
+            (compiled(Dialect::OpenAiStrict)?, compiled(Dialect::AnthropicStrict)?)
+        } else {
+            (&parameters, &parameters)
+        };
         let shapes = Shapes::new(&Definition {
             name: &name,
             description: self.description.as_deref(),
             parameters: &parameters,
+            openai_parameters,
+            anthropic_parameters,
             strict: self.strict,
             input_examples: &self.input_examples,
             cache_control: self.cache_control.as_ref(),
@@ -168,6 +186,8 @@ impl ToolBuilder {
             validator,
             output,
             limits: self.limits,
+            strict,
+            dialects,
             hooks: self.hooks,
             shapes,
             handler,

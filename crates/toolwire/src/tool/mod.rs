@@ -13,6 +13,7 @@ use serde_json::Value;
 pub use builder::ToolBuilder;
 pub use hooks::Proposal;
 
+use crate::dialect::{CompileError, Compiled, Dialect, Dialects};
 use crate::execute::Execution;
 use crate::handler::Handler;
 use crate::provider::{Provider, Shapes};
@@ -62,6 +63,10 @@ pub(crate) struct ToolInner {
     /// The compiled output schema, if the tool declared one.
     pub(crate) output: Option<CompiledSchema>,
     pub(crate) limits: ArgumentLimits,
+    /// Marked `strict(true)`: optional properties may arrive as `null`.
+    pub(crate) strict: bool,
+    /// The parameters compiled for every dialect, once.
+    pub(crate) dialects: Dialects,
     pub(crate) hooks: Hooks,
     pub(crate) shapes: Shapes,
     pub(crate) handler: Handler,
@@ -169,6 +174,16 @@ impl Tool {
     /// The size and nesting limits its arguments are checked against.
     pub fn limits(&self) -> ArgumentLimits {
         self.inner.limits
+    }
+
+    /// The parameters compiled for `dialect`, with the report of what changed; computed once,
+    /// when the tool was built.
+    ///
+    /// # Errors
+    ///
+    /// What the dialect cannot express in the parameters.
+    pub fn compiled(&self, dialect: Dialect) -> Result<&Compiled, &CompileError> {
+        self.inner.dialects.get(dialect)
     }
 
     /// The tool described in `provider`'s wire shape.
