@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::walk::{children, guard, is_object_schema, keep_only};
+use super::walk::{children, guard, is_object_schema, keep_only, unify_branches};
 use super::{Changes, CompileError, Dialect};
 
 const DIALECT: Dialect = Dialect::AnthropicStrict;
@@ -59,10 +59,7 @@ fn visit(
 }
 
 fn rewrite(map: &mut Map<String, Value>, path: &str, changes: &mut Changes) {
-    if let Some(Value::Array(branches)) = map.remove("oneOf") {
-        super::openai::extend_any_of(map, branches);
-        changes.note(path, "`oneOf` became `anyOf`");
-    }
+    unify_branches(map, path, changes);
     let min_items = map.get("minItems").and_then(Value::as_u64);
     if let Some(count) = min_items.filter(|&n| n > 1) {
         map.remove("minItems");

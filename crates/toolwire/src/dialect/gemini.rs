@@ -4,8 +4,9 @@
 
 use serde_json::{Map, Value, json};
 
-use super::openai::{definitions, local_name};
-use super::walk::{children, guard, keep_only};
+use super::walk::{
+    children, definitions, extend_any_of, guard, keep_only, local_name, unify_branches,
+};
 use super::{Changes, CompileError, Dialect};
 
 const DIALECT: Dialect = Dialect::Gemini;
@@ -112,20 +113,7 @@ impl Gemini<'_> {
     }
 
     fn rewrite(&mut self, map: &mut Map<String, Value>, path: &str) {
-        if let Some(Value::Array(branches)) = map.remove("oneOf") {
-            super::openai::extend_any_of(map, branches);
-            self.changes.note(path, "`oneOf` became `anyOf`");
-        }
-        if let Some(Value::Array(mut parts)) = map.remove("allOf") {
-            if let (1, Some(Value::Object(part))) = (parts.len(), parts.pop()) {
-                for (key, value) in part {
-                    map.entry(key).or_insert(value);
-                }
-                self.changes.note(path, "merged an `allOf` of one schema into its parent");
-            } else {
-                map.insert("allOf".into(), Value::Array(parts));
-            }
-        }
+        unify_branches(map, path, self.changes);
         if let Some(value) = map.remove("const") {
             map.insert("enum".into(), json!([value]));
             self.changes.note(path, "`const` became a one-value `enum`");
@@ -187,7 +175,7 @@ impl Gemini<'_> {
                     }
                     _ => {
                         let branches = named.into_iter().map(|k| json!({"type": k}));
-                        super::openai::extend_any_of(map, branches);
+                        extend_any_of(map, branches);
                     }
                 }
                 self.changes

@@ -4,7 +4,10 @@
 
 use serde_json::{Map, Value, json};
 
-use super::walk::{self, children, guard, is_object_schema, keep_only};
+use super::walk::{
+    self, children, definitions, extend_any_of, guard, is_object_schema, keep_only, local_name,
+    unify_branches,
+};
 use super::{Changes, CompileError, Dialect};
 
 const DIALECT: Dialect = Dialect::OpenAiStrict;
@@ -55,22 +58,6 @@ pub(super) fn strict(schema: &Value, changes: &mut Changes) -> Result<Value, Com
     pass.visit(&mut root, "", 0, 0)?;
     pass.totals.check()?;
     Ok(root)
-}
-
-/// The schema's local definitions, to inline references from.
-pub(super) fn definitions(root: &Value) -> Map<String, Value> {
-    let mut defs = Map::new();
-    for key in ["definitions", "$defs"] {
-        if let Some(Value::Object(map)) = root.get(key) {
-            defs.extend(map.iter().map(|(k, v)| (k.clone(), v.clone())));
-        }
-    }
-    defs
-}
-
-/// The name a local reference points at.
-pub(super) fn local_name(reference: &str) -> Option<&str> {
-    reference.strip_prefix("#/$defs/").or_else(|| reference.strip_prefix("#/definitions/"))
 }
 
 struct Strict<'a> {
@@ -137,39 +124,13 @@ impl Strict<'_> {
 
     /// `oneOf` as `anyOf`, a lone `allOf` merged, unknown formats and keywords moved out.
     fn rewrite(&mut self, map: &mut Map<String, Value>, path: &str) {
-        if let Some(Value::Array(branches)) = map.remove("oneOf") {
-            extend_any_of(map, branches);
-            self.changes.note(path, "`oneOf` became `anyOf`");
-        }
-        if let Some(Value::Array(mut parts)) = map.remove("allOf") {
-            if let (1, Some(Value::Object(part))) = (parts.len(), parts.pop()) {
-                for (key, value) in part {
-                    map.entry(key).or_insert(value);
-                }
-                self.changes.note(path, "merged an `allOf` of one schema into its parent");
-            } else {
-                map.insert("allOf".into(), Value::Array(parts));
-            }
-        }
+        unify_branches(map, path, self.changes);
         let format = map.get("format").and_then(Value::as_str).map(str::to_owned);
         if let Some(format) = format.filter(|f| !FORMATS.contains(&f.as_str())) {
             map.remove("format");
             self.changes.note(path, format!("removed the unsupported format `{format}`"));
         }
         keep_only(map, path, ALLOWED, self.changes);
-    }
-}
-
-/// Appends `branches` to the `anyOf` of `map`, making it if absent.
-pub(super) fn extend_any_of(
-    map: &mut Map<String, Value>,
-    branches: impl IntoIterator<Item = Value>,
-) {
-    match map.get_mut("anyOf") {
-        Some(Value::Array(list)) => list.extend(branches),
-        _ => {
-            map.insert("anyOf".into(), Value::Array(branches.into_iter().collect()));
-        }
     }
 }
 

@@ -99,3 +99,55 @@ pub(super) fn keep_only(
 pub(super) fn escape(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
+
+/// The schema's local definitions, to inline references from.
+pub(super) fn definitions(root: &Value) -> Map<String, Value> {
+    let mut defs = Map::new();
+    for key in ["definitions", "$defs"] {
+        if let Some(Value::Object(map)) = root.get(key) {
+            defs.extend(map.iter().map(|(k, v)| (k.clone(), v.clone())));
+        }
+    }
+    defs
+}
+
+/// The name a local reference points at.
+pub(super) fn local_name(reference: &str) -> Option<&str> {
+    reference.strip_prefix("#/$defs/").or_else(|| reference.strip_prefix("#/definitions/"))
+}
+
+/// Appends `branches` to the `anyOf` of `map`, making it if absent.
+pub(super) fn extend_any_of(
+    map: &mut Map<String, Value>,
+    branches: impl IntoIterator<Item = Value>,
+) {
+    match map.get_mut("anyOf") {
+        Some(Value::Array(list)) => list.extend(branches),
+        _ => {
+            map.insert("anyOf".into(), Value::Array(branches.into_iter().collect()));
+        }
+    }
+}
+
+/// `oneOf` becomes `anyOf` (no dialect needs exclusivity to be checked by the provider), and
+/// an `allOf` of one schema is merged into its parent.
+pub(super) fn unify_branches(
+    map: &mut Map<String, Value>,
+    path: &str,
+    changes: &mut super::Changes,
+) {
+    if let Some(Value::Array(branches)) = map.remove("oneOf") {
+        extend_any_of(map, branches);
+        changes.note(path, "`oneOf` became `anyOf`");
+    }
+    if let Some(Value::Array(mut parts)) = map.remove("allOf") {
+        if let (1, Some(Value::Object(part))) = (parts.len(), parts.pop()) {
+            for (key, value) in part {
+                map.entry(key).or_insert(value);
+            }
+            changes.note(path, "merged an `allOf` of one schema into its parent");
+        } else {
+            map.insert("allOf".into(), Value::Array(parts));
+        }
+    }
+}
