@@ -86,6 +86,7 @@
 #![warn(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod abort;
+mod clock;
 mod context;
 pub mod dialect;
 pub mod error;

@@ -8,8 +8,8 @@ use std::task::{Context, Poll, ready};
 use serde_json::Value;
 
 use super::Options;
+use super::race::Race;
 use super::start::{Started, start};
-use crate::handler::BoxFuture;
 use crate::result::{FailureKind, ToolResult};
 use crate::schema::drop_iteratively;
 use crate::tool::Tool;
@@ -24,17 +24,22 @@ use crate::tool::Tool;
 /// `.await`; nothing else is left running.
 #[must_use = "futures do nothing unless polled"]
 pub struct ExecuteFuture {
-    /// Present until the first poll, which takes it.
-    tool: Option<Tool>,
-    input: Value,
-    options: Options,
-    /// An async call in flight.
-    running: Option<BoxFuture>,
+    state: State,
+}
+
+/// Where a call is; the states share their storage.
+enum State {
+    /// Not polled yet.
+    Ready { tool: Tool, input: Value, options: Options },
+    /// Async work in flight.
+    Running(Race),
+    /// The result was handed out.
+    Done,
 }
 
 impl ExecuteFuture {
     pub(crate) fn new(tool: Tool, input: Value, options: Options) -> Self {
-        Self { tool: Some(tool), input, options, running: None }
+        Self { state: State::Ready { tool, input, options } }
     }
 }
 
@@ -43,21 +48,22 @@ impl Future for ExecuteFuture {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResult> {
         let this = self.get_mut();
-        if this.running.is_none() {
-            // The first poll takes the call's parts one by one, so nothing large is moved.
-            let Some(tool) = this.tool.take() else {
+        if let State::Ready { .. } = this.state {
+            let State::Ready { tool, input, mut options } =
+                mem::replace(&mut this.state, State::Done)
+            else {
                 return Poll::Ready(polled_after_completion());
             };
-            match start(tool, mem::take(&mut this.input), &mut this.options) {
+            match start(tool, input, &mut options) {
                 Started::Done(result) => return Poll::Ready(result),
-                Started::Running(running) => this.running = Some(running),
+                Started::Running(race) => this.state = State::Running(race),
             }
         }
-        let Some(running) = this.running.as_mut() else {
+        let State::Running(race) = &mut this.state else {
             return Poll::Ready(polled_after_completion());
         };
-        let result = ready!(running.as_mut().poll(cx));
-        this.running = None;
+        let result = ready!(Pin::new(race).poll(cx));
+        this.state = State::Done;
         Poll::Ready(result)
     }
 }
@@ -66,8 +72,8 @@ impl Drop for ExecuteFuture {
     fn drop(&mut self) {
         // A call dropped before its first poll still owns the caller's arguments, which may be
         // nested too deeply to drop recursively.
-        if self.tool.is_some() {
-            drop_iteratively(mem::take(&mut self.input));
+        if let State::Ready { input, .. } = &mut self.state {
+            drop_iteratively(mem::take(input));
         }
     }
 }
@@ -79,10 +85,10 @@ fn polled_after_completion() -> ToolResult {
 
 impl std::fmt::Debug for ExecuteFuture {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let state = match (&self.tool, &self.running) {
-            (Some(tool), _) => tool.name(),
-            (None, Some(_)) => "running",
-            (None, None) => "done",
+        let state = match &self.state {
+            State::Ready { tool, .. } => tool.name(),
+            State::Running(_) => "running",
+            State::Done => "done",
         };
         f.debug_struct("ExecuteFuture").field("state", &state).finish()
     }

@@ -1,16 +1,22 @@
 //! The race of a call's async work against the caller's signal and the deadline.
+//!
+//! [`Race`] is a plain struct polled in place inside the call's future, so a call with async
+//! work costs no allocation beyond the handler's own future. Only what is rare is boxed: the
+//! waiter on a caller's signal, the timer of a deadline, and the context kept for the debug
+//! steps.
 
 use std::any::Any;
 use std::future::{Future, poll_fn};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::pin::pin;
-use std::task::Poll;
+use std::pin::{Pin, pin};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use tokio::time::{Instant, Sleep};
 
+use super::finish::{Finish, Trace};
 use super::outcome::{aborted, panicked, timed_out};
-use crate::abort::{AbortController, AbortSignal, deadline_reason};
+use crate::abort::{AbortController, deadline_reason};
 use crate::handler::BoxFuture;
 use crate::result::ToolResult;
 
@@ -24,23 +30,8 @@ pub(super) struct Deadline {
 /// The reason the handler's signal carries when its call is dropped before it finished.
 pub(super) const DROPPED_REASON: &str = "the call was dropped before it finished";
 
-/// Fires the handler's signal if the call is dropped while its work is in flight, so tasks
-/// the handler spawned learn that nobody waits for them any more.
-struct FireOnDrop(Option<AbortController>);
-
-impl FireOnDrop {
-    fn disarm(mut self) -> Option<AbortController> {
-        self.0.take()
-    }
-}
-
-impl Drop for FireOnDrop {
-    fn drop(&mut self) {
-        if let Some(controller) = self.0.take() {
-            controller.abort_with(DROPPED_REASON);
-        }
-    }
-}
+/// A boxed wait for the caller's signal to fire.
+type Waiter = Pin<Box<dyn Future<Output = ()> + Send>>;
 
 /// Who won the race.
 enum Winner {
@@ -50,52 +41,106 @@ enum Winner {
     TimedOut,
 }
 
-/// Polls `work` until it resolves, the caller's signal fires, or the deadline passes. An
-/// abort is checked first, so it wins a tie. The work's future is dropped before this
-/// returns, whoever won. `controller` fires the handler's signal when the deadline passes or
-/// when this future is dropped before it finished.
-pub(super) async fn race(
-    tool: &str,
-    work: BoxFuture,
-    signal: &AbortSignal,
-    deadline: Option<(Deadline, Sleep)>,
+/// A call whose async work is in flight, and everything that runs after it.
+///
+/// Each poll checks the caller's signal first, so an abort wins a tie; then the work; then
+/// the deadline. The work's future is dropped as soon as anyone wins. `controller` fires the
+/// handler's signal when the deadline passes, and when the race is dropped unfinished, so
+/// tasks the handler spawned learn that nobody waits for them any more.
+pub(super) struct Race {
+    contest: Contest,
     controller: Option<AbortController>,
+    finish: Finish,
+    trace: Trace,
+}
+
+/// The three contestants.
+struct Contest {
+    work: Option<BoxFuture>,
+    waiter: Option<Waiter>,
+    timer: Option<(Deadline, Pin<Box<Sleep>>)>,
+}
+
+impl Race {
+    pub(super) fn new(
+        work: BoxFuture,
+        timer: Option<(Deadline, Sleep)>,
+        controller: Option<AbortController>,
+        finish: Finish,
+        trace: Trace,
+    ) -> Self {
+        let waiter = finish.signal.can_fire().then(|| Box::pin(finish.signal.aborted()) as Waiter);
+        let timer = timer.map(|(deadline, sleep)| (deadline, Box::pin(sleep)));
+        let contest = Contest { work: Some(work), waiter, timer };
+        Self { contest, controller, finish, trace }
+    }
+}
+
+impl Contest {
+    fn poll_winner(&mut self, cx: &mut Context<'_>) -> Poll<Winner> {
+        if self.waiter.as_mut().is_some_and(|waiter| waiter.as_mut().poll(cx).is_ready()) {
+            return Poll::Ready(Winner::Aborted);
+        }
+        if let Some(work) = self.work.as_mut() {
+            match catch_unwind(AssertUnwindSafe(|| work.as_mut().poll(cx))) {
+                Ok(Poll::Ready(result)) => return Poll::Ready(Winner::Work(result)),
+                Err(payload) => return Poll::Ready(Winner::Panicked(payload)),
+                Ok(Poll::Pending) => {}
+            }
+        }
+        let expired =
+            self.timer.as_mut().is_some_and(|(_, sleep)| sleep.as_mut().poll(cx).is_ready());
+        if expired { Poll::Ready(Winner::TimedOut) } else { Poll::Pending }
+    }
+}
+
+/// The call's result once `winner` is known; the work is dropped first.
+fn settle(
+    contest: &mut Contest,
+    controller: Option<AbortController>,
+    finish: &Finish,
+    winner: Winner,
 ) -> ToolResult {
-    let guard = FireOnDrop(controller);
-    let (deadline, sleep) = deadline.unzip();
-    let winner = poll_race(work, signal, sleep).await;
-    let controller = guard.disarm();
-    match (winner, deadline) {
+    contest.work = None;
+    contest.waiter = None;
+    let tool = finish.tool.name();
+    match (winner, contest.timer.take()) {
         (Winner::Work(result), _) => result,
         (Winner::Panicked(payload), _) => panicked(tool, &*payload),
-        (Winner::TimedOut, Some(Deadline { timeout, .. })) => {
+        (Winner::TimedOut, Some((Deadline { timeout, .. }, _))) => {
             if let Some(controller) = controller {
                 controller.abort_with(deadline_reason(timeout));
             }
             timed_out(tool, timeout)
         }
-        (Winner::Aborted | Winner::TimedOut, _) => aborted(signal),
+        (Winner::Aborted | Winner::TimedOut, _) => aborted(&finish.signal),
     }
 }
 
-async fn poll_race(work: BoxFuture, signal: &AbortSignal, sleep: Option<Sleep>) -> Winner {
-    let watch = signal.can_fire();
-    let mut aborted = pin!(signal.aborted());
-    let mut sleep = pin!(sleep);
-    let mut work = pin!(catching(work));
-    poll_fn(|cx| {
-        if watch && aborted.as_mut().poll(cx).is_ready() {
-            return Poll::Ready(Winner::Aborted);
+impl Future for Race {
+    type Output = ToolResult;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResult> {
+        let Race { contest, controller, finish, trace } = self.get_mut();
+        let _entered = (!trace.span.is_disabled()).then(|| trace.span.enter());
+        let winner = match contest.poll_winner(cx) {
+            Poll::Ready(winner) => winner,
+            Poll::Pending => return Poll::Pending,
+        };
+        let result = settle(contest, controller.take(), finish, winner);
+        Poll::Ready(trace.end(finish.run(result, &trace.span)))
+    }
+}
+
+impl Drop for Race {
+    fn drop(&mut self) {
+        // Dropped with its work in flight: nobody will read this call's result.
+        if self.contest.work.take().is_some() {
+            if let Some(controller) = self.controller.take() {
+                controller.abort_with(DROPPED_REASON);
+            }
         }
-        match work.as_mut().poll(cx) {
-            Poll::Ready(Ok(result)) => return Poll::Ready(Winner::Work(result)),
-            Poll::Ready(Err(payload)) => return Poll::Ready(Winner::Panicked(payload)),
-            Poll::Pending => {}
-        }
-        let expired = sleep.as_mut().as_pin_mut().is_some_and(|s| s.poll(cx).is_ready());
-        if expired { Poll::Ready(Winner::TimedOut) } else { Poll::Pending }
-    })
-    .await
+    }
 }
 
 /// Runs `future`, turning a panic in any of its polls into `Err` with the panic's payload.

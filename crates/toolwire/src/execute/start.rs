@@ -4,17 +4,15 @@ use std::time::Duration;
 
 use serde_json::Value;
 use tokio::time::Instant;
-use tracing::Instrument;
 
 use super::Options;
 use super::admit::admit;
 use super::body::{Body, body, races};
 use super::finish::{Finish, Trace};
 use super::outcome::{aborted, timed_out};
-use super::race::{Deadline, race};
+use super::race::{Deadline, Race};
 use crate::abort::{AbortController, AbortSignal};
 use crate::context::ToolContext;
-use crate::handler::BoxFuture;
 use crate::result::ToolResult;
 use crate::schema::drop_iteratively;
 use crate::tool::Tool;
@@ -22,7 +20,7 @@ use crate::tool::Tool;
 /// What the first poll produced.
 pub(super) enum Started {
     Done(ToolResult),
-    Running(BoxFuture),
+    Running(Race),
 }
 
 /// Runs the pipeline as far as it can within one poll, inside the invocation's span. The
@@ -66,19 +64,9 @@ pub(super) fn start(tool: Tool, input: Value, options: &mut Options) -> Started 
             let result = finish.run(result, &trace.span);
             Started::Done(trace.end(result))
         }
-        Body::Race(work, deadline) => {
+        Body::Race(work, timer) => {
             drop(entered);
-            let span = trace.span.clone();
-            let future = async move {
-                let name = finish.tool.name();
-                let result = race(name, work, &finish.signal, deadline, controller).await;
-                trace.end(finish.run(result, &trace.span))
-            };
-            if span.is_disabled() {
-                Started::Running(Box::pin(future))
-            } else {
-                Started::Running(Box::pin(future.instrument(span)))
-            }
+            Started::Running(Race::new(work, timer, controller, finish, trace))
         }
     }
 }

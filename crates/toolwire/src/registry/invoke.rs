@@ -9,6 +9,8 @@ use std::sync::Arc;
 use std::task::{Context, Poll, ready};
 use std::time::{Instant, SystemTime};
 
+use crate::clock;
+
 use serde_json::Value;
 
 use super::{Receipt, ReceiptHook, Registry};
@@ -22,7 +24,8 @@ use crate::tool::Tool;
 #[must_use = "an invocation does nothing until it is awaited"]
 pub struct Invocation {
     on_receipt: Option<ReceiptHook>,
-    target: Result<Tool, (Arc<str>, ToolResult)>,
+    /// The tool, or the name that was called and why the call fails before it starts.
+    target: Result<Tool, Box<(Arc<str>, ToolResult)>>,
     input: Value,
     options: Options,
 }
@@ -31,7 +34,7 @@ impl Invocation {
     pub(super) fn new(registry: &Registry, name: &str, input: Value) -> Self {
         let target = match registry.lookup(name) {
             Ok(tool) => Ok(tool.clone()),
-            Err(failure) => Err((Arc::from(super::suggest::shown(name)), failure)),
+            Err(failure) => Err(Box::new((Arc::from(super::suggest::shown(name)), failure))),
         };
         let options = Options { limits: registry.limits(), ..Options::default() };
         let on_receipt = registry.on_receipt().cloned();
@@ -49,7 +52,7 @@ impl Invocation {
         if let Ok(tool) = &self.target {
             let text = format!("invalid arguments for {:?}: {why}", tool.name());
             let failure = ToolResult::failed(FailureKind::InvalidInput, text);
-            self.target = Err((tool.shared_name(), failure));
+            self.target = Err(Box::new((tool.shared_name(), failure)));
         }
         self
     }
@@ -77,9 +80,10 @@ impl IntoFuture for Invocation {
                 options.invocation_id = Some(invocation_id);
                 (tool.shared_name(), Body::Known(ExecuteFuture::new(tool, input, options)))
             }
-            Err((name, failure)) => {
+            Err(failed) => {
                 drop_iteratively(input);
-                (name, Body::Failed(failure))
+                let (name, failure) = *failed;
+                (name, Body::Failed(Box::new(failure)))
             }
         };
         InvokeFuture { tool, call_id, invocation_id, on_receipt, started: None, body }
@@ -95,15 +99,15 @@ pub struct InvokeFuture {
     call_id: Option<Arc<str>>,
     invocation_id: InvocationId,
     on_receipt: Option<ReceiptHook>,
-    /// Wall-clock and monotonic time of the first poll.
-    started: Option<(SystemTime, Instant)>,
+    /// When it was first polled.
+    started: Option<Instant>,
     body: Body,
 }
 
 enum Body {
     Known(ExecuteFuture),
     /// Failed before it started: an unknown tool, or arguments that could not be read.
-    Failed(ToolResult),
+    Failed(Box<ToolResult>),
     Done,
 }
 
@@ -150,15 +154,14 @@ impl Future for InvokeFuture {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Receipt> {
         let this = self.get_mut();
-        let (started_at, started) =
-            *this.started.get_or_insert_with(|| (SystemTime::now(), Instant::now()));
+        let started = *this.started.get_or_insert_with(clock::now);
         let mut report_it = true;
         let result = match &mut this.body {
             Body::Known(call) => ready!(Pin::new(call).poll(cx)),
             Body::Failed(_) | Body::Done => match mem::replace(&mut this.body, Body::Done) {
                 Body::Failed(failure) => {
                     trace_failed(&this.tool, this.invocation_id, this.call_id.as_deref(), &failure);
-                    failure
+                    *failure
                 }
                 _ => {
                     report_it = false; // the hook saw this call's receipt already
@@ -171,7 +174,7 @@ impl Future for InvokeFuture {
             invocation_id: this.invocation_id,
             tool: Arc::clone(&this.tool),
             call_id: this.call_id.clone(),
-            started_at,
+            started_at: clock::wall_time(started),
             duration: started.elapsed(),
             result,
         };
@@ -204,7 +207,7 @@ impl fmt::Debug for Invocation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let tool = match &self.target {
             Ok(tool) => tool.name(),
-            Err((name, _)) => name,
+            Err(failed) => &failed.0,
         };
         f.debug_struct("Invocation")
             .field("tool", &tool)

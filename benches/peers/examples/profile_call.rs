@@ -1,0 +1,148 @@
+//! Runs one runtime's call of workload (a) many times, for `valgrind --tool=callgrind`.
+//!
+//! `cargo build --profile bench -p peers --example profile_call`, then
+//! `valgrind --tool=callgrind target/release/examples/profile_call <runtime> [calls]`, where
+//! `<runtime>` is `baseline`, `toolwire-execute`, `toolwire-invoke`,
+//! `toolwire-invoke-unvalidated`, `toolnexus-call`, `toolnexus-execute`, `rig` or `rmcp`;
+//! or `sleep-<runtime>`, for that many concurrent calls of the sleeping tool of workload (c),
+//! each spawned as a task, where `<runtime>` is `toolwire`, `toolwire-dispatch`,
+//! `toolnexus`, `rig` or `rmcp`.
+
+use std::hint::black_box;
+
+use peers::block::block_on;
+use peers::workload::{self, ADD};
+use peers::{rig_side, rmcp_side, toolnexus_side, toolwire_side};
+use serde_json::Value;
+
+fn main() {
+    let mut argv = std::env::args().skip(1);
+    let runtime = argv.next().unwrap_or_else(|| "toolwire-invoke".to_owned());
+    let calls: usize = argv.next().and_then(|n| n.parse().ok()).unwrap_or(100_000);
+    let args = workload::add_args();
+    let args = args.as_str();
+    let tokio = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("rt");
+    let ok = match runtime.as_str() {
+        "baseline" => (0..calls)
+            .filter(|_| {
+                let input: Value = serde_json::from_str(black_box(args)).unwrap_or(Value::Null);
+                black_box(workload::add(&input)).is_object()
+            })
+            .count(),
+        "toolwire-execute" => {
+            let tool = toolwire_side::add();
+            (0..calls).filter(|_| block_on(toolwire_side::execute(&tool, args))).count()
+        }
+        "toolwire-invoke" | "toolwire-invoke-unvalidated" => {
+            let registry = toolwire_side::registry(|| ());
+            let name =
+                if runtime.ends_with("unvalidated") { toolwire_side::ADD_UNCHECKED } else { ADD };
+            (0..calls).filter(|_| block_on(toolwire_side::invoke(&registry, name, args))).count()
+        }
+        "toolnexus-call" => {
+            let tool = toolnexus_side::add();
+            (0..calls).filter(|_| block_on(toolnexus_side::call(&tool, args))).count()
+        }
+        "toolnexus-execute" => {
+            let toolkit = tokio.block_on(toolnexus_side::toolkit(|| ()));
+            (0..calls).filter(|_| block_on(toolnexus_side::execute(&toolkit, ADD, args))).count()
+        }
+        "rig" => {
+            let tools = rig_side::tools(|| ());
+            (0..calls).filter(|_| block_on(rig_side::call(&tools, ADD, args))).count()
+        }
+        "rmcp" => {
+            let router = {
+                let _entered = tokio.enter();
+                rmcp_side::router(|| ())
+            };
+            (0..calls).filter(|_| block_on(rmcp_side::call(&router, ADD, args))).count()
+        }
+        spawned if spawned.starts_with("sleep-") => {
+            sleep_calls(&spawned["sleep-".len()..], calls);
+            calls
+        }
+        other => {
+            eprintln!("unknown runtime {other:?}");
+            std::process::exit(2);
+        }
+    };
+    assert_eq!(ok, calls);
+}
+
+/// Spawns `calls` concurrent calls of the sleeping tool on `runtime` and waits for them all.
+fn sleep_calls(runtime: &str, calls: usize) {
+    use peers::workload::SLEEP;
+    use std::sync::Arc;
+    let tokio = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("rt");
+    let mut set = tokio::task::JoinSet::new();
+    let args = Arc::<str>::from("{}");
+    match runtime {
+        "toolwire" => {
+            let registry = toolwire_side::registry(|| ());
+            for _ in 0..calls {
+                let (registry, args) = (registry.clone(), args.clone());
+                set.spawn_on(
+                    async move { toolwire_side::invoke(&registry, SLEEP, &args).await },
+                    tokio.handle(),
+                );
+            }
+        }
+        "toolwire-dispatch" => {
+            let registry = toolwire_side::registry(|| ());
+            let batch: Vec<_> = (0..calls)
+                .map(|i| {
+                    toolwire::ToolCall::new(
+                        format!("call_{i}"),
+                        SLEEP,
+                        Value::Object(Default::default()),
+                    )
+                })
+                .collect();
+            assert_eq!(tokio.block_on(toolwire_side::dispatch(&registry, batch)), calls);
+            return;
+        }
+        "toolnexus" => {
+            let toolkit = tokio.block_on(toolnexus_side::toolkit(|| ()));
+            for _ in 0..calls {
+                let (toolkit, args) = (toolkit.clone(), args.clone());
+                set.spawn_on(
+                    async move { toolnexus_side::execute(&toolkit, SLEEP, &args).await },
+                    tokio.handle(),
+                );
+            }
+        }
+        "rig" => {
+            let tools = Arc::new(rig_side::tools(|| ()));
+            for _ in 0..calls {
+                let (tools, args) = (tools.clone(), args.clone());
+                set.spawn_on(
+                    async move { rig_side::call(&tools, SLEEP, &args).await },
+                    tokio.handle(),
+                );
+            }
+        }
+        "rmcp" => {
+            let router = {
+                let _entered = tokio.enter();
+                rmcp_side::router(|| ())
+            };
+            for _ in 0..calls {
+                let (router, args) = (router.clone(), args.clone());
+                set.spawn_on(
+                    async move { rmcp_side::call(&router, SLEEP, &args).await },
+                    tokio.handle(),
+                );
+            }
+        }
+        other => {
+            eprintln!("unknown runtime {other:?}");
+            std::process::exit(2);
+        }
+    }
+    tokio.block_on(async {
+        while let Some(done) = set.join_next().await {
+            assert!(done.expect("no call panics"));
+        }
+    });
+}
