@@ -13,6 +13,7 @@
 //! `cargo bench -p peers`; `BENCHMARKS.md` at the workspace root has the figures.
 
 pub mod block;
+pub mod concurrent;
 pub mod rig_side;
 pub mod rmcp_side;
 pub mod toolnexus_side;

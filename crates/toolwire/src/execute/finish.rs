@@ -40,7 +40,8 @@ pub(super) struct Finish {
     pub(super) tool: Tool,
     pub(super) signal: AbortSignal,
     /// A copy of the handler's context, kept only when the tool has debug steps.
-    pub(super) debug_ctx: Option<ToolContext>,
+    /// Kept only for a tool with debug steps, and boxed, so the common call stays small.
+    pub(super) debug_ctx: Option<Box<ToolContext>>,
 }
 
 impl Finish {

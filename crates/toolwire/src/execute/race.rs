@@ -58,7 +58,8 @@ pub(super) struct Race {
 struct Contest {
     work: Option<BoxFuture>,
     waiter: Option<Waiter>,
-    timer: Option<(Deadline, Pin<Box<Sleep>>)>,
+    /// The timeout, and the timer that fires when it has passed.
+    timer: Option<(Duration, Pin<Box<Sleep>>)>,
 }
 
 impl Race {
@@ -70,7 +71,7 @@ impl Race {
         trace: Trace,
     ) -> Self {
         let waiter = finish.signal.can_fire().then(|| Box::pin(finish.signal.aborted()) as Waiter);
-        let timer = timer.map(|(deadline, sleep)| (deadline, Box::pin(sleep)));
+        let timer = timer.map(|(deadline, sleep)| (deadline.timeout, Box::pin(sleep)));
         let contest = Contest { work: Some(work), waiter, timer };
         Self { contest, controller, finish, trace }
     }
@@ -107,7 +108,7 @@ fn settle(
     match (winner, contest.timer.take()) {
         (Winner::Work(result), _) => result,
         (Winner::Panicked(payload), _) => panicked(tool, &*payload),
-        (Winner::TimedOut, Some((Deadline { timeout, .. }, _))) => {
+        (Winner::TimedOut, Some((timeout, _))) => {
             if let Some(controller) = controller {
                 controller.abort_with(deadline_reason(timeout));
             }
@@ -135,10 +136,10 @@ impl Future for Race {
 impl Drop for Race {
     fn drop(&mut self) {
         // Dropped with its work in flight: nobody will read this call's result.
-        if self.contest.work.take().is_some() {
-            if let Some(controller) = self.controller.take() {
-                controller.abort_with(DROPPED_REASON);
-            }
+        if self.contest.work.take().is_some()
+            && let Some(controller) = self.controller.take()
+        {
+            controller.abort_with(DROPPED_REASON);
         }
     }
 }

@@ -57,7 +57,7 @@ pub(super) fn start(tool: Tool, input: Value, options: &mut Options) -> Started 
         state,
         invocation_id,
     };
-    let debug_ctx = tool.inner().hooks.debug_steps.as_ref().map(|_| ctx.clone());
+    let debug_ctx = tool.inner().hooks.debug_steps.as_ref().map(|_| Box::new(ctx.clone()));
     let finish = Finish { tool, signal, debug_ctx };
     match body(&finish.tool, args, ctx, deadline) {
         Body::Done(result) => {

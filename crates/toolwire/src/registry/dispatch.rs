@@ -1,8 +1,8 @@
 //! [`Dispatch`]: many calls at once, under a concurrency limit, receipts in call order.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::future::{Future, IntoFuture};
+use std::mem;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -15,6 +15,7 @@ use super::invoke::Label;
 use super::{InvokeFuture, Receipt, Registry, ToolCall};
 use crate::abort::AbortSignal;
 use crate::execute::Options;
+use crate::id::InvocationId;
 use crate::result::{FailureKind, ToolResult};
 
 /// The default number of calls a dispatch runs at once.
@@ -63,23 +64,28 @@ impl Dispatch {
         self.options.set_state(state);
         self
     }
+}
 
-    /// The future of each call, in call order.
-    fn invocations(self) -> (Vec<InvokeFuture>, usize) {
-        let Dispatch { registry, calls, options, limit } = self;
-        let futures = calls
-            .into_iter()
-            .map(|call| {
-                let ToolCall { call_id, name, arguments, malformed } = call;
-                let invocation = registry.invoke(&name, arguments).call_id(call_id);
-                let invocation = match malformed {
-                    Some(why) => invocation.reject_arguments(&why),
-                    None => invocation,
-                };
-                invocation.with_options(&options).into_future()
-            })
-            .collect();
-        (futures, limit)
+/// The calls of a dispatch, each made into an invocation only when it is about to run, so a
+/// large batch holds one invocation per running call rather than one per call.
+struct Pending {
+    registry: Registry,
+    calls: std::iter::Enumerate<std::vec::IntoIter<ToolCall>>,
+    options: Options,
+}
+
+impl Iterator for Pending {
+    type Item = (usize, InvokeFuture);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (position, call) = self.calls.next()?;
+        let ToolCall { call_id, name, arguments, malformed } = call;
+        let invocation = self.registry.invoke(&name, arguments).call_id(call_id);
+        let invocation = match malformed {
+            Some(why) => invocation.reject_arguments(&why),
+            None => invocation,
+        };
+        Some((position, invocation.with_options(&self.options).into_future()))
     }
 }
 
@@ -88,14 +94,16 @@ impl IntoFuture for Dispatch {
     type IntoFuture = DispatchFuture;
 
     fn into_future(self) -> DispatchFuture {
-        let (calls, limit) = self.invocations();
+        let Dispatch { registry, calls, options, limit } = self;
+        let count = calls.len();
+        let pending = Pending { registry, calls: calls.into_iter().enumerate(), options };
         // Whether a Tokio runtime is there is asked when the dispatch first runs, not now: a
         // dispatch may be made outside the runtime that will drive it.
         let run = Box::pin(async move {
             if tokio::runtime::Handle::try_current().is_ok() {
-                concurrently(calls, limit).await
+                concurrently(pending, count, limit).await
             } else {
-                one_by_one(calls).await
+                one_by_one(pending, count).await
             }
         });
         DispatchFuture { run }
@@ -119,43 +127,72 @@ impl Future for DispatchFuture {
 }
 
 /// Runs the calls as Tokio tasks, at most `limit` at once.
-async fn concurrently(calls: Vec<InvokeFuture>, limit: usize) -> Vec<Receipt> {
-    let count = calls.len();
-    let mut receipts: Vec<Option<Receipt>> = (0..count).map(|_| None).collect();
-    let mut labels = HashMap::new();
+async fn concurrently(mut pending: Pending, count: usize, limit: usize) -> Vec<Receipt> {
+    let mut slots: Vec<Slot> = (0..count).map(|_| Slot::Waiting).collect();
     let mut tasks = JoinSet::new();
-    let mut waiting = calls.into_iter().enumerate();
     loop {
         while tasks.len() < limit {
-            let Some((position, call)) = waiting.next() else {
+            let Some((position, call)) = pending.next() else {
                 break;
             };
             let label: Label = call.label();
             let handle = tasks.spawn(async move { (position, call.await) }.in_current_span());
-            labels.insert(handle.id(), (position, label));
+            slots[position] = Slot::Running(handle.id(), label);
         }
         match tasks.join_next_with_id().await {
-            Some(Ok((id, (position, receipt)))) => {
-                labels.remove(&id);
-                receipts[position] = Some(receipt);
-            }
+            Some(Ok((_, (position, receipt)))) => slots[position] = Slot::Done(receipt),
             Some(Err(error)) => {
-                if let Some((position, label)) = labels.remove(&error.id()) {
-                    receipts[position] = Some(label.receipt(lost(&error)));
+                let id = error.id();
+                let lost_at = slots
+                    .iter()
+                    .position(|slot| matches!(slot, Slot::Running(running, _) if *running == id));
+                if let Some(position) = lost_at
+                    && let Slot::Running(_, label) =
+                        mem::replace(&mut slots[position], Slot::Waiting)
+                {
+                    slots[position] = Slot::Done(label.receipt(lost(&error)));
                 }
             }
             None => break,
         }
     }
-    // Every position is filled: each task either returned its receipt or failed with an id
-    // that `labels` maps back to its position.
-    receipts.into_iter().flatten().collect()
+    slots.into_iter().map(Slot::into_receipt).collect()
+}
+
+/// Where one call of a concurrent dispatch is.
+enum Slot {
+    Waiting,
+    Running(tokio::task::Id, Label),
+    Done(Receipt),
+}
+
+impl Slot {
+    /// The call's receipt. Every call is done by the time the dispatch ends: each task
+    /// returned its receipt, or failed with an id that its slot holds. A call left without
+    /// one would still get a receipt, never be dropped.
+    fn into_receipt(self) -> Receipt {
+        match self {
+            Slot::Done(receipt) => receipt,
+            Slot::Running(_, label) => label.receipt(ToolResult::failed(
+                FailureKind::Aborted,
+                "the call's task ended without a result",
+            )),
+            Slot::Waiting => Receipt {
+                invocation_id: InvocationId::new(),
+                tool: Arc::from(""),
+                call_id: None,
+                started_at: std::time::SystemTime::now(),
+                duration: Duration::ZERO,
+                result: ToolResult::failed(FailureKind::Handler, "the call never ran"),
+            },
+        }
+    }
 }
 
 /// Runs the calls one after the other, for executors other than Tokio.
-async fn one_by_one(calls: Vec<InvokeFuture>) -> Vec<Receipt> {
-    let mut receipts = Vec::with_capacity(calls.len());
-    for call in calls {
+async fn one_by_one(pending: Pending, count: usize) -> Vec<Receipt> {
+    let mut receipts = Vec::with_capacity(count);
+    for (_, call) in pending {
         receipts.push(call.await);
     }
     receipts
