@@ -222,19 +222,20 @@ fn c_ten_thousand_sleeping_calls(c: &mut Criterion, peers: &Peers) {
     group.finish();
 }
 
-/// Times `iters` aborts: `spawn` starts a `hang` call in a task that reports when its result
-/// is in; `cancel` ends it. The time runs from `cancel` to the result.
-fn abort_latency<S, C>(peers: &Peers, iters: u64, spawn: S) -> Duration
+/// Times `iters` aborts on `rt`: `spawn` starts a `hang` call in a task that reports when its
+/// result is in, and returns what cancels it; `started` fires when the call runs. The time
+/// runs from the cancel to the result.
+fn abort_latency<S, C>(rt: &Runtime, started: &Notify, iters: u64, spawn: S) -> Duration
 where
     S: Fn(oneshot::Sender<Instant>) -> C,
     C: FnOnce(),
 {
-    peers.runtime.block_on(async {
+    rt.block_on(async {
         let mut total = Duration::ZERO;
         for _ in 0..iters {
             let (done_tx, done_rx) = oneshot::channel();
             let cancel = spawn(done_tx);
-            peers.started.notified().await;
+            started.notified().await;
             let start = Instant::now();
             cancel();
             total += done_rx.await.expect("the call ends") - start;
@@ -244,11 +245,18 @@ where
 }
 
 /// (d) Abort to result, for a call that never finishes and ignores its signal.
+///
+/// The calls run on a current-thread runtime, so the time is the work of ending the call and
+/// handing over its result, not the wake-up of another thread, which is the same for all
+/// and would drown the difference in scheduling noise.
 fn d_abort_to_result(c: &mut Criterion, peers: &Peers) {
+    let rt =
+        &tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+    let started = &*peers.started;
     let mut group = c.benchmark_group("d_abort_to_result");
     group.bench_function("baseline_oneshot", |b| {
         b.iter_custom(|iters| {
-            abort_latency(peers, iters, |done| {
+            abort_latency(rt, started, iters, |done| {
                 let (tx, rx) = oneshot::channel::<()>();
                 let started = peers.started.clone();
                 tokio::spawn(async move {
@@ -264,7 +272,7 @@ fn d_abort_to_result(c: &mut Criterion, peers: &Peers) {
     });
     group.bench_function("toolwire_invoke_abort", |b| {
         b.iter_custom(|iters| {
-            abort_latency(peers, iters, |done| {
+            abort_latency(rt, started, iters, |done| {
                 let controller = AbortController::new();
                 let (registry, signal) = (peers.toolwire.clone(), controller.signal());
                 tokio::spawn(async move {
@@ -277,7 +285,7 @@ fn d_abort_to_result(c: &mut Criterion, peers: &Peers) {
     });
     group.bench_function("toolnexus_caller_select", |b| {
         b.iter_custom(|iters| {
-            abort_latency(peers, iters, |done| {
+            abort_latency(rt, started, iters, |done| {
                 let (toolkit, token) = (peers.toolnexus.clone(), CancellationToken::new());
                 let cancel = token.clone();
                 tokio::spawn(async move {
@@ -292,7 +300,7 @@ fn d_abort_to_result(c: &mut Criterion, peers: &Peers) {
     });
     group.bench_function("rig_caller_select", |b| {
         b.iter_custom(|iters| {
-            abort_latency(peers, iters, |done| {
+            abort_latency(rt, started, iters, |done| {
                 let (tools, token) = (peers.rig.clone(), CancellationToken::new());
                 let cancel = token.clone();
                 tokio::spawn(async move {
@@ -305,17 +313,14 @@ fn d_abort_to_result(c: &mut Criterion, peers: &Peers) {
     });
     group.bench_function("rmcp_caller_select", |b| {
         b.iter_custom(|iters| {
-            abort_latency(peers, iters, |done| {
-                let router = peers.rmcp.clone();
-                let (token_tx, token_rx) = std::sync::mpsc::channel();
+            abort_latency(rt, started, iters, |done| {
+                let (router, token) = (peers.rmcp.clone(), CancellationToken::new());
+                let cancel = token.clone();
                 tokio::spawn(async move {
-                    let handed = |token| {
-                        let _ = token_tx.send(token);
-                    };
-                    assert!(rmcp_side::call_cancelled_by_caller(&router, HANG, handed).await);
+                    assert!(rmcp_side::call_cancelled_by_caller(&router, HANG, token).await);
                     let _ = done.send(Instant::now());
                 });
-                move || token_rx.recv().expect("the call hands over its token").cancel()
+                move || cancel.cancel()
             })
         })
     });

@@ -19,14 +19,25 @@ fn main() {
     let mut argv = std::env::args().skip(1);
     let runtime = argv.next().unwrap_or_else(|| "toolwire-invoke".to_owned());
     let calls: usize = argv.next().and_then(|n| n.parse().ok()).unwrap_or(100_000);
-    let args = workload::add_args();
+    // `<runtime>+order` calls the 2 KB order tool of workload (b) instead.
+    let (runtime, order) = match runtime.strip_suffix("+order") {
+        Some(runtime) => (runtime.to_owned(), true),
+        None => (runtime, false),
+    };
+    let args = if order { workload::order_args() } else { workload::add_args() };
     let args = args.as_str();
+    let (add, add_unchecked) = if order {
+        (workload::ORDER, toolwire_side::ORDER_UNCHECKED)
+    } else {
+        (ADD, toolwire_side::ADD_UNCHECKED)
+    };
     let tokio = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("rt");
     let ok = match runtime.as_str() {
         "baseline" => (0..calls)
             .filter(|_| {
                 let input: Value = serde_json::from_str(black_box(args)).unwrap_or(Value::Null);
-                black_box(workload::add(&input)).is_object()
+                let out = if order { workload::order_total(&input) } else { workload::add(&input) };
+                black_box(out).is_object()
             })
             .count(),
         "toolwire-execute" => {
@@ -35,8 +46,7 @@ fn main() {
         }
         "toolwire-invoke" | "toolwire-invoke-unvalidated" => {
             let registry = toolwire_side::registry(|| ());
-            let name =
-                if runtime.ends_with("unvalidated") { toolwire_side::ADD_UNCHECKED } else { ADD };
+            let name = if runtime.ends_with("unvalidated") { add_unchecked } else { add };
             (0..calls).filter(|_| block_on(toolwire_side::invoke(&registry, name, args))).count()
         }
         "toolnexus-call" => {
@@ -45,18 +55,22 @@ fn main() {
         }
         "toolnexus-execute" => {
             let toolkit = tokio.block_on(toolnexus_side::toolkit(|| ()));
-            (0..calls).filter(|_| block_on(toolnexus_side::execute(&toolkit, ADD, args))).count()
+            (0..calls).filter(|_| block_on(toolnexus_side::execute(&toolkit, add, args))).count()
         }
         "rig" => {
             let tools = rig_side::tools(|| ());
-            (0..calls).filter(|_| block_on(rig_side::call(&tools, ADD, args))).count()
+            (0..calls).filter(|_| block_on(rig_side::call(&tools, add, args))).count()
         }
         "rmcp" => {
             let router = {
                 let _entered = tokio.enter();
                 rmcp_side::router(|| ())
             };
-            (0..calls).filter(|_| block_on(rmcp_side::call(&router, ADD, args))).count()
+            (0..calls).filter(|_| block_on(rmcp_side::call(&router, add, args))).count()
+        }
+        "abort-toolwire" | "abort-rmcp" => {
+            abort_calls(&runtime, calls);
+            calls
         }
         spawned if spawned.starts_with("sleep-") => {
             sleep_calls(&spawned["sleep-".len()..], calls);
@@ -143,6 +157,42 @@ fn sleep_calls(runtime: &str, calls: usize) {
     tokio.block_on(async {
         while let Some(done) = set.join_next().await {
             assert!(done.expect("no call panics"));
+        }
+    });
+}
+
+/// Starts and aborts `calls` calls of the hanging tool of workload (d), one at a time.
+fn abort_calls(runtime: &str, calls: usize) {
+    use peers::workload::HANG;
+    use std::sync::Arc;
+    let tokio = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("rt");
+    let started = Arc::new(tokio::sync::Notify::new());
+    let notify = started.clone();
+    let registry = toolwire_side::registry(move || notify.notify_one());
+    let notify = started.clone();
+    let router = {
+        let _entered = tokio.enter();
+        rmcp_side::router(move || notify.notify_one())
+    };
+    tokio.block_on(async {
+        for _ in 0..calls {
+            let controller = toolwire::AbortController::new();
+            let token = tokio_util::sync::CancellationToken::new();
+            let task = if runtime == "abort-toolwire" {
+                let (registry, signal) = (registry.clone(), controller.signal());
+                tokio::spawn(
+                    async move { toolwire_side::invoke_aborted(&registry, HANG, signal).await },
+                )
+            } else {
+                let (router, token) = (router.clone(), token.clone());
+                tokio::spawn(async move {
+                    rmcp_side::call_cancelled_by_caller(&router, HANG, token).await
+                })
+            };
+            started.notified().await;
+            controller.abort();
+            token.cancel();
+            assert!(task.await.expect("no panic"));
         }
     });
 }

@@ -13,7 +13,7 @@ use rig_core::completion::ToolDefinition;
 use rig_core::effect::{EffectKind, Outcome};
 use rig_core::message::ToolName;
 use rig_core::serve::{ErasedHandler, serve_inline};
-use rig_core::tool::{DynamicTool, ToolOutput};
+use rig_core::tool::{DynamicTool, ToolErrorKind, ToolExecutionError, ToolOutput, ToolResult};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -99,16 +99,26 @@ pub async fn call(tools: &Tools, name: &str, args: &str) -> bool {
 }
 
 /// Serves `name`, raced by the caller against `cancel`, since rig has no cancellation of
-/// its own: true when the token won.
+/// its own. The token winning gives the failed result a user's glue would make; true when it
+/// won.
 pub async fn call_cancelled_by_caller(
     tools: &Tools,
     name: &str,
     cancel: CancellationToken,
 ) -> bool {
-    tokio::select! {
-        _ = call(tools, name, "{}") => false,
-        () = cancel.cancelled() => true,
-    }
+    let Some(handler) = tools.handlers.get(name) else { return false };
+    let kind = EffectKind::ToolCall { name: name.to_owned(), args: "{}".to_owned() };
+    let result = tokio::select! {
+        outcome = serve_inline(handler, kind) => match outcome {
+            Ok(Outcome::ToolResult { result }) => result,
+            _ => return false,
+        },
+        () = cancel.cancelled() => {
+            let error = ToolExecutionError::new(ToolErrorKind::Cancelled, "the call was cancelled");
+            ToolResult::failed(error)
+        }
+    };
+    result.is_error_kind(ToolErrorKind::Cancelled)
 }
 
 /// The OpenAI Chat Completions tool list. rig builds it only inside its private request

@@ -139,20 +139,24 @@ pub async fn call(router: &Router, name: &str, args: &str) -> bool {
     succeeded(router.tools.call(router.context(name, arguments)).await)
 }
 
-/// Calls `name`, raced by the caller against the request's token, since the router does not
-/// race it: true when the token won. `cancel` receives that token before the call starts.
+/// Calls `name` with `cancel` as the request's token, raced by the caller against it, since
+/// the router does not race it. The token winning gives the error result a user's glue would
+/// make for the model; true when it won.
 pub async fn call_cancelled_by_caller(
     router: &Router,
     name: &str,
-    cancel: impl FnOnce(CancellationToken),
+    cancel: CancellationToken,
 ) -> bool {
-    let context = router.context(name, Some(JsonObject::new()));
-    let token = context.request_context.ct.clone();
-    cancel(token.clone());
-    tokio::select! {
-        _ = router.tools.call(context) => false,
-        () = token.cancelled() => true,
-    }
+    let mut context = router.context(name, Some(JsonObject::new()));
+    context.request_context.ct = cancel.clone();
+    let response = tokio::select! {
+        response = router.tools.call(context) => response,
+        () = cancel.cancelled() => {
+            let text = ContentBlock::text("the call was cancelled");
+            Ok(CallToolResult::error(vec![text]).into())
+        }
+    };
+    matches!(response, Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true))
 }
 
 /// The OpenAI Chat Completions tool list, from `ToolRouter::list_all`; rmcp has no helper,

@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
-use toolnexus::{Tool, ToolContext, Toolkit, ToolkitOptions, define_tool};
+use toolnexus::{Tool, ToolContext, ToolResult, Toolkit, ToolkitOptions, define_tool};
 
 use crate::workload::{self, ADD, HANG, ORDER, SLEEP};
 
@@ -70,17 +70,19 @@ pub async fn execute(toolkit: &Toolkit, name: &str, args: &str) -> bool {
 }
 
 /// Executes `name` with `cancel` in its context, raced by the caller against that token,
-/// since toolkit does not race it: true when the token won.
+/// since the toolkit does not race it. The token winning gives the error result a user's
+/// glue would make for the model; true when it won.
 pub async fn execute_cancelled_by_caller(
     toolkit: &Toolkit,
     name: &str,
     cancel: CancellationToken,
 ) -> bool {
     let call = toolkit.execute(name, Value::Object(Default::default()), context(cancel.clone()));
-    tokio::select! {
-        _ = call => false,
-        () = cancel.cancelled() => true,
-    }
+    let result = tokio::select! {
+        result = call => result,
+        () = cancel.cancelled() => ToolResult::error("the call was cancelled"),
+    };
+    result.is_error && result.output == "the call was cancelled"
 }
 
 /// The OpenAI Chat Completions tool list of every tool in `toolkit`.

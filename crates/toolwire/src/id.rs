@@ -6,6 +6,7 @@
 use std::collections::hash_map::RandomState;
 use std::fmt;
 use std::hash::BuildHasher;
+use std::num::NonZeroU64;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -27,17 +28,20 @@ fn next() -> (u64, u64) {
 /// The unique id of one invocation of a tool, shown as `inv-<prefix>-<sequence>` in hex.
 ///
 /// Read it in a handler with [`ToolContext::invocation_id`](crate::ToolContext::invocation_id).
+///
+/// Only the counter is stored, so an id takes eight bytes; the prefix is the same for every
+/// id of a process and is added when the id is shown.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct InvocationId {
-    prefix: u64,
-    sequence: u64,
+    sequence: NonZeroU64,
 }
 
 impl InvocationId {
     /// A new id, different from every other made in this process.
     pub fn new() -> Self {
-        let (prefix, sequence) = next();
-        Self { prefix, sequence }
+        let (_, sequence) = next();
+        // The counter starts at 1 and would take centuries to wrap at a billion ids a second.
+        Self { sequence: NonZeroU64::new(sequence).unwrap_or(NonZeroU64::MIN) }
     }
 }
 
@@ -49,7 +53,7 @@ impl Default for InvocationId {
 
 impl fmt::Display for InvocationId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "inv-{:016x}-{:x}", self.prefix, self.sequence)
+        write!(f, "inv-{:016x}-{:x}", process_prefix(), self.sequence)
     }
 }
 

@@ -176,7 +176,7 @@ impl Future for InvokeFuture {
         let receipt = Receipt {
             invocation_id: this.invocation_id,
             tool: Arc::clone(&this.tool),
-            call_id: this.call_id.clone(),
+            call_id: this.call_id.take(),
             started_at: clock::wall_time(started),
             duration: started.elapsed(),
             result,

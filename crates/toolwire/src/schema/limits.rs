@@ -39,6 +39,11 @@ pub(crate) fn check_limits(args: &Value, limits: ArgumentLimits) -> Result<(), S
         return Ok(());
     }
     let max_depth = limits.max_depth.min(ArgumentLimits::DEPTH_CEILING);
+    let mut budget = limits.max_bytes;
+    if fits(args, max_depth, &mut budget) {
+        return Ok(());
+    }
+    // Only arguments past a limit pay for the walk that says where.
     let mut walk = Walk { limits: ArgumentLimits { max_depth, ..limits }, bytes: 0 };
     walk.visit(args, 1).map_err(|mut exceeded| {
         exceeded.path.reverse();
@@ -59,6 +64,29 @@ fn flat_and_small(args: &Value, limits: ArgumentLimits) -> bool {
         bytes += key.len() + 3 + shallow_size(value);
     }
     limits.max_depth >= 1 && bytes <= limits.max_bytes
+}
+
+/// Whether `value` nests no deeper than `levels` and takes no more than `budget` bytes, which
+/// it spends. The recursion stops at `levels`, which is at most the depth ceiling.
+fn fits(value: &Value, levels: usize, budget: &mut usize) -> bool {
+    let Some(left) = budget.checked_sub(shallow_size(value)) else { return false };
+    *budget = left;
+    match value {
+        Value::Array(items) => {
+            levels > 0 && items.iter().all(|item| fits(item, levels - 1, budget))
+        }
+        Value::Object(map) => {
+            levels > 0
+                && map.iter().all(|(key, item)| match budget.checked_sub(key.len() + 3) {
+                    Some(left) => {
+                        *budget = left;
+                        fits(item, levels - 1, budget)
+                    }
+                    None => false,
+                })
+        }
+        _ => true,
+    }
 }
 
 /// A passed limit; `path` holds pointer segments innermost first.
