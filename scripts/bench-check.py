@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""Fails when a toolwire benchmark has slowed down to twice its recorded ratio.
+
+Run after the quick benchmark run of .ci/run. Each line compares a benchmark's median with the
+baseline measured in the same run, so the check holds on a slow or noisy machine; the limits
+are twice the ratios recorded in BENCHMARKS.md. Abort latency is not checked: it is the time
+a runtime takes to wake a thread, which varies more than twofold from run to run.
+"""
+import json
+import pathlib
+import sys
+
+root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "target/criterion")
+
+# (group, benchmark, baseline, recorded ratio)
+RECORDED = [
+    ("execute_sync", "execute", "direct_handler", 2.55),
+    ("execute_sync", "execute_signal_timeout", "direct_handler", 3.85),
+    ("execute_async", "execute_signal_timeout", "direct_handler", 3.17),
+    ("invoke", "invoke_validated", "direct_handler", 4.58),
+    ("invoke", "invoke_unvalidated", "direct_handler", 4.02),
+    ("openai_10_calls", "parse_and_render", "clone_reply_baseline", 3.41),
+    ("dispatch_10k_sleeping_10ms", "dispatch", "spawned_sleeps_baseline", 1.56),
+]
+
+
+def median(group: str, bench: str) -> float:
+    path = root / group / bench / "new" / "estimates.json"
+    return json.loads(path.read_text())["median"]["point_estimate"]
+
+
+failed = False
+for group, bench, baseline, recorded in RECORDED:
+    try:
+        ratio = median(group, bench) / median(group, baseline)
+    except FileNotFoundError as missing:
+        print(f"MISSING {group}/{bench}: {missing.filename}")
+        failed = True
+        continue
+    limit = 2 * recorded
+    verdict = "ok" if ratio <= limit else "SLOWER"
+    failed |= ratio > limit
+    print(f"{verdict:7} {group}/{bench}: {ratio:.2f}x {baseline} (recorded {recorded:.2f}x, limit {limit:.2f}x)")
+sys.exit(1 if failed else 0)
