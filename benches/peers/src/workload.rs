@@ -108,7 +108,7 @@ pub fn order_schema() -> Value {
 
 /// The arguments of a call of [`ORDER`]: a valid order of about 2 KB.
 pub fn order_args() -> String {
-    let items: Vec<Value> = (0..10)
+    let items: Vec<Value> = (0..14)
         .map(|i| {
             json!({
                 "sku": format!("SKU-{:04}", 1000 + i),

@@ -1,61 +1,51 @@
 //! Wall-clock times read off the monotonic clock, so that a receipt costs two clock reads
 //! rather than three.
 //!
-//! The offset between the two clocks is taken once and taken again whenever it is more than
-//! a second old, so a step of the system clock shows in receipts within a second.
+//! Each thread keeps an anchor: an instant and the system-clock time read with it. A wall
+//! time is the anchor's plus the instant's distance from it. An anchor is read again once it
+//! is a second old, so a step of the system clock shows in receipts within a second.
 
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::cell::Cell;
+use std::time::{Duration, Instant, SystemTime};
 
-/// How long an offset is trusted before it is read again.
+/// How long an anchor is trusted before it is read again.
 const REFRESH: Duration = Duration::from_secs(1);
 
-/// The instant every other is measured from.
-fn base() -> Instant {
-    static BASE: OnceLock<Instant> = OnceLock::new();
-    *BASE.get_or_init(Instant::now)
+#[derive(Clone, Copy)]
+struct Anchor {
+    instant: Instant,
+    wall: SystemTime,
 }
 
-/// Nanoseconds from the Unix epoch to [`base`] on the system clock; 0 until first read.
-static WALL_AT_BASE: AtomicU64 = AtomicU64::new(0);
-/// Nanoseconds from [`base`] to the instant the offset was last read, plus one; 0 for never.
-static READ_AT: AtomicU64 = AtomicU64::new(0);
+impl Anchor {
+    fn read() -> Self {
+        Self { instant: Instant::now(), wall: SystemTime::now() }
+    }
 
-fn nanos(duration: Duration) -> u64 {
-    duration
-        .as_secs()
-        .saturating_mul(1_000_000_000)
-        .saturating_add(u64::from(duration.subsec_nanos()))
+    /// The system-clock time of `at`, unless `at` is a second or more after this anchor.
+    fn wall_time(self, at: Instant) -> Option<SystemTime> {
+        match at.checked_duration_since(self.instant) {
+            Some(since) if since < REFRESH => self.wall.checked_add(since),
+            Some(_) => None,
+            None => self.wall.checked_sub(self.instant.duration_since(at)),
+        }
+    }
 }
 
-/// Reads the offset between the clocks again, at `since_base` after [`base`].
-fn refresh(base: Instant) -> u64 {
-    let wall = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
-    let since_base = Instant::now().saturating_duration_since(base);
-    let wall_at_base = nanos(wall.saturating_sub(since_base));
-    WALL_AT_BASE.store(wall_at_base, Ordering::Relaxed);
-    READ_AT.store(nanos(since_base).saturating_add(1), Ordering::Relaxed);
-    wall_at_base
+thread_local! {
+    static ANCHOR: Cell<Option<Anchor>> = const { Cell::new(None) };
 }
 
-/// The monotonic clock's reading now; pass it to [`wall_time`] later.
-pub(crate) fn now() -> Instant {
-    base(); // fixed before any instant it could be compared with
-    Instant::now()
-}
-
-/// The system-clock time of `at`, an instant from [`now`].
+/// The system-clock time of `at`, an instant read on any thread.
 pub(crate) fn wall_time(at: Instant) -> SystemTime {
-    let base = base();
-    let since_base = nanos(at.saturating_duration_since(base));
-    let read_at = READ_AT.load(Ordering::Relaxed);
-    let wall_at_base = if read_at == 0 || since_base.saturating_sub(read_at) > nanos(REFRESH) {
-        refresh(base)
-    } else {
-        WALL_AT_BASE.load(Ordering::Relaxed)
-    };
-    UNIX_EPOCH + Duration::from_nanos(wall_at_base.saturating_add(since_base))
+    ANCHOR.with(|anchor| {
+        if let Some(wall) = anchor.get().and_then(|a| a.wall_time(at)) {
+            return wall;
+        }
+        let fresh = Anchor::read();
+        anchor.set(Some(fresh));
+        fresh.wall_time(at).unwrap_or(fresh.wall)
+    })
 }
 
 #[cfg(test)]
@@ -69,18 +59,27 @@ mod tests {
     #[test]
     fn wall_time_agrees_with_the_system_clock() {
         for _ in 0..3 {
-            let (at, wall) = (now(), SystemTime::now());
+            let (at, wall) = (Instant::now(), SystemTime::now());
             assert!(gap(wall_time(at), wall) < Duration::from_millis(5));
         }
     }
 
     #[test]
     fn later_instants_are_later_wall_times() {
-        let first = now();
+        let first = Instant::now();
         std::thread::sleep(Duration::from_millis(2));
-        let second = now();
+        let second = Instant::now();
         let (a, b) = (wall_time(first), wall_time(second));
         assert!(b > a);
         assert!(gap(b, a) >= Duration::from_millis(2));
+    }
+
+    #[test]
+    fn an_instant_older_than_the_anchor_still_gets_its_time() {
+        let old = Instant::now();
+        std::thread::sleep(Duration::from_millis(2));
+        let _ = wall_time(Instant::now()); // anchors after `old`
+        let (expected, got) = (SystemTime::now() - old.elapsed(), wall_time(old));
+        assert!(gap(got, expected) < Duration::from_millis(5));
     }
 }

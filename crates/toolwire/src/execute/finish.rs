@@ -25,17 +25,15 @@ impl Trace {
     }
 
     /// Records the outcome and the duration, and hands the result on.
-    pub(super) fn end(&self, result: ToolResult) -> ToolResult {
+    pub(super) fn end(&self, result: &ToolResult) {
         if let Some(started) = self.started {
             let outcome = result.failure_kind().map_or("success", FailureKind::as_str);
             self.span.record("outcome", outcome);
             self.span.record("duration", tracing::field::debug(started.elapsed()));
         }
-        result
     }
 }
 
-/// What the steps after the body need.
 pub(super) struct Finish {
     pub(super) tool: Tool,
     pub(super) signal: AbortSignal,
@@ -46,38 +44,36 @@ pub(super) struct Finish {
 
 impl Finish {
     /// Runs the steps after the body on its result; `span` is the invocation's.
-    pub(super) fn run(&self, result: ToolResult, span: &Span) -> ToolResult {
-        let result = settle(result, &self.signal);
-        let result = self.parse_output(result);
-        let result = self.check_output(result);
-        self.debug_steps(&result, span);
-        result
+    /// Runs the steps after the body on `result`, in place: in the common call, with no hooks
+    /// and no output schema, the result is not moved at all.
+    pub(super) fn run(&self, result: &mut ToolResult, span: &Span) {
+        settle(result, &self.signal);
+        self.parse_output(result);
+        self.check_output(result);
+        self.debug_steps(result, span);
     }
 
-    fn parse_output(&self, result: ToolResult) -> ToolResult {
-        let Some(parse) = &self.tool.inner().hooks.parse_output else { return result };
+    fn parse_output(&self, result: &mut ToolResult) {
+        let Some(parse) = &self.tool.inner().hooks.parse_output else { return };
         if !result.is_success() {
-            return result;
+            return;
         }
         let name = self.tool.name();
-        match catch_unwind(AssertUnwindSafe(|| parse(result))) {
+        let taken = std::mem::replace(result, ToolResult::ok_json(serde_json::Value::Null));
+        *result = match catch_unwind(AssertUnwindSafe(|| parse(taken))) {
             Ok(parsed) => parsed.unwrap_or_else(|why| invalid_output(name, &why)),
             Err(payload) => hook_panicked(name, "output parser", &*payload),
-        }
+        };
     }
 
-    /// A successful result's payload must match the tool's output schema, if it has one.
-    fn check_output(&self, result: ToolResult) -> ToolResult {
-        let Some(schema) = &self.tool.inner().output else { return result };
+    fn check_output(&self, result: &mut ToolResult) {
+        let Some(schema) = &self.tool.inner().output else { return };
         if !result.is_success() {
-            return result;
+            return;
         }
-        match schema.validate(result.json()) {
-            Ok(()) => result,
-            Err(why) => invalid_output(
-                self.tool.name(),
-                &format!("it does not match the output schema: {why}"),
-            ),
+        if let Err(why) = schema.validate(result.json()) {
+            let why = format!("it does not match the output schema: {why}");
+            *result = invalid_output(self.tool.name(), &why);
         }
     }
 

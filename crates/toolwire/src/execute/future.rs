@@ -29,8 +29,9 @@ pub struct ExecuteFuture {
 
 /// Where a call is; the states share their storage.
 enum State {
-    /// Not polled yet.
-    Ready { tool: Tool, input: Value, options: Options },
+    /// Not polled yet. The first poll takes the parts out one by one, so nothing large moves;
+    /// `tool` is taken last, and its absence marks the parts as gone.
+    Ready { tool: Option<Tool>, input: Value, options: Options },
     /// Async work in flight.
     Running(Race),
     /// The result was handed out.
@@ -39,7 +40,7 @@ enum State {
 
 impl ExecuteFuture {
     pub(crate) fn new(tool: Tool, input: Value, options: Options) -> Self {
-        Self { state: State::Ready { tool, input, options } }
+        Self { state: State::Ready { tool: Some(tool), input, options } }
     }
 }
 
@@ -48,14 +49,15 @@ impl Future for ExecuteFuture {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResult> {
         let this = self.get_mut();
-        if let State::Ready { .. } = this.state {
-            let State::Ready { tool, input, mut options } =
-                mem::replace(&mut this.state, State::Done)
-            else {
+        if let State::Ready { tool, input, options } = &mut this.state {
+            let Some(tool) = tool.take() else {
                 return Poll::Ready(polled_after_completion());
             };
-            match start(tool, input, &mut options) {
-                Started::Done(result) => return Poll::Ready(result),
+            match start(tool, mem::take(input), options) {
+                Started::Done(result) => {
+                    this.state = State::Done;
+                    return Poll::Ready(result);
+                }
                 Started::Running(race) => this.state = State::Running(race),
             }
         }
@@ -72,7 +74,7 @@ impl Drop for ExecuteFuture {
     fn drop(&mut self) {
         // A call dropped before its first poll still owns the caller's arguments, which may be
         // nested too deeply to drop recursively.
-        if let State::Ready { input, .. } = &mut self.state {
+        if let State::Ready { tool: Some(_), input, .. } = &mut self.state {
             drop_iteratively(mem::take(input));
         }
     }
@@ -86,7 +88,8 @@ fn polled_after_completion() -> ToolResult {
 impl std::fmt::Debug for ExecuteFuture {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let state = match &self.state {
-            State::Ready { tool, .. } => tool.name(),
+            State::Ready { tool: Some(tool), .. } => tool.name(),
+            State::Ready { tool: None, .. } => "done",
             State::Running(_) => "running",
             State::Done => "done",
         };

@@ -67,6 +67,8 @@ fn panic_message(payload: &(dyn Any + Send)) -> &str {
 }
 
 /// An abort seen after the handler resolved replaces its result.
-pub(super) fn settle(result: ToolResult, signal: &AbortSignal) -> ToolResult {
-    if signal.is_aborted() && !result.is_aborted() { aborted(signal) } else { result }
+pub(super) fn settle(result: &mut ToolResult, signal: &AbortSignal) {
+    if signal.is_aborted() && !result.is_aborted() {
+        *result = aborted(signal);
+    }
 }

@@ -128,8 +128,10 @@ impl Future for Race {
             Poll::Ready(winner) => winner,
             Poll::Pending => return Poll::Pending,
         };
-        let result = settle(contest, controller.take(), finish, winner);
-        Poll::Ready(trace.end(finish.run(result, &trace.span)))
+        let mut result = settle(contest, controller.take(), finish, winner);
+        finish.run(&mut result, &trace.span);
+        trace.end(&result);
+        Poll::Ready(result)
     }
 }
 

@@ -40,12 +40,16 @@ pub(super) fn start(tool: Tool, input: Value, options: &mut Options) -> Started 
     let entered = trace.span.enter();
     if let Err(result) = early_exit(&tool, &signal, timeout) {
         drop_iteratively(input);
-        return Started::Done(trace.end(result));
+        trace.end(&result);
+        return Started::Done(result);
     }
     let state = std::mem::take(&mut options.state);
     let args = match admit(&tool, input, options.limits, state.as_any()) {
         Ok(args) => args,
-        Err(result) => return Started::Done(trace.end(result)),
+        Err(result) => {
+            trace.end(&result);
+            return Started::Done(result);
+        }
     };
     let (handler_signal, deadline, controller) = handler_signal(&tool, &signal, timeout);
     let ctx = ToolContext {
@@ -61,8 +65,10 @@ pub(super) fn start(tool: Tool, input: Value, options: &mut Options) -> Started 
     let finish = Finish { tool, signal, debug_ctx };
     match body(&finish.tool, args, ctx, deadline) {
         Body::Done(result) => {
-            let result = finish.run(result, &trace.span);
-            Started::Done(trace.end(result))
+            let mut result = result;
+            finish.run(&mut result, &trace.span);
+            trace.end(&result);
+            Started::Done(result)
         }
         Body::Race(work, timer) => {
             drop(entered);

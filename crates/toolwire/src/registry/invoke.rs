@@ -157,7 +157,7 @@ impl Future for InvokeFuture {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Receipt> {
         let this = self.get_mut();
-        let started = *this.started.get_or_insert_with(clock::now);
+        let started = *this.started.get_or_insert_with(Instant::now);
         let mut report_it = true;
         let result = match &mut this.body {
             Body::Known(call) => ready!(Pin::new(call).poll(cx)),
