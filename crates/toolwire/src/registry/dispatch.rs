@@ -15,8 +15,8 @@ use super::invoke::Label;
 use super::{InvokeFuture, Receipt, Registry, ToolCall};
 use crate::abort::AbortSignal;
 use crate::execute::Options;
-use crate::id::InvocationId;
 use crate::result::{FailureKind, ToolResult};
+use serde_json::Value;
 
 /// The default number of calls a dispatch runs at once.
 pub const DEFAULT_DISPATCH_LIMIT: usize = 64;
@@ -66,26 +66,43 @@ impl Dispatch {
     }
 }
 
-/// The calls of a dispatch, each made into an invocation only when it is about to run, so a
-/// large batch holds one invocation per running call rather than one per call.
-struct Pending {
+/// What every task of a dispatch shares: the registry, the options, and each call's name and
+/// id, by position. The arguments are kept apart and handed to each call's task, which makes
+/// the invocation itself, so the work of preparing calls is spread over the runtime's threads
+/// and a batch holds one invocation per running call rather than one per call.
+struct Batch {
     registry: Registry,
-    calls: std::iter::Enumerate<std::vec::IntoIter<ToolCall>>,
     options: Options,
+    /// The calls, their arguments taken out.
+    calls: Vec<ToolCall>,
 }
 
-impl Iterator for Pending {
-    type Item = (usize, InvokeFuture);
+impl Batch {
+    /// Splits `calls` into what the tasks share and the arguments, by position.
+    fn new(registry: Registry, options: Options, mut calls: Vec<ToolCall>) -> (Self, Vec<Value>) {
+        let arguments = calls.iter_mut().map(|call| mem::take(&mut call.arguments)).collect();
+        (Self { registry, options, calls }, arguments)
+    }
 
-    fn next(&mut self) -> Option<Self::Item> {
-        let (position, call) = self.calls.next()?;
-        let ToolCall { call_id, name, arguments, malformed } = call;
-        let invocation = self.registry.invoke(&name, arguments).call_id(call_id);
-        let invocation = match malformed {
-            Some(why) => invocation.reject_arguments(&why),
+    /// The invocation of the call at `position`.
+    fn invocation(&self, position: usize, arguments: Value) -> InvokeFuture {
+        let Some(call) = self.calls.get(position) else {
+            // Positions come from the arguments, which have one entry per call.
+            return self.registry.invoke("", arguments).into_future();
+        };
+        let invocation = self.registry.invoke(&call.name, arguments).call_id(call.call_id.as_str());
+        let invocation = match &call.malformed {
+            Some(why) => invocation.reject_arguments(why),
             None => invocation,
         };
-        Some((position, invocation.with_options(&self.options).into_future()))
+        invocation.with_options(&self.options).into_future()
+    }
+
+    /// The receipt of the call at `position`, whose task ended without one.
+    fn lost(&self, position: usize, result: ToolResult) -> Receipt {
+        let (name, call_id) =
+            self.calls.get(position).map_or(("", ""), |call| (&call.name, &call.call_id));
+        Label::new(&self.registry, name, call_id).receipt(result)
     }
 }
 
@@ -95,15 +112,14 @@ impl IntoFuture for Dispatch {
 
     fn into_future(self) -> DispatchFuture {
         let Dispatch { registry, calls, options, limit } = self;
-        let count = calls.len();
-        let pending = Pending { registry, calls: calls.into_iter().enumerate(), options };
         // Whether a Tokio runtime is there is asked when the dispatch first runs, not now: a
         // dispatch may be made outside the runtime that will drive it.
         let run = Box::pin(async move {
+            let (batch, arguments) = Batch::new(registry, options, calls);
             if tokio::runtime::Handle::try_current().is_ok() {
-                concurrently(pending, count, limit).await
+                concurrently(Arc::new(batch), arguments, limit).await
             } else {
-                one_by_one(pending, count).await
+                one_by_one(&batch, arguments).await
             }
         });
         DispatchFuture { run }
@@ -126,18 +142,27 @@ impl Future for DispatchFuture {
     }
 }
 
-/// Runs the calls as Tokio tasks, at most `limit` at once.
-async fn concurrently(mut pending: Pending, count: usize, limit: usize) -> Vec<Receipt> {
+/// Runs the calls as Tokio tasks, at most `limit` at once, each in the span that was current
+/// when the dispatch ran.
+async fn concurrently(batch: Arc<Batch>, arguments: Vec<Value>, limit: usize) -> Vec<Receipt> {
+    let count = arguments.len();
     let mut slots: Vec<Slot> = (0..count).map(|_| Slot::Waiting).collect();
+    let mut waiting = arguments.into_iter().enumerate();
     let mut tasks = JoinSet::new();
+    let span = tracing::Span::current();
     loop {
         while tasks.len() < limit {
-            let Some((position, call)) = pending.next() else {
+            let Some((position, arguments)) = waiting.next() else {
                 break;
             };
-            let label: Label = call.label();
-            let handle = tasks.spawn(async move { (position, call.await) }.in_current_span());
-            slots[position] = Slot::Running(handle.id(), label);
+            let shared = Arc::clone(&batch);
+            let call = async move { (position, shared.invocation(position, arguments).await) };
+            let handle = if span.is_disabled() {
+                tasks.spawn(call)
+            } else {
+                tasks.spawn(call.instrument(span.clone()))
+            };
+            slots[position] = Slot::Running(handle.id());
         }
         match tasks.join_next_with_id().await {
             Some(Ok((_, (position, receipt)))) => slots[position] = Slot::Done(receipt),
@@ -145,55 +170,42 @@ async fn concurrently(mut pending: Pending, count: usize, limit: usize) -> Vec<R
                 let id = error.id();
                 let lost_at = slots
                     .iter()
-                    .position(|slot| matches!(slot, Slot::Running(running, _) if *running == id));
-                if let Some(position) = lost_at
-                    && let Slot::Running(_, label) =
-                        mem::replace(&mut slots[position], Slot::Waiting)
-                {
-                    slots[position] = Slot::Done(label.receipt(lost(&error)));
+                    .position(|slot| matches!(slot, Slot::Running(running) if *running == id));
+                if let Some(position) = lost_at {
+                    slots[position] = Slot::Done(batch.lost(position, lost(&error)));
                 }
             }
             None => break,
         }
     }
-    slots.into_iter().map(Slot::into_receipt).collect()
+    slots
+        .into_iter()
+        .enumerate()
+        .map(|(position, slot)| match slot {
+            Slot::Done(receipt) => receipt,
+            // Every call is done by the time the loop ends: each task returned its receipt,
+            // or failed with an id that its slot holds. A call left without one still gets a
+            // receipt; none is dropped.
+            Slot::Waiting | Slot::Running(_) => batch.lost(
+                position,
+                ToolResult::failed(FailureKind::Aborted, "the call's task ended without a result"),
+            ),
+        })
+        .collect()
 }
 
 /// Where one call of a concurrent dispatch is.
 enum Slot {
     Waiting,
-    Running(tokio::task::Id, Label),
+    Running(tokio::task::Id),
     Done(Receipt),
 }
 
-impl Slot {
-    /// The call's receipt. Every call is done by the time the dispatch ends: each task
-    /// returned its receipt, or failed with an id that its slot holds. A call left without
-    /// one would still get a receipt, never be dropped.
-    fn into_receipt(self) -> Receipt {
-        match self {
-            Slot::Done(receipt) => receipt,
-            Slot::Running(_, label) => label.receipt(ToolResult::failed(
-                FailureKind::Aborted,
-                "the call's task ended without a result",
-            )),
-            Slot::Waiting => Receipt {
-                invocation_id: InvocationId::new(),
-                tool: Arc::from(""),
-                call_id: None,
-                started_at: std::time::SystemTime::now(),
-                duration: Duration::ZERO,
-                result: ToolResult::failed(FailureKind::Handler, "the call never ran"),
-            },
-        }
-    }
-}
-
 /// Runs the calls one after the other, for executors other than Tokio.
-async fn one_by_one(pending: Pending, count: usize) -> Vec<Receipt> {
-    let mut receipts = Vec::with_capacity(count);
-    for (_, call) in pending {
-        receipts.push(call.await);
+async fn one_by_one(batch: &Batch, arguments: Vec<Value>) -> Vec<Receipt> {
+    let mut receipts = Vec::with_capacity(arguments.len());
+    for (position, arguments) in arguments.into_iter().enumerate() {
+        receipts.push(batch.invocation(position, arguments).await);
     }
     receipts
 }

@@ -114,19 +114,7 @@ enum Body {
     Done,
 }
 
-impl InvokeFuture {
-    /// What a receipt for this call needs, for one made without this future.
-    pub(super) fn label(&self) -> Label {
-        Label {
-            tool: Arc::clone(&self.tool),
-            call_id: self.call_id.clone(),
-            invocation_id: self.invocation_id,
-            on_receipt: self.on_receipt.clone(),
-        }
-    }
-}
-
-/// A call's identity, kept aside to write its receipt if its future is lost.
+/// A call's identity, to write its receipt when its future was lost.
 pub(super) struct Label {
     tool: Arc<str>,
     call_id: Option<Arc<str>>,
@@ -135,6 +123,21 @@ pub(super) struct Label {
 }
 
 impl Label {
+    /// The label of a call of `tool` through `registry`, with a fresh invocation id.
+    pub(super) fn new(registry: &Registry, tool: &str, call_id: &str) -> Self {
+        let tool = match registry.get(tool) {
+            Some(found) => found.shared_name(),
+            None => Arc::from(super::suggest::shown(tool)),
+        };
+        let on_receipt = registry.on_receipt().cloned();
+        Label {
+            tool,
+            call_id: Some(Arc::from(call_id)),
+            invocation_id: InvocationId::new(),
+            on_receipt,
+        }
+    }
+
     /// The call's receipt with `result`, reported to the receipt hook like any other.
     pub(super) fn receipt(self, result: ToolResult) -> Receipt {
         let Label { tool, call_id, invocation_id, on_receipt } = self;
