@@ -5,7 +5,9 @@
 //! runtime and run; each child builds its tools, resets the peak resident set (`VmHWM`, via
 //! Linux's `/proc/self/clear_refs`), runs the calls on a multi-thread Tokio runtime, and
 //! reports the peak's growth over the resident set it had before the calls started, and the
-//! wall time. The parent prints the median of five runs and each runtime's ratio to toolwire.
+//! wall time. The runtimes take turns, round after round, so a change in the machine's load
+//! falls on all of them; the parent prints the median of each and its ratio to toolwire's
+//! dispatch.
 
 use std::process::Command;
 
@@ -13,7 +15,7 @@ use peers::concurrent::{self, RUNTIMES};
 use peers::workload::CONCURRENT_CALLS;
 
 const CHILD: &str = "PEERS_MEMORY_CHILD";
-const RUNS: usize = 5;
+const ROUNDS: usize = 11;
 
 fn main() {
     match std::env::var(CHILD) {
@@ -38,32 +40,36 @@ fn child(which: &str) {
 fn parent() {
     let exe = std::env::current_exe().expect("the bench's own path");
     println!(
-        "workload (c): {CONCURRENT_CALLS} concurrent calls sleeping 10 ms, {RUNS} fresh processes each"
+        "workload (c): {CONCURRENT_CALLS} concurrent calls sleeping 10 ms; {ROUNDS} rounds, \
+         each running every runtime once, in a fresh process, in a rotating order"
     );
-    println!(
-        "{:<26} {:>16} {:>10} {:>14} {:>10}",
-        "runtime", "peak RSS growth", "ratio", "wall time", "ratio"
-    );
-    let mut toolwire = None;
-    for which in RUNTIMES {
-        let mut growths = Vec::new();
-        let mut walls = Vec::new();
-        for _ in 0..RUNS {
+    let mut growths = vec![Vec::new(); RUNTIMES.len()];
+    let mut walls = vec![Vec::new(); RUNTIMES.len()];
+    for round in 0..ROUNDS {
+        for step in 0..RUNTIMES.len() {
+            let index = (round + step) % RUNTIMES.len();
+            let which = RUNTIMES[index];
             let out = Command::new(&exe).env(CHILD, which).output().expect("the bench runs");
             assert!(out.status.success(), "{which}: {}", String::from_utf8_lossy(&out.stderr));
             let text = String::from_utf8_lossy(&out.stdout);
             let mut fields = text.split_whitespace().map(|f| f.parse::<u64>().expect("numbers"));
-            growths.push(fields.next().expect("growth"));
-            walls.push(fields.next().expect("wall time"));
+            growths[index].push(fields.next().expect("growth"));
+            walls[index].push(fields.next().expect("wall time"));
         }
-        let (growth, wall) = (median(&mut growths), median(&mut walls));
-        let base = *toolwire.get_or_insert((growth, wall));
+    }
+    println!(
+        "{:<26} {:>16} {:>10} {:>14} {:>10}",
+        "runtime", "peak RSS growth", "ratio", "wall time", "ratio"
+    );
+    let (base_growth, base_wall) = (median(&mut growths[0]), median(&mut walls[0]));
+    for (index, which) in RUNTIMES.iter().enumerate() {
+        let (growth, wall) = (median(&mut growths[index]), median(&mut walls[index]));
         println!(
             "{which:<26} {:>12.1} MiB {:>9.2}× {:>11.1} ms {:>9.2}×",
             growth as f64 / 1024.0,
-            growth as f64 / base.0 as f64,
+            growth as f64 / base_growth as f64,
             wall as f64 / 1000.0,
-            wall as f64 / base.1 as f64,
+            wall as f64 / base_wall as f64,
         );
     }
 }
