@@ -14,13 +14,13 @@ root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "target/criterion")
 
 # (group, benchmark, baseline, recorded ratio)
 RECORDED = [
-    ("execute_sync", "execute", "direct_handler", 2.55),
-    ("execute_sync", "execute_signal_timeout", "direct_handler", 3.85),
-    ("execute_async", "execute_signal_timeout", "direct_handler", 3.17),
-    ("invoke", "invoke_validated", "direct_handler", 4.58),
-    ("invoke", "invoke_unvalidated", "direct_handler", 4.02),
-    ("openai_10_calls", "parse_and_render", "clone_reply_baseline", 3.41),
-    ("dispatch_10k_sleeping_10ms", "dispatch", "spawned_sleeps_baseline", 1.56),
+    ("execute_sync", "execute", "direct_handler", 2.40),
+    ("execute_sync", "execute_signal_timeout", "direct_handler", 3.62),
+    ("execute_async", "execute_signal_timeout", "direct_handler", 2.86),
+    ("invoke", "invoke_validated", "direct_handler", 4.11),
+    ("invoke", "invoke_unvalidated", "direct_handler", 3.57),
+    ("openai_10_calls", "parse_and_render", "clone_reply_baseline", 2.32),
+    ("dispatch_10k_sleeping_10ms", "dispatch", "spawned_sleeps_baseline", 1.53),
 ]
 
 

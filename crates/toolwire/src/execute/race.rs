@@ -1,9 +1,8 @@
 //! The race of a call's async work against the caller's signal and the deadline.
 //!
-//! [`Race`] is a plain struct polled in place inside the call's future, so a call with async
-//! work costs no allocation beyond the handler's own future. Only what is rare is boxed: the
-//! waiter on a caller's signal, the timer of a deadline, and the context kept for the debug
-//! steps.
+//! [`Race`] is a plain struct polled in place inside the call's future, so the race itself
+//! allocates nothing in the common case. Only what is rare is boxed: the waiter on a
+//! caller's signal and the timer of a deadline.
 
 use std::any::Any;
 use std::future::{Future, poll_fn};
