@@ -1,16 +1,21 @@
 #!/usr/bin/env python3
-"""Fails when a toolwire benchmark has slowed down to twice its recorded ratio.
+"""Fails when a toolwire benchmark has become about twice as slow as recorded.
 
 Run after the quick benchmark run of .ci/run. Each line compares a benchmark's median with the
-baseline measured in the same run, so the check holds on a slow or noisy machine; the limits
-are twice the ratios recorded in BENCHMARKS.md. Abort latency is not checked: it is the time
-a runtime takes to wake a thread, which varies more than twofold from run to run.
+baseline measured in the same run, so the check holds on a slow or noisy machine. A line fails
+when its ratio has grown to 1.6 times the ratio recorded in BENCHMARKS.md: a benchmark that
+takes twice as long fails, while the run-to-run spread of the quick runs (within 15 % here)
+passes. Abort latency is not checked: it is the time a runtime takes to wake a thread, which
+varies more than twofold from run to run.
 """
 import json
 import pathlib
 import sys
 
 root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "target/criterion")
+
+# How far a ratio may grow before the check fails.
+GROWTH = 1.6
 
 # (group, benchmark, baseline, recorded ratio)
 RECORDED = [
@@ -37,7 +42,7 @@ for group, bench, baseline, recorded in RECORDED:
         print(f"MISSING {group}/{bench}: {missing.filename}")
         failed = True
         continue
-    limit = 2 * recorded
+    limit = GROWTH * recorded
     verdict = "ok" if ratio <= limit else "SLOWER"
     failed |= ratio > limit
     print(f"{verdict:7} {group}/{bench}: {ratio:.2f}x {baseline} (recorded {recorded:.2f}x, limit {limit:.2f}x)")

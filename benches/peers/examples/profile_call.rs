@@ -5,8 +5,8 @@
 //! `<runtime>` is `baseline`, `toolwire-execute`, `toolwire-invoke`,
 //! `toolwire-invoke-unvalidated`, `toolnexus-call`, `toolnexus-execute`, `rig` or `rmcp`;
 //! or `sleep-<runtime>`, for that many concurrent calls of the sleeping tool of workload (c),
-//! each spawned as a task, where `<runtime>` is `toolwire`, `toolwire-dispatch`,
-//! `toolnexus`, `rig` or `rmcp`.
+//! where `<runtime>` is one of `peers::concurrent::RUNTIMES`; or `abort-toolwire` or
+//! `abort-rmcp`, for that many aborted calls of workload (d).
 
 use std::hint::black_box;
 
@@ -73,7 +73,9 @@ fn main() {
             calls
         }
         spawned if spawned.starts_with("sleep-") => {
-            sleep_calls(&spawned["sleep-".len()..], calls);
+            let tokio =
+                tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("rt");
+            peers::concurrent::run(&tokio, &spawned["sleep-".len()..], calls, || ());
             calls
         }
         other => {
@@ -82,83 +84,6 @@ fn main() {
         }
     };
     assert_eq!(ok, calls);
-}
-
-/// Spawns `calls` concurrent calls of the sleeping tool on `runtime` and waits for them all.
-fn sleep_calls(runtime: &str, calls: usize) {
-    use peers::workload::SLEEP;
-    use std::sync::Arc;
-    let tokio = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("rt");
-    let mut set = tokio::task::JoinSet::new();
-    let args = Arc::<str>::from("{}");
-    match runtime {
-        "toolwire" => {
-            let registry = toolwire_side::registry(|| ());
-            for _ in 0..calls {
-                let (registry, args) = (registry.clone(), args.clone());
-                set.spawn_on(
-                    async move { toolwire_side::invoke(&registry, SLEEP, &args).await },
-                    tokio.handle(),
-                );
-            }
-        }
-        "toolwire-dispatch" => {
-            let registry = toolwire_side::registry(|| ());
-            let batch: Vec<_> = (0..calls)
-                .map(|i| {
-                    toolwire::ToolCall::new(
-                        format!("call_{i}"),
-                        SLEEP,
-                        Value::Object(Default::default()),
-                    )
-                })
-                .collect();
-            assert_eq!(tokio.block_on(toolwire_side::dispatch(&registry, batch)), calls);
-            return;
-        }
-        "toolnexus" => {
-            let toolkit = tokio.block_on(toolnexus_side::toolkit(|| ()));
-            for _ in 0..calls {
-                let (toolkit, args) = (toolkit.clone(), args.clone());
-                set.spawn_on(
-                    async move { toolnexus_side::execute(&toolkit, SLEEP, &args).await },
-                    tokio.handle(),
-                );
-            }
-        }
-        "rig" => {
-            let tools = Arc::new(rig_side::tools(|| ()));
-            for _ in 0..calls {
-                let (tools, args) = (tools.clone(), args.clone());
-                set.spawn_on(
-                    async move { rig_side::call(&tools, SLEEP, &args).await },
-                    tokio.handle(),
-                );
-            }
-        }
-        "rmcp" => {
-            let router = {
-                let _entered = tokio.enter();
-                rmcp_side::router(|| ())
-            };
-            for _ in 0..calls {
-                let (router, args) = (router.clone(), args.clone());
-                set.spawn_on(
-                    async move { rmcp_side::call(&router, SLEEP, &args).await },
-                    tokio.handle(),
-                );
-            }
-        }
-        other => {
-            eprintln!("unknown runtime {other:?}");
-            std::process::exit(2);
-        }
-    }
-    tokio.block_on(async {
-        while let Some(done) = set.join_next().await {
-            assert!(done.expect("no call panics"));
-        }
-    });
 }
 
 /// Starts and aborts `calls` calls of the hanging tool of workload (d), one at a time.
