@@ -24,7 +24,9 @@ RECORDED = [
     ("execute_async", "execute_signal_timeout", "direct_handler", 2.86),
     ("invoke", "invoke_validated", "direct_handler", 4.11),
     ("invoke", "invoke_unvalidated", "direct_handler", 3.57),
-    ("openai_10_calls", "parse_and_render", "clone_reply_baseline", 2.32),
+    # Its baseline, a deep copy of the reply, has measured 2.8-4.2 us across runs, so the ratio
+    # recorded here is the middle of the 2.32-3.41 seen rather than the last figure.
+    ("openai_10_calls", "parse_and_render", "clone_reply_baseline", 3.0),
     ("dispatch_10k_sleeping_10ms", "dispatch", "spawned_sleeps_baseline", 1.53),
 ]
 
