@@ -39,7 +39,7 @@ pub struct InvocationId {
 impl InvocationId {
     /// A new id, different from every other made in this process.
     pub fn new() -> Self {
-        let (_, sequence) = next();
+        let sequence = NEXT.fetch_add(1, Ordering::Relaxed);
         // The counter starts at 1 and would take centuries to wrap at a billion ids a second.
         Self { sequence: NonZeroU64::new(sequence).unwrap_or(NonZeroU64::MIN) }
     }
