@@ -10,14 +10,13 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use peers::block::block_on;
-use peers::workload::{self, ADD, CATALOG_SIZE, CONCURRENT_CALLS, HANG, ORDER, SLEEP};
-use peers::{rig_side, rmcp_side, toolnexus_side, toolwire_side};
+use peers::workload::{self, ADD, CATALOG_SIZE, CONCURRENT_CALLS, HANG, ORDER};
+use peers::{concurrent, rig_side, rmcp_side, toolnexus_side, toolwire_side};
 use serde_json::Value;
 use tokio::runtime::Runtime;
 use tokio::sync::{Notify, oneshot};
-use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
-use toolwire::{AbortController, ToolCall};
+use toolwire::AbortController;
 
 fn runtime() -> Runtime {
     tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a runtime")
@@ -132,93 +131,20 @@ fn b_two_kilobyte_order(c: &mut Criterion, peers: &Peers) {
     group.finish();
 }
 
-/// Runs `calls` concurrent calls made by `call`, each spawned as its own task, `iters` times.
-fn spawned<F, Fut>(runtime: &Runtime, iters: u64, call: F) -> Duration
-where
-    F: Fn() -> Fut,
-    Fut: Future<Output = bool> + Send + 'static,
-{
-    runtime.block_on(async {
-        let start = Instant::now();
-        for _ in 0..iters {
-            let mut set = JoinSet::new();
-            for _ in 0..CONCURRENT_CALLS {
-                set.spawn(call());
-            }
-            while let Some(done) = set.join_next().await {
-                assert!(done.expect("no call panics"));
-            }
-        }
-        start.elapsed()
-    })
-}
-
-/// (c) 10,000 concurrent calls of a tool that sleeps 10 ms: wall time.
+/// (c) 10,000 concurrent calls of a tool that sleeps 10 ms: wall time. Each runtime's tools
+/// are built before each timed run; `peers_memory` measures the same runs' memory.
 fn c_ten_thousand_sleeping_calls(c: &mut Criterion, peers: &Peers) {
-    let rt = &peers.runtime;
-    let args = Arc::<str>::from("{}");
     let mut group = c.benchmark_group("c_10k_calls_sleeping_10ms");
     group.sample_size(10);
-    group.bench_function("baseline_spawned_sleeps", |b| {
-        b.iter_custom(|iters| {
-            spawned(rt, iters, || async {
-                tokio::time::sleep(workload::SLEEP_FOR).await;
-                true
+    for which in std::iter::once(concurrent::BASELINE).chain(concurrent::RUNTIMES) {
+        group.bench_function(which, |b| {
+            b.iter_custom(|iters| {
+                (0..iters)
+                    .map(|_| concurrent::run(&peers.runtime, which, CONCURRENT_CALLS, || ()))
+                    .sum()
             })
-        })
-    });
-    group.bench_function("toolwire_dispatch", |b| {
-        b.iter_custom(|iters| {
-            let calls = || -> Vec<ToolCall> {
-                (0..CONCURRENT_CALLS)
-                    .map(|i| {
-                        ToolCall::new(format!("call_{i}"), SLEEP, Value::Object(Default::default()))
-                    })
-                    .collect()
-            };
-            let mut total = Duration::ZERO;
-            for _ in 0..iters {
-                let calls = calls();
-                let start = Instant::now();
-                let ok = rt.block_on(toolwire_side::dispatch(&peers.toolwire, calls));
-                total += start.elapsed();
-                assert_eq!(ok, CONCURRENT_CALLS);
-            }
-            total
-        })
-    });
-    group.bench_function("toolwire_invoke_spawned", |b| {
-        b.iter_custom(|iters| {
-            spawned(rt, iters, || {
-                let (registry, args) = (peers.toolwire.clone(), args.clone());
-                async move { toolwire_side::invoke(&registry, SLEEP, &args).await }
-            })
-        })
-    });
-    group.bench_function("toolnexus_toolkit_execute_spawned", |b| {
-        b.iter_custom(|iters| {
-            spawned(rt, iters, || {
-                let (toolkit, args) = (peers.toolnexus.clone(), args.clone());
-                async move { toolnexus_side::execute(&toolkit, SLEEP, &args).await }
-            })
-        })
-    });
-    group.bench_function("rig_serve_by_name_spawned", |b| {
-        b.iter_custom(|iters| {
-            spawned(rt, iters, || {
-                let (tools, args) = (peers.rig.clone(), args.clone());
-                async move { rig_side::call(&tools, SLEEP, &args).await }
-            })
-        })
-    });
-    group.bench_function("rmcp_tool_router_call_spawned", |b| {
-        b.iter_custom(|iters| {
-            spawned(rt, iters, || {
-                let (router, args) = (peers.rmcp.clone(), args.clone());
-                async move { rmcp_side::call(&router, SLEEP, &args).await }
-            })
-        })
-    });
+        });
+    }
     group.finish();
 }
 
@@ -283,48 +209,47 @@ fn d_abort_to_result(c: &mut Criterion, peers: &Peers) {
             })
         })
     });
-    group.bench_function("toolnexus_caller_select", |b| {
-        b.iter_custom(|iters| {
-            abort_latency(rt, started, iters, |done| {
-                let (toolkit, token) = (peers.toolnexus.clone(), CancellationToken::new());
-                let cancel = token.clone();
-                tokio::spawn(async move {
-                    assert!(
-                        toolnexus_side::execute_cancelled_by_caller(&toolkit, HANG, token).await
-                    );
-                    let _ = done.send(Instant::now());
-                });
-                move || cancel.cancel()
-            })
-        })
+    caller_select(&mut group, "toolnexus_caller_select", rt, started, |token| {
+        let toolkit = peers.toolnexus.clone();
+        async move { toolnexus_side::execute_cancelled_by_caller(&toolkit, HANG, token).await }
     });
-    group.bench_function("rig_caller_select", |b| {
-        b.iter_custom(|iters| {
-            abort_latency(rt, started, iters, |done| {
-                let (tools, token) = (peers.rig.clone(), CancellationToken::new());
-                let cancel = token.clone();
-                tokio::spawn(async move {
-                    assert!(rig_side::call_cancelled_by_caller(&tools, HANG, token).await);
-                    let _ = done.send(Instant::now());
-                });
-                move || cancel.cancel()
-            })
-        })
+    caller_select(&mut group, "rig_caller_select", rt, started, |token| {
+        let tools = peers.rig.clone();
+        async move { rig_side::call_cancelled_by_caller(&tools, HANG, token).await }
     });
-    group.bench_function("rmcp_caller_select", |b| {
-        b.iter_custom(|iters| {
-            abort_latency(rt, started, iters, |done| {
-                let (router, token) = (peers.rmcp.clone(), CancellationToken::new());
-                let cancel = token.clone();
-                tokio::spawn(async move {
-                    assert!(rmcp_side::call_cancelled_by_caller(&router, HANG, token).await);
-                    let _ = done.send(Instant::now());
-                });
-                move || cancel.cancel()
-            })
-        })
+    caller_select(&mut group, "rmcp_caller_select", rt, started, |token| {
+        let router = peers.rmcp.clone();
+        async move { rmcp_side::call_cancelled_by_caller(&router, HANG, token).await }
     });
     group.finish();
+}
+
+/// One line of workload (d) for a peer: `call` runs a `hang` call that the caller races
+/// against the token it is given, and is true when the token won.
+fn caller_select<F, Fut>(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    rt: &Runtime,
+    started: &Notify,
+    call: F,
+) where
+    F: Fn(CancellationToken) -> Fut,
+    Fut: Future<Output = bool> + Send + 'static,
+{
+    group.bench_function(name, |b| {
+        b.iter_custom(|iters| {
+            abort_latency(rt, started, iters, |done| {
+                let token = CancellationToken::new();
+                let cancel = token.clone();
+                let call = call(token);
+                tokio::spawn(async move {
+                    assert!(call.await);
+                    let _ = done.send(Instant::now());
+                });
+                move || cancel.cancel()
+            })
+        })
+    });
 }
 
 /// (e) The OpenAI tool list of 1,000 registered tools, as each runtime hands it out and as

@@ -12,24 +12,27 @@ pub const ADD_UNCHECKED: &str = "add_unchecked";
 /// The name of the unvalidated copy of [`ORDER`].
 pub const ORDER_UNCHECKED: &str = "create_order_unchecked";
 
-fn add_tool(name: &str, validate: bool) -> Tool {
+fn sync_tool(
+    name: &str,
+    schema: Value,
+    validate: bool,
+    run: impl Fn(&Value) -> Value + Send + Sync + 'static,
+) -> Tool {
     Tool::define(name)
-        .description("Adds two numbers.")
-        .parameters(workload::add_schema())
+        .description(format!("The {name} tool."))
+        .parameters(schema)
         .validate_arguments(validate)
-        .execute_sync(|args, _| ToolResult::ok(workload::add(&args), "added"))
+        .execute_sync(move |args, _| ToolResult::ok(run(&args), "done"))
         .build()
         .expect("a valid tool")
 }
 
+fn add_tool(name: &str, validate: bool) -> Tool {
+    sync_tool(name, workload::add_schema(), validate, workload::add)
+}
+
 fn order_tool(name: &str, validate: bool) -> Tool {
-    Tool::define(name)
-        .description("Places an order.")
-        .parameters(workload::order_schema())
-        .validate_arguments(validate)
-        .execute_sync(|args, _| ToolResult::ok(workload::order_total(&args), "ordered"))
-        .build()
-        .expect("a valid tool")
+    sync_tool(name, workload::order_schema(), validate, workload::order_total)
 }
 
 /// The sync [`ADD`] tool, validated, for calls of `Tool::execute`.

@@ -84,12 +84,9 @@ impl Batch {
         (Self { registry, options, calls }, arguments)
     }
 
-    /// The invocation of the call at `position`.
+    /// The invocation of the call at `position`, one of the positions of the arguments.
     fn invocation(&self, position: usize, arguments: Value) -> InvokeFuture {
-        let Some(call) = self.calls.get(position) else {
-            // Positions come from the arguments, which have one entry per call.
-            return self.registry.invoke("", arguments).into_future();
-        };
+        let call = &self.calls[position];
         let invocation = self.registry.invoke(&call.name, arguments).call_id(call.call_id.as_str());
         let invocation = match &call.malformed {
             Some(why) => invocation.reject_arguments(why),
@@ -100,9 +97,8 @@ impl Batch {
 
     /// The receipt of the call at `position`, whose task ended without one.
     fn lost(&self, position: usize, result: ToolResult) -> Receipt {
-        let (name, call_id) =
-            self.calls.get(position).map_or(("", ""), |call| (&call.name, &call.call_id));
-        Label::new(&self.registry, name, call_id).receipt(result)
+        let call = &self.calls[position];
+        Label::new(&self.registry, &call.name, &call.call_id).receipt(result)
     }
 }
 
@@ -150,6 +146,7 @@ async fn concurrently(batch: Arc<Batch>, arguments: Vec<Value>, limit: usize) ->
     let mut waiting = arguments.into_iter().enumerate();
     let mut tasks = JoinSet::new();
     let span = tracing::Span::current();
+    let untraced = span.is_disabled();
     loop {
         while tasks.len() < limit {
             let Some((position, arguments)) = waiting.next() else {
@@ -157,7 +154,7 @@ async fn concurrently(batch: Arc<Batch>, arguments: Vec<Value>, limit: usize) ->
             };
             let shared = Arc::clone(&batch);
             let call = async move { (position, shared.invocation(position, arguments).await) };
-            let handle = if span.is_disabled() {
+            let handle = if untraced {
                 tasks.spawn(call)
             } else {
                 tasks.spawn(call.instrument(span.clone()))

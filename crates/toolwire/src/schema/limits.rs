@@ -35,9 +35,6 @@ impl Default for ArgumentLimits {
 /// Checks `args` against `limits`; the error names the limit that was passed and the JSON
 /// pointer where it was passed.
 pub(crate) fn check_limits(args: &Value, limits: ArgumentLimits) -> Result<(), String> {
-    if flat_and_small(args, limits) {
-        return Ok(());
-    }
     let max_depth = limits.max_depth.min(ArgumentLimits::DEPTH_CEILING);
     let mut budget = limits.max_bytes;
     if fits(args, max_depth, &mut budget) {
@@ -53,19 +50,6 @@ pub(crate) fn check_limits(args: &Value, limits: ArgumentLimits) -> Result<(), S
     })
 }
 
-/// The common case, decided without the walk: an object of scalars, well within the limits.
-fn flat_and_small(args: &Value, limits: ArgumentLimits) -> bool {
-    let Value::Object(map) = args else { return false };
-    let mut bytes = shallow_size(args);
-    for (key, value) in map {
-        if matches!(value, Value::Array(_) | Value::Object(_)) {
-            return false;
-        }
-        bytes += key.len() + 3 + shallow_size(value);
-    }
-    limits.max_depth >= 1 && bytes <= limits.max_bytes
-}
-
 /// Whether `value` nests no deeper than `levels` and takes no more than `budget` bytes, which
 /// it spends. The recursion stops at `levels`, which is at most the depth ceiling.
 fn fits(value: &Value, levels: usize, budget: &mut usize) -> bool {
@@ -77,7 +61,7 @@ fn fits(value: &Value, levels: usize, budget: &mut usize) -> bool {
         }
         Value::Object(map) => {
             levels > 0
-                && map.iter().all(|(key, item)| match budget.checked_sub(key.len() + 3) {
+                && map.iter().all(|(key, item)| match budget.checked_sub(entry_size(key)) {
                     Some(left) => {
                         *budget = left;
                         fits(item, levels - 1, budget)
@@ -114,7 +98,7 @@ impl Walk {
             Value::Object(map) => {
                 self.enter(depth)?;
                 for (key, item) in map {
-                    self.add(key.len() + 3)?;
+                    self.add(entry_size(key))?;
                     self.visit(item, depth + 1).map_err(|e| e.under(escape(key)))?;
                 }
                 Ok(())
@@ -153,6 +137,11 @@ impl Exceeded {
 /// A JSON pointer segment for `key` (RFC 6901: `~` as `~0`, `/` as `~1`).
 fn escape(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
+}
+
+/// The bytes an object's key takes in compact JSON: the quoted key and its colon.
+fn entry_size(key: &str) -> usize {
+    key.len() + 3
 }
 
 /// The bytes a value takes in compact JSON, not counting its children.
