@@ -58,14 +58,14 @@ fn parent() {
         }
     }
     println!(
-        "{:<26} {:>16} {:>10} {:>14} {:>10}",
+        "{:<34} {:>16} {:>10} {:>14} {:>10}",
         "runtime", "peak RSS growth", "ratio", "wall time", "ratio"
     );
     let (base_growth, base_wall) = (median(&mut growths[0]), median(&mut walls[0]));
     for (index, which) in RUNTIMES.iter().enumerate() {
         let (growth, wall) = (median(&mut growths[index]), median(&mut walls[index]));
         println!(
-            "{which:<26} {:>12.1} MiB {:>9.2}× {:>11.1} ms {:>9.2}×",
+            "{which:<34} {:>12.1} MiB {:>9.2}× {:>11.1} ms {:>9.2}×",
             growth as f64 / 1024.0,
             growth as f64 / base_growth as f64,
             wall as f64 / 1000.0,
