@@ -43,7 +43,7 @@ fn tools() -> Result<Vec<Tool>, toolwire::DefineError> {
             "properties": {"text": {"type": "string", "maxLength": 200}},
             "required": ["text"]
         }))
-        .authorize(|_args: &Value, ctx: &ToolContext| match ctx.state::<Session>() {
+        .authorize_sync(|_args: &Value, ctx: &ToolContext| match ctx.state::<Session>() {
             Some(session) if session.can_write => Ok(()),
             Some(session) => Err(format!("{} may not write notes", session.user)),
             None => Err("no session".to_owned()),

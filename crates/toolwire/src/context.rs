@@ -9,9 +9,8 @@ use serde_json::{Map, Value};
 use tokio::time::Instant;
 
 use crate::abort::AbortSignal;
-use crate::id::InvocationId;
 use crate::state::State;
-use crate::suspend::Answer;
+use crate::record::{Answer, CallId, InvocationId};
 
 /// The caller's event callback, shared by every clone of a context.
 pub(crate) type EventSink = Arc<dyn Fn(Value) + Send + Sync>;
@@ -54,6 +53,7 @@ pub struct ToolContext {
     pub(crate) events: Option<EventSink>,
     pub(crate) state: State,
     pub(crate) invocation_id: InvocationId,
+    pub(crate) call_id: Option<CallId>,
 }
 
 impl ToolContext {
@@ -74,6 +74,7 @@ impl ToolContext {
             events: None,
             state: State::default(),
             invocation_id,
+            call_id: None,
         }
     }
 
@@ -113,6 +114,11 @@ impl ToolContext {
     /// The unique id of this invocation.
     pub fn invocation_id(&self) -> InvocationId {
         self.invocation_id
+    }
+
+    /// The model's id for this call, when the caller gave one.
+    pub fn call_id(&self) -> Option<&CallId> {
+        self.call_id.as_ref()
     }
 
     /// Whether the caller listens to events; lets a handler skip building costly ones.
@@ -162,6 +168,7 @@ impl fmt::Debug for ToolContext {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ToolContext")
             .field("invocation_id", &self.invocation_id)
+            .field("call_id", &self.call_id)
             .field("signal", &self.signal)
             .field("timeout", &self.timeout)
             .field("answer", &self.answer)

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::context::ToolContext;
-use crate::result::{FailureKind, ToolResult};
+use crate::record::{FailureKind, ToolResult};
 
 /// A boxed handler future.
 pub(crate) type BoxFuture = Pin<Box<dyn Future<Output = ToolResult> + Send + 'static>>;

@@ -92,10 +92,10 @@ pub mod dialect;
 pub mod error;
 mod execute;
 mod handler;
-mod id;
+pub mod policy;
 pub mod provider;
+pub mod record;
 pub mod registry;
-mod result;
 mod schema;
 mod state;
 pub mod suspend;
@@ -108,15 +108,13 @@ pub use context::ToolContext;
 pub use error::{DefineError, DefineErrorKind, SealError, SealErrorKind};
 pub use execute::{ExecuteFuture, Execution};
 pub use handler::IntoToolResult;
-pub use id::InvocationId;
 pub use provider::Provider;
+pub use record::{Answer, CallId, FailureKind, InvocationId, Receipt, Request, ToolCall, ToolResult};
 pub use registry::{
-    DEFAULT_DISPATCH_LIMIT, Dispatch, DispatchFuture, Invocation, InvokeFuture, Receipt, Registry,
-    RegistryBuilder, ToolCall,
+    DEFAULT_DISPATCH_LIMIT, Dispatch, DispatchFuture, Invocation, InvokeFuture, Registry,
+    RegistryBuilder,
 };
-pub use result::{FailureKind, ToolResult};
 pub use schema::ArgumentLimits;
-pub use suspend::{Answer, Request};
 pub use tool::{Proposal, Tool, ToolBuilder};
 #[cfg(feature = "typed")]
 pub use typed::TypedTool;

@@ -68,7 +68,7 @@ use serde_json::Value;
 
 use crate::context::ToolContext;
 use crate::error::DefineError;
-use crate::result::{FailureKind, ToolResult};
+use crate::record::{FailureKind, ToolResult};
 use crate::tool::Tool;
 
 /// A tool over Rust types: decoded arguments in, a serializable output or an error out.

@@ -55,7 +55,7 @@ fn recorded(steps: &Steps) -> Tool {
                 Ok::<_, String>(args)
             }
         })
-        .authorize({
+        .authorize_sync({
             let s = s.clone();
             move |args: &Value, ctx: &ToolContext| {
                 s.push("authorize");
@@ -186,7 +186,7 @@ async fn parsers_can_transform_input_and_output() {
 #[tokio::test]
 async fn panicking_hooks_are_failures_naming_the_hook() {
     let base = || Tool::define("fragile").execute_sync(|_, _| ToolResult::ok(json!({}), "ok"));
-    let authorizer = base().authorize(|_, _| -> Result<(), String> { panic!("auth backend down") });
+    let authorizer = base().authorize_sync(|_, _| -> Result<(), String> { panic!("auth backend down") });
     let input = base().parse_input(|_| -> Result<Value, String> { panic!("parser bug") });
     let output = base().parse_output(|_| -> Result<ToolResult, String> { panic!("cache corrupt") });
     for (builder, expected) in [
@@ -204,7 +204,7 @@ async fn panicking_hooks_are_failures_naming_the_hook() {
 
 fn async_guarded(delay: Duration) -> Tool {
     Tool::define("guarded")
-        .authorize_async(move |args: Value, ctx: ToolContext| async move {
+        .authorize(move |args: Value, ctx: ToolContext| async move {
             tokio::time::sleep(delay).await;
             let admin = ctx.state::<App>().is_some_and(|app| app.admin);
             if admin || args["override"] == json!(true) { Ok(()) } else { Err("not an admin") }
@@ -242,13 +242,13 @@ async fn an_async_authorizer_is_raced_against_the_signal_and_the_deadline() {
 #[tokio::test]
 async fn an_async_authorizer_works_with_a_sync_handler_and_panics_are_caught() {
     let tool = Tool::define("mixed")
-        .authorize_async(|_, _| async { Ok::<_, String>(()) })
+        .authorize(|_, _| async { Ok::<_, String>(()) })
         .execute_sync(|_, _| ToolResult::ok(json!({}), "sync after async"))
         .build()
         .unwrap();
     assert_eq!(tool.execute(json!({})).await.text(), Some("sync after async"));
     let broken = Tool::define("broken")
-        .authorize_async(|_, _| async { panic!("auth service exploded") as Result<(), String> })
+        .authorize(|_, _| async { panic!("auth service exploded") as Result<(), String> })
         .execute_sync(|_, _| ToolResult::ok(json!({}), "never"))
         .build()
         .unwrap();
@@ -334,7 +334,7 @@ async fn an_async_denial_never_runs_the_handler() {
     let ran = Arc::new(Mutex::new(false));
     let flag = Arc::clone(&ran);
     let tool = Tool::define("locked")
-        .authorize_async(|_, _| async { Err::<(), _>("locked for maintenance") })
+        .authorize(|_, _| async { Err::<(), _>("locked for maintenance") })
         .execute(move |_, _| {
             *flag.lock().unwrap() = true;
             async { ToolResult::ok(json!({}), "ran") }
@@ -360,7 +360,7 @@ async fn hooks_run_in_order_around_an_async_handler_too() {
             p.push("parse_input");
             Ok::<_, String>(args)
         })
-        .authorize_async(move |_, _| {
+        .authorize(move |_, _| {
             let h = h.clone();
             async move {
                 h.push("authorize");

@@ -196,7 +196,7 @@ fn registry_of_hooked_tools() -> toolwire::Registry {
                 Err("too many keys")
             }
         })
-        .authorize(|_, _| Err::<(), _>("nobody may"))
+        .authorize_sync(|_, _| Err::<(), _>("nobody may"))
         .execute_sync(|_, _| ToolResult::ok(json!({}), "never"))
         .build()
         .unwrap();

@@ -173,7 +173,7 @@ fn arguments_that_are_not_an_object_are_a_setup_error() {
 #[tokio::test]
 async fn a_typed_tool_takes_hooks_through_its_builder() {
     let tool = ToolBuilder::from(ForecastTool)
-        .authorize(
+        .authorize_sync(
             |args: &Value, _: &ToolContext| {
                 if args["place"]["city"] == "Secret" { Err("classified") } else { Ok(()) }
             },

@@ -7,7 +7,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use serde_json::{Map, Value};
 
 use super::outcome::{hook_panicked, inactive, invalid_input};
-use crate::result::ToolResult;
+use crate::record::ToolResult;
 use crate::schema::{ArgumentLimits, check_limits, drop_iteratively, drop_optional_nulls};
 use crate::tool::Tool;
 
@@ -29,7 +29,7 @@ pub(super) fn admit(
         }
         Err(payload) => {
             drop_iteratively(input);
-            return Err(hook_panicked(tool.name(), "active condition", &*payload));
+            return Err(hook_panicked(tool.name(), "active condition", payload));
         }
     }
     let args = if input.is_null() { Value::Object(Map::new()) } else { input };
@@ -48,7 +48,7 @@ pub(super) fn admit(
         None => Ok(args),
         Some(parse) => match catch_unwind(AssertUnwindSafe(|| parse(args))) {
             Ok(parsed) => parsed.map_err(|why| invalid_input(tool.name(), &why)),
-            Err(payload) => Err(hook_panicked(tool.name(), "input parser", &*payload)),
+            Err(payload) => Err(hook_panicked(tool.name(), "input parser", payload)),
         },
     }
 }

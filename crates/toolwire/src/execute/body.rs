@@ -1,4 +1,5 @@
-//! Authorization and the handler: run at once when both are sync, raced otherwise.
+//! The policy step, authorization and the handler: run at once when all are sync, raced
+//! otherwise.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -6,13 +7,15 @@ use std::sync::Arc;
 use serde_json::Value;
 use tokio::time::{Instant, Sleep};
 
+use super::gate::Gate;
 use super::outcome::{denied, hook_panicked, no_timer, panicked, timed_out};
 use super::race::{Deadline, catching};
 use crate::context::ToolContext;
 use crate::handler::{BoxFuture, Handler};
-use crate::result::ToolResult;
+use crate::policy::{Decision, Policy};
+use crate::record::ToolResult;
 use crate::tool::Tool;
-use crate::tool::hooks::{AsyncCheck, Authorizer, SyncCheck};
+use crate::tool::hooks::{Authorizer, SyncCheck};
 
 /// What running the body produced.
 pub(super) enum Body {
@@ -23,53 +26,61 @@ pub(super) enum Body {
 }
 
 /// Whether a call of `tool` has async work, and so is raced rather than run at once.
-pub(super) fn races(tool: &Tool) -> bool {
+pub(super) fn races(tool: &Tool, gate: &Gate) -> bool {
     let inner = tool.inner();
     matches!(inner.handler, Handler::Async(_))
         || matches!(inner.hooks.authorize, Some(Authorizer::Async(_)))
+        || gate.is_async()
 }
 
-/// Authorizes the call and runs the handler, or prepares the future that does. When the call
-/// races, its timer is made first, so a call that cannot be timed runs nothing.
-pub(super) fn body(tool: &Tool, args: Value, ctx: ToolContext, deadline: Option<Deadline>) -> Body {
-    let timer = match deadline.filter(|_| races(tool)) {
+/// Runs the policy step and authorization and the handler, or prepares the future that does.
+/// When the call races, its timer is made first, so a call that cannot be timed runs nothing.
+pub(super) fn body(
+    tool: &Tool,
+    args: Value,
+    mut ctx: ToolContext,
+    deadline: Option<Deadline>,
+    gate: &Gate,
+) -> Body {
+    let timer = match deadline.filter(|_| races(tool, gate)) {
         Some(deadline) => match timer(tool, deadline.at) {
             Ok(sleep) => Some((deadline, sleep)),
             Err(result) => return Body::Done(result),
         },
         None => None,
     };
-    let inner = tool.inner();
-    let async_check = match &inner.hooks.authorize {
-        None => None,
-        Some(Authorizer::Sync(check)) => {
-            if let Err(result) = authorize_now(tool, check.as_ref(), &args, &ctx) {
-                return Body::Done(result);
-            }
-            None
+    if gate.is_async() {
+        return Body::Race(gated(tool.clone(), gate.clone(), args, ctx), timer);
+    }
+    if gate.applies(tool, &ctx) {
+        let decided = gate.decide_now(tool, &args, &ctx);
+        if let Err(result) = decided.and_then(|d| gate.settle(tool, &args, &mut ctx, d)) {
+            return Body::Done(result);
         }
-        Some(Authorizer::Async(check)) => Some(Arc::clone(check)),
-    };
-    let work = match (&inner.handler, async_check) {
-        (Handler::Sync(handler), None) => {
+    }
+    let inner = tool.inner();
+    if let Some(Authorizer::Sync(check)) = &inner.hooks.authorize
+        && let Err(result) = authorize_now(tool, check.as_ref(), &args, &ctx)
+    {
+        return Body::Done(result);
+    }
+    let work = match (&inner.hooks.authorize, &inner.handler) {
+        (Some(Authorizer::Async(_)), _) => authorized_run(tool.clone(), args, ctx),
+        (_, Handler::Sync(handler)) => {
             let result = catch_unwind(AssertUnwindSafe(|| handler(args, ctx)));
-            let result = result.unwrap_or_else(|payload| panicked(tool.name(), &*payload));
+            let result = result.unwrap_or_else(|payload| panicked(tool.name(), payload));
             return Body::Done(overran(tool, result, deadline.as_ref()));
         }
-        (Handler::Async(handler), None) => {
-            match catch_unwind(AssertUnwindSafe(|| handler(args, ctx))) {
-                Ok(future) => future,
-                Err(payload) => return Body::Done(panicked(tool.name(), &*payload)),
-            }
-        }
-        (handler, Some(check)) => {
-            authorize_then_run(tool.clone(), check, handler.clone(), args, ctx)
-        }
+        (_, Handler::Async(handler)) => match catch_unwind(AssertUnwindSafe(|| handler(args, ctx)))
+        {
+            Ok(future) => future,
+            Err(payload) => return Body::Done(panicked(tool.name(), payload)),
+        },
     };
     Body::Race(work, timer)
 }
 
-/// Runs a sync authorizer; a panic fails the call.
+/// Runs a sync authorizer; a denial or a panic fails the call.
 fn authorize_now(
     tool: &Tool,
     check: &SyncCheck,
@@ -78,33 +89,72 @@ fn authorize_now(
 ) -> Result<(), ToolResult> {
     match catch_unwind(AssertUnwindSafe(|| check(args, ctx))) {
         Ok(verdict) => verdict.map_err(|why| denied(tool.name(), &why)),
-        Err(payload) => Err(hook_panicked(tool.name(), "authorizer", &*payload)),
+        Err(payload) => Err(hook_panicked(tool.name(), "authorizer", payload)),
     }
 }
 
-/// The future of an async authorizer followed, if it allows the call, by the handler.
-fn authorize_then_run(
-    tool: Tool,
-    check: Arc<AsyncCheck>,
-    handler: Handler,
-    args: Value,
-    ctx: ToolContext,
-) -> BoxFuture {
+/// The future of a call whose registry policy is async: the policy step, then the rest.
+fn gated(tool: Tool, gate: Gate, args: Value, mut ctx: ToolContext) -> BoxFuture {
     Box::pin(async move {
-        let verdict = match catch_unwind(AssertUnwindSafe(|| check(args.clone(), ctx.clone()))) {
-            Ok(verdict) => catching(verdict).await,
-            Err(payload) => Err(payload),
+        let own = match gate.decide_now(&tool, &args, &ctx) {
+            Ok(decision) => decision,
+            Err(result) => return result,
         };
-        match verdict {
-            Ok(Ok(())) => {}
-            Ok(Err(why)) => return denied(tool.name(), &why),
-            Err(payload) => return hook_panicked(tool.name(), "authorizer", &*payload),
+        let registry = match &gate.policy {
+            Some(Policy::Async(policy)) => {
+                let asked = catch_unwind(AssertUnwindSafe(|| {
+                    policy(tool.clone(), args.clone(), ctx.clone())
+                }));
+                match asked {
+                    Ok(future) => catching(future).await,
+                    Err(payload) => Err(payload),
+                }
+            }
+            _ => Ok(Decision::Allow),
+        };
+        let decision = match registry {
+            Ok(decision) => own.and(decision),
+            Err(payload) => return hook_panicked(tool.name(), "policy", payload),
+        };
+        if let Err(result) = gate.settle(&tool, &args, &mut ctx, decision) {
+            return result;
         }
-        match handler {
-            Handler::Sync(handler) => handler(args, ctx),
-            Handler::Async(handler) => handler(args, ctx).await,
+        if let Some(Authorizer::Sync(check)) = &tool.inner().hooks.authorize {
+            if let Err(result) = authorize_now(&tool, check.as_ref(), &args, &ctx) {
+                return result;
+            }
+            return run(&tool, args, ctx).await;
         }
+        authorized_run(tool, args, ctx).await
     })
+}
+
+/// The future of an async authorizer, if the tool has one, followed by the handler.
+fn authorized_run(tool: Tool, args: Value, ctx: ToolContext) -> BoxFuture {
+    Box::pin(async move {
+        if let Some(Authorizer::Async(check)) = &tool.inner().hooks.authorize {
+            let check = Arc::clone(check);
+            let verdict = match catch_unwind(AssertUnwindSafe(|| check(args.clone(), ctx.clone())))
+            {
+                Ok(verdict) => catching(verdict).await,
+                Err(payload) => Err(payload),
+            };
+            match verdict {
+                Ok(Ok(())) => {}
+                Ok(Err(why)) => return denied(tool.name(), &why),
+                Err(payload) => return hook_panicked(tool.name(), "authorizer", payload),
+            }
+        }
+        run(&tool, args, ctx).await
+    })
+}
+
+/// Runs the handler inside a raced future.
+async fn run(tool: &Tool, args: Value, ctx: ToolContext) -> ToolResult {
+    match &tool.inner().handler {
+        Handler::Sync(handler) => handler(args, ctx),
+        Handler::Async(handler) => handler(args, ctx).await,
+    }
 }
 
 /// A sync handler's result, unless it arrived past the deadline.

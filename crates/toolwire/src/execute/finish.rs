@@ -9,7 +9,7 @@ use tracing::Span;
 use super::outcome::{hook_panicked, invalid_output, settle};
 use crate::abort::AbortSignal;
 use crate::context::ToolContext;
-use crate::result::{FailureKind, ToolResult};
+use crate::record::{FailureKind, ToolResult};
 use crate::tool::Tool;
 
 /// The invocation's span, and when it started if tracing is on.
@@ -62,7 +62,7 @@ impl Finish {
         let taken = std::mem::replace(result, ToolResult::ok_json(serde_json::Value::Null));
         *result = match catch_unwind(AssertUnwindSafe(|| parse(taken))) {
             Ok(parsed) => parsed.unwrap_or_else(|why| invalid_output(name, &why)),
-            Err(payload) => hook_panicked(name, "output parser", &*payload),
+            Err(payload) => hook_panicked(name, "output parser", payload),
         };
     }
 

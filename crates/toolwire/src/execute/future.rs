@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::Options;
 use super::race::Race;
 use super::start::{Started, start};
-use crate::result::{FailureKind, ToolResult};
+use crate::record::{FailureKind, ToolResult};
 use crate::schema::drop_iteratively;
 use crate::tool::Tool;
 

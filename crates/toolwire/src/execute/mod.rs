@@ -14,13 +14,20 @@
 //!    limits, validated against the compiled schema, and passed through
 //!    [`parse_input`](crate::ToolBuilder::parse_input):
 //!    [`InvalidInput`](crate::FailureKind::InvalidInput);
-//! 5. [`authorize`](crate::ToolBuilder::authorize) runs:
+//! 5. the policy step: the tool's [`needs_approval`](crate::ToolBuilder::needs_approval) rule
+//!    and the registry's [`policy`](crate::RegistryBuilder::policy) allow the call, deny it
+//!    ([`Denied`](crate::FailureKind::Denied)) or park it for a human
+//!    ([`Pending`](crate::FailureKind::Pending)); an answer to an approval must match the
+//!    call it was issued for, or the call is denied (see [`policy`](crate::policy));
+//! 6. [`authorize`](crate::ToolBuilder::authorize) runs:
 //!    [`Denied`](crate::FailureKind::Denied);
-//! 6. the handler runs, raced against the signal and the deadline, with panics caught:
+//! 7. the handler runs, raced against the signal and the deadline, with panics caught (also
+//!    panics raised while its future is dropped):
 //!    [`Handler`](crate::FailureKind::Handler), [`Panic`](crate::FailureKind::Panic),
 //!    [`Aborted`](crate::FailureKind::Aborted), [`TimedOut`](crate::FailureKind::TimedOut);
-//! 7. the signal is checked once more: an abort seen after the handler resolved wins;
-//! 8. a successful result passes through [`parse_output`](crate::ToolBuilder::parse_output):
+//! 8. the signal and the deadline are checked once more: an abort, or a deadline passed,
+//!    seen after the handler resolved wins;
+//! 9. a successful result passes through [`parse_output`](crate::ToolBuilder::parse_output):
 //!    [`InvalidOutput`](crate::FailureKind::InvalidOutput); then
 //!    [`debug_steps`](crate::ToolBuilder::debug_steps) sees the result.
 //!
@@ -29,6 +36,7 @@
 
 mod admit;
 mod body;
+mod gate;
 mod finish;
 mod future;
 mod options;
@@ -43,6 +51,7 @@ use serde_json::Value;
 
 pub use future::ExecuteFuture;
 pub(crate) use options::{Options, call_options};
+pub(crate) use outcome::drop_quietly;
 pub(crate) use resolve::resolve;
 
 use crate::tool::Tool;
@@ -89,8 +98,16 @@ impl IntoFuture for Execution {
     type Output = crate::ToolResult;
     type IntoFuture = ExecuteFuture;
 
-    fn into_future(self) -> ExecuteFuture {
-        ExecuteFuture::new(self.tool, self.input, self.options)
+    fn into_future(mut self) -> ExecuteFuture {
+        let input = std::mem::take(&mut self.input);
+        ExecuteFuture::new(self.tool.clone(), input, std::mem::take(&mut self.options))
+    }
+}
+
+impl Drop for Execution {
+    fn drop(&mut self) {
+        // Never awaited: the arguments may be nested too deeply to drop recursively.
+        crate::schema::drop_iteratively(std::mem::take(&mut self.input));
     }
 }
 

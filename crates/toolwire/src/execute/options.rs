@@ -8,10 +8,10 @@ use serde_json::Value;
 
 use crate::abort::AbortSignal;
 use crate::context::EventSink;
-use crate::id::InvocationId;
+use crate::policy::{ApprovalKey, Policy};
+use crate::record::{Answer, CallId, InvocationId};
 use crate::schema::ArgumentLimits;
 use crate::state::State;
-use crate::suspend::Answer;
 
 /// A call's options.
 #[derive(Clone, Default)]
@@ -21,12 +21,16 @@ pub(crate) struct Options {
     pub(crate) timeout: Option<Duration>,
     pub(crate) answer: Option<Arc<Answer>>,
     pub(crate) state: State,
-    /// The model's id for the call, for the span.
-    pub(crate) call_id: Option<Arc<str>>,
+    /// The model's id for the call, for the span, the context and the approval digest.
+    pub(crate) call_id: Option<CallId>,
     /// Set by callers that need the id before the call starts, for a receipt.
     pub(crate) invocation_id: Option<InvocationId>,
     /// Replaces the tool's own limits, for a registry's calls.
     pub(crate) limits: Option<ArgumentLimits>,
+    /// The registry's policy, for a registry's calls.
+    pub(crate) policy: Option<Policy>,
+    /// The key approval ids are made with: the registry's, or else the process's.
+    pub(crate) approval_key: Option<ApprovalKey>,
 }
 
 impl Options {
@@ -40,10 +44,18 @@ impl Options {
 }
 
 /// Generates the option methods of a call builder whose `options` field is an [`Options`]:
-/// `signal`, `on_event`, `timeout`, `answer` and `state`.
+/// `signal`, `on_event`, `timeout`, `answer`, `state` and `call_id`.
 macro_rules! call_options {
     ($builder:ty) => {
         impl $builder {
+            /// The model's id for this call: the handler reads it with
+            /// [`ToolContext::call_id`]($crate::ToolContext::call_id), an approval is bound to
+            /// it, and a registry's receipt and trace carry it.
+            pub fn call_id(mut self, call_id: impl Into<$crate::CallId>) -> Self {
+                self.options.call_id = Some(call_id.into());
+                self
+            }
+
             /// Cancels the call when `signal` fires. The result is then the aborted failure, at
             /// once, and an async handler's future is dropped.
             pub fn signal(mut self, signal: $crate::AbortSignal) -> Self {

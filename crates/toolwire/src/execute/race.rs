@@ -14,10 +14,10 @@ use std::time::Duration;
 use tokio::time::{Instant, Sleep};
 
 use super::finish::{Finish, Trace};
-use super::outcome::{aborted, panicked, timed_out};
+use super::outcome::{aborted, drop_quietly, panicked, timed_out};
 use crate::abort::{AbortController, deadline_reason};
 use crate::handler::BoxFuture;
-use crate::result::ToolResult;
+use crate::record::ToolResult;
 
 /// A call's time budget: when it ends, and how long it was.
 #[derive(Clone, Copy)]
@@ -101,12 +101,20 @@ fn settle(
     finish: &Finish,
     winner: Winner,
 ) -> ToolResult {
-    contest.work = None;
+    // The handler's future may panic as it is dropped; that must not reach the caller.
+    drop_quietly(contest.work.take());
     contest.waiter = None;
     let tool = finish.tool.name();
     match (winner, contest.timer.take()) {
+        // An async handler that blocked its thread past the deadline timed out all the same.
+        (Winner::Work(_), Some((timeout, sleep))) if Instant::now() >= sleep.deadline() => {
+            if let Some(controller) = controller {
+                controller.abort_with(deadline_reason(timeout));
+            }
+            timed_out(tool, timeout)
+        }
         (Winner::Work(result), _) => result,
-        (Winner::Panicked(payload), _) => panicked(tool, &*payload),
+        (Winner::Panicked(payload), _) => panicked(tool, payload),
         (Winner::TimedOut, Some((timeout, _))) => {
             if let Some(controller) = controller {
                 controller.abort_with(deadline_reason(timeout));
@@ -137,11 +145,11 @@ impl Future for Race {
 impl Drop for Race {
     fn drop(&mut self) {
         // Dropped with its work in flight: nobody will read this call's result.
-        if self.contest.work.take().is_some()
-            && let Some(controller) = self.controller.take()
-        {
+        let Some(work) = self.contest.work.take() else { return };
+        if let Some(controller) = self.controller.take() {
             controller.abort_with(DROPPED_REASON);
         }
+        drop_quietly(work);
     }
 }
 

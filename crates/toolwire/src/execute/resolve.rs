@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::admit::admit;
 use super::outcome::{hook_panicked, invalid_input};
-use crate::result::ToolResult;
+use crate::record::ToolResult;
 use crate::schema::ArgumentLimits;
 use crate::tool::Tool;
 use crate::tool::hooks::Proposal;
@@ -25,6 +25,6 @@ pub(crate) fn resolve(
     };
     match catch_unwind(AssertUnwindSafe(|| resolve(args))) {
         Ok(proposal) => proposal.map_err(|why| invalid_input(tool.name(), &why)),
-        Err(payload) => Err(hook_panicked(tool.name(), "resolver", &*payload)),
+        Err(payload) => Err(hook_panicked(tool.name(), "resolver", payload)),
     }
 }

@@ -8,12 +8,13 @@ use tokio::time::Instant;
 use super::Options;
 use super::admit::admit;
 use super::body::{Body, body, races};
+use super::gate::Gate;
 use super::finish::{Finish, Trace};
 use super::outcome::{aborted, timed_out};
 use super::race::{Deadline, Race};
 use crate::abort::{AbortController, AbortSignal};
 use crate::context::ToolContext;
-use crate::result::ToolResult;
+use crate::record::ToolResult;
 use crate::schema::drop_iteratively;
 use crate::tool::Tool;
 
@@ -51,7 +52,8 @@ pub(super) fn start(tool: Tool, input: Value, options: &mut Options) -> Started 
             return Started::Done(result);
         }
     };
-    let (handler_signal, deadline, controller) = handler_signal(&tool, &signal, timeout);
+    let gate = Gate { policy: options.policy.take(), key: options.approval_key.take() };
+    let (handler_signal, deadline, controller) = handler_signal(&tool, &signal, timeout, &gate);
     let ctx = ToolContext {
         signal: handler_signal,
         timeout: deadline.as_ref().map(|d| d.timeout),
@@ -60,10 +62,11 @@ pub(super) fn start(tool: Tool, input: Value, options: &mut Options) -> Started 
         events: options.events.take(),
         state,
         invocation_id,
+        call_id: options.call_id.take(),
     };
     let debug_ctx = tool.inner().hooks.debug_steps.as_ref().map(|_| Box::new(ctx.clone()));
     let finish = Finish { tool, signal, debug_ctx };
-    match body(&finish.tool, args, ctx, deadline) {
+    match body(&finish.tool, args, ctx, deadline, &gate) {
         Body::Done(result) => {
             let mut result = result;
             finish.run(&mut result, &trace.span);
@@ -101,12 +104,13 @@ fn handler_signal(
     tool: &Tool,
     signal: &AbortSignal,
     timeout: Option<Duration>,
+    gate: &Gate,
 ) -> (AbortSignal, Option<Deadline>, Option<AbortController>) {
     let deadline = timeout
         .and_then(|timeout| Some(Deadline { at: Instant::now().checked_add(timeout)?, timeout }));
     let controller = match deadline {
         Some(Deadline { at, timeout }) => AbortController::with_deadline(signal, at, timeout),
-        None if races(tool) => AbortController::with_parent(signal),
+        None if races(tool, gate) => AbortController::with_parent(signal),
         None => return (signal.clone(), None, None),
     };
     (controller.signal(), deadline, Some(controller))

@@ -1,6 +1,6 @@
 //! What the result renderers share: the text a model reads for one result.
 
-use crate::result::ToolResult;
+use crate::record::ToolResult;
 
 /// The text of `result` for the model: its text, followed by its JSON payload when it has
 /// one. A failure's text is its message; an empty result reads as an empty string.

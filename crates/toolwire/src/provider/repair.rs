@@ -4,9 +4,9 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use crate::id::InvocationId;
-use crate::registry::{Receipt, ToolCall};
-use crate::result::{FailureKind, ToolResult};
+use crate::record::InvocationId;
+use crate::record::{CallId, Receipt, ToolCall};
+use crate::record::{FailureKind, ToolResult};
 
 /// The text of the result filled in for a call that has none.
 pub const MISSING_RESULT: &str = "the call did not complete";
@@ -19,7 +19,7 @@ pub const MISSING_RESULT: &str = "the call did not complete";
 /// cancelled, gets an [`Aborted`](FailureKind::Aborted) one saying [`MISSING_RESULT`];
 /// receipts that match no call are dropped.
 pub fn repair(calls: &[ToolCall], receipts: Vec<Receipt>) -> Vec<Receipt> {
-    let mut by_id: HashMap<Arc<str>, VecDeque<Receipt>> = HashMap::new();
+    let mut by_id: HashMap<CallId, VecDeque<Receipt>> = HashMap::new();
     let mut unnamed = VecDeque::new();
     for receipt in receipts {
         match receipt.call_id.clone().filter(|id| !id.is_empty()) {
@@ -44,8 +44,8 @@ pub fn repair(calls: &[ToolCall], receipts: Vec<Receipt>) -> Vec<Receipt> {
 fn missing(call: &ToolCall) -> Receipt {
     Receipt {
         invocation_id: InvocationId::new(),
-        tool: Arc::from(call.name.as_str()),
-        call_id: (!call.call_id.is_empty()).then(|| Arc::from(call.call_id.as_str())),
+        tool: Arc::clone(&call.tool),
+        call_id: (!call.call_id.is_empty()).then(|| call.call_id.clone()),
         started_at: SystemTime::now(),
         duration: Duration::ZERO,
         result: ToolResult::failed(FailureKind::Aborted, MISSING_RESULT),

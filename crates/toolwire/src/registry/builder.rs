@@ -1,11 +1,16 @@
 //! [`RegistryBuilder`]: collects tools, then seals them into a [`Registry`].
 
 use std::fmt;
+use std::future::Future;
 use std::sync::Arc;
+
+use serde_json::Value;
 
 use super::index::NameIndex;
 use super::{Inner, Receipt, ReceiptHook, Registry};
+use crate::context::ToolContext;
 use crate::error::SealError;
+use crate::policy::{ApprovalKey, AsyncPolicy, Decision, Policy};
 use crate::schema::ArgumentLimits;
 use crate::tool::Tool;
 
@@ -16,6 +21,8 @@ pub struct RegistryBuilder {
     tools: Vec<Tool>,
     limits: Option<ArgumentLimits>,
     on_receipt: Option<ReceiptHook>,
+    policy: Option<Policy>,
+    approval_key: Option<ApprovalKey>,
 }
 
 impl RegistryBuilder {
@@ -47,6 +54,64 @@ impl RegistryBuilder {
         self
     }
 
+    /// An async check over every call through the registry, after the arguments are validated
+    /// and parsed and before [`authorize`](crate::ToolBuilder::authorize): it returns
+    /// [`Decision::Allow`], [`Decision::Deny`] or [`Decision::Ask`], which parks the call for a
+    /// human. It receives its own copies of the tool, the arguments and the context, and is
+    /// raced against the call's signal and deadline. See [`policy`](crate::policy) for how an
+    /// approval is bound to its call. A panic in it fails the call with
+    /// [`FailureKind::Panic`](crate::FailureKind::Panic).
+    pub fn policy<F, Fut>(mut self, policy: F) -> Self
+    where
+        F: Fn(Tool, Value, ToolContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Decision> + Send + 'static,
+    {
+        let erased: Arc<AsyncPolicy> = Arc::new(move |tool, args, ctx| Box::pin(policy(tool, args, ctx)));
+        self.policy = Some(Policy::Async(erased));
+        self
+    }
+
+    /// A sync [`policy`](Self::policy), run at once on the caller's task.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use serde_json::json;
+    /// use toolwire::policy::Decision;
+    /// use toolwire::{FailureKind, Registry, Request, Tool, ToolResult};
+    ///
+    /// let rm = Tool::define("rm").execute_sync(|_, _| ToolResult::ok(json!({}), "removed")).build()?;
+    /// let registry = Registry::builder()
+    ///     .register(rm)
+    ///     .policy_sync(|_tool, args, _ctx| match args["path"].as_str() {
+    ///         Some("/") => Decision::Deny("never the root".into()),
+    ///         Some(path) if path.starts_with("/etc") => {
+    ///             Decision::Ask(Request::new("approval", format!("remove {path}?")))
+    ///         }
+    ///         _ => Decision::Allow,
+    ///     })
+    ///     .seal()?;
+    /// let root = registry.invoke("rm", json!({"path": "/"})).await;
+    /// assert_eq!(root.result.failure_kind(), Some(FailureKind::Denied));
+    /// let etc = registry.invoke("rm", json!({"path": "/etc/hosts"})).await;
+    /// assert_eq!(etc.result.failure_kind(), Some(FailureKind::Pending));
+    /// # Ok(()) }
+    /// ```
+    pub fn policy_sync<F>(mut self, policy: F) -> Self
+    where
+        F: Fn(&Tool, &Value, &ToolContext) -> Decision + Send + Sync + 'static,
+    {
+        self.policy = Some(Policy::Sync(Arc::new(policy)));
+        self
+    }
+
+    /// The key approval ids are made and checked with. Without it the registry makes a random
+    /// one when sealed, so only this process can resume its approvals; processes that resume
+    /// each other's calls must share one.
+    pub fn approval_key(mut self, key: ApprovalKey) -> Self {
+        self.approval_key = Some(key);
+        self
+    }
+
     /// Seals the registry: from now on it cannot change.
     ///
     /// # Errors
@@ -67,8 +132,14 @@ impl RegistryBuilder {
         if !counts.is_empty() {
             return Err(SealError::duplicates(counts));
         }
-        let inner =
-            Inner { tools: self.tools, index, limits: self.limits, on_receipt: self.on_receipt };
+        let inner = Inner {
+            tools: self.tools,
+            index,
+            limits: self.limits,
+            on_receipt: self.on_receipt,
+            policy: self.policy,
+            approval_key: self.approval_key.unwrap_or_else(ApprovalKey::random),
+        };
         Ok(Registry { inner: Arc::new(inner) })
     }
 }

@@ -1,5 +1,6 @@
 //! [`Dispatch`]: many calls at once, under a concurrency limit, receipts in call order.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::future::{Future, IntoFuture};
 use std::mem;
@@ -8,18 +9,22 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use serde_json::Value;
 use tokio::task::JoinSet;
 use tracing::Instrument;
 
-use super::invoke::Label;
+use super::invoke::{DROPPED_CALL, Label};
 use super::{InvokeFuture, Receipt, Registry, ToolCall};
 use crate::abort::AbortSignal;
 use crate::execute::Options;
-use crate::result::{FailureKind, ToolResult};
-use serde_json::Value;
+use crate::record::{Answer, CallId, FailureKind, ToolResult};
+use crate::schema::drop_iteratively;
 
 /// The default number of calls a dispatch runs at once.
 pub const DEFAULT_DISPATCH_LIMIT: usize = 64;
+
+/// A dispatch's event callback: the call's id, then the event.
+type DispatchSink = Arc<dyn Fn(&CallId, Value) + Send + Sync>;
 
 /// Many prepared calls; made by [`Registry::dispatch`], run by `.await`.
 ///
@@ -27,17 +32,25 @@ pub const DEFAULT_DISPATCH_LIMIT: usize = 64;
 /// Tokio task, so a slow, failing, panicking or hanging call never holds up the others.
 /// Receipts come back in call order. Outside a Tokio runtime the calls run one after the
 /// other instead.
+///
+/// Its options are those of [`Invocation`](crate::Invocation), for every call at once, except
+/// that events arrive with the id of the call that emitted them, and answers are given per
+/// call, since an approval answers one call only.
 #[must_use = "a dispatch does nothing until it is awaited"]
 pub struct Dispatch {
     registry: Registry,
     calls: Vec<ToolCall>,
     options: Options,
+    events: Option<DispatchSink>,
+    answers: HashMap<CallId, Answer>,
     limit: usize,
 }
 
 impl Dispatch {
     pub(super) fn new(registry: Registry, calls: Vec<ToolCall>) -> Self {
-        Self { registry, calls, options: Options::default(), limit: DEFAULT_DISPATCH_LIMIT }
+        let options = registry.options();
+        let (events, answers) = (None, HashMap::new());
+        Self { registry, calls, options, events, answers, limit: DEFAULT_DISPATCH_LIMIT }
     }
 
     /// Runs at most `limit` calls at once (at least one). Default:
@@ -64,6 +77,28 @@ impl Dispatch {
         self.options.set_state(state);
         self
     }
+
+    /// Receives the events every call's handler emits, each with its call's id, on the
+    /// call's task.
+    pub fn on_event(mut self, callback: impl Fn(&CallId, Value) + Send + Sync + 'static) -> Self {
+        self.events = Some(Arc::new(callback));
+        self
+    }
+
+    /// Retries the call with id `call_id` with the host's answer to its request.
+    pub fn answer(mut self, call_id: impl Into<CallId>, answer: Answer) -> Self {
+        self.answers.insert(call_id.into(), answer);
+        self
+    }
+}
+
+impl Drop for Dispatch {
+    fn drop(&mut self) {
+        // Never awaited: the arguments may be nested too deeply to drop recursively.
+        for call in &mut self.calls {
+            drop_iteratively(mem::take(&mut call.arguments));
+        }
+    }
 }
 
 /// What every task of a dispatch shares: the registry, the options, and each call's name and
@@ -73,32 +108,36 @@ impl Dispatch {
 struct Batch {
     registry: Registry,
     options: Options,
+    events: Option<DispatchSink>,
+    answers: HashMap<CallId, Answer>,
     /// The calls, their arguments taken out.
     calls: Vec<ToolCall>,
 }
 
 impl Batch {
-    /// Splits `calls` into what the tasks share and the arguments, by position.
-    fn new(registry: Registry, options: Options, mut calls: Vec<ToolCall>) -> (Self, Vec<Value>) {
-        let arguments = calls.iter_mut().map(|call| mem::take(&mut call.arguments)).collect();
-        (Self { registry, options, calls }, arguments)
-    }
-
     /// The invocation of the call at `position`, one of the positions of the arguments.
     fn invocation(&self, position: usize, arguments: Value) -> InvokeFuture {
         let call = &self.calls[position];
-        let invocation = self.registry.invoke(&call.name, arguments).call_id(call.call_id.as_str());
-        let invocation = match &call.malformed {
-            Some(why) => invocation.reject_arguments(why),
-            None => invocation,
-        };
-        invocation.with_options(&self.options).into_future()
+        let mut invocation =
+            self.registry.invoke(&call.tool, arguments).with_options(&self.options);
+        invocation = invocation.call_id(call.call_id.clone());
+        if let Some(why) = &call.malformed {
+            invocation = invocation.reject_arguments(why);
+        }
+        if let Some(sink) = &self.events {
+            let (sink, id) = (Arc::clone(sink), call.call_id.clone());
+            invocation = invocation.on_event(move |event| sink(&id, event));
+        }
+        if let Some(answer) = self.answers.get(&call.call_id) {
+            invocation = invocation.answer(answer.clone());
+        }
+        invocation.into_future()
     }
 
-    /// The receipt of the call at `position`, whose task ended without one.
+    /// The receipt of the call at `position`, which ended without one of its own.
     fn lost(&self, position: usize, result: ToolResult) -> Receipt {
         let call = &self.calls[position];
-        Label::new(&self.registry, &call.name, &call.call_id).receipt(result)
+        Label::new(&self.registry, &call.tool, &call.call_id).receipt(result)
     }
 }
 
@@ -106,35 +145,99 @@ impl IntoFuture for Dispatch {
     type Output = Vec<Receipt>;
     type IntoFuture = DispatchFuture;
 
-    fn into_future(self) -> DispatchFuture {
-        let Dispatch { registry, calls, options, limit } = self;
-        // Whether a Tokio runtime is there is asked when the dispatch first runs, not now: a
-        // dispatch may be made outside the runtime that will drive it.
-        let run = Box::pin(async move {
-            let (batch, arguments) = Batch::new(registry, options, calls);
-            if tokio::runtime::Handle::try_current().is_ok() {
-                concurrently(Arc::new(batch), arguments, limit).await
-            } else {
-                one_by_one(&batch, arguments).await
-            }
-        });
-        DispatchFuture { run }
+    fn into_future(mut self) -> DispatchFuture {
+        let mut calls = mem::take(&mut self.calls);
+        let arguments = calls.iter_mut().map(|call| mem::take(&mut call.arguments)).collect();
+        let batch = Batch {
+            registry: self.registry.clone(),
+            options: mem::take(&mut self.options),
+            events: self.events.take(),
+            answers: mem::take(&mut self.answers),
+            calls,
+        };
+        let limit = self.limit;
+        DispatchFuture { state: State::Ready { batch: Arc::new(batch), arguments, limit } }
     }
 }
 
 /// The future of a dispatch's receipts, in call order.
 ///
-/// Cancel safety: dropping it aborts every call still running.
+/// # Cancel safety
+///
+/// Dropping it aborts every call still running; each of them, and each call that had not
+/// started, still gets a receipt for the registry's
+/// [`on_receipt`](crate::RegistryBuilder::on_receipt) hook, an
+/// [`Aborted`](FailureKind::Aborted) failure saying [`DROPPED_CALL`].
 #[must_use = "futures do nothing unless polled"]
 pub struct DispatchFuture {
-    run: Pin<Box<dyn Future<Output = Vec<Receipt>> + Send>>,
+    state: State,
+}
+
+enum State {
+    /// Not polled yet: nothing has started.
+    Ready { batch: Arc<Batch>, arguments: Vec<Value>, limit: usize },
+    Running(Pin<Box<dyn Future<Output = Vec<Receipt>> + Send>>),
+    Done,
 }
 
 impl Future for DispatchFuture {
     type Output = Vec<Receipt>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Vec<Receipt>> {
-        self.run.as_mut().poll(cx)
+        if let State::Ready { batch, arguments, limit } = &mut self.state {
+            let (batch, arguments, limit) = (Arc::clone(batch), mem::take(arguments), *limit);
+            // Whether a Tokio runtime is there is asked when the dispatch first runs, not
+            // when it is made: a dispatch may be made outside the runtime that drives it.
+            let run: Pin<Box<dyn Future<Output = Vec<Receipt>> + Send>> =
+                if tokio::runtime::Handle::try_current().is_ok() {
+                    Box::pin(concurrently(batch, arguments, limit))
+                } else {
+                    Box::pin(async move { one_by_one(&batch, arguments).await })
+                };
+            self.state = State::Running(run);
+        }
+        let State::Running(run) = &mut self.state else {
+            return Poll::Ready(Vec::new());
+        };
+        let receipts = std::task::ready!(run.as_mut().poll(cx));
+        self.state = State::Done;
+        Poll::Ready(receipts)
+    }
+}
+
+impl Drop for DispatchFuture {
+    fn drop(&mut self) {
+        if let State::Ready { batch, arguments, .. } = &mut self.state {
+            for (position, arguments) in mem::take(arguments).into_iter().enumerate() {
+                drop_iteratively(arguments);
+                batch.lost(position, ToolResult::failed(FailureKind::Aborted, DROPPED_CALL));
+            }
+        }
+    }
+}
+
+/// Where one call of a concurrent dispatch is.
+enum Slot {
+    Waiting,
+    Running(tokio::task::Id),
+    Done(Receipt),
+}
+
+/// The slots of a concurrent dispatch, which give every call a receipt even when the dispatch
+/// is dropped: a running call's task reports its own as it is aborted, and a waiting call gets
+/// one here.
+struct Slots {
+    batch: Arc<Batch>,
+    slots: Vec<Slot>,
+}
+
+impl Drop for Slots {
+    fn drop(&mut self) {
+        for (position, slot) in self.slots.iter().enumerate() {
+            if matches!(slot, Slot::Waiting) {
+                self.batch.lost(position, ToolResult::failed(FailureKind::Aborted, DROPPED_CALL));
+            }
+        }
     }
 }
 
@@ -142,14 +245,15 @@ impl Future for DispatchFuture {
 /// when the dispatch ran.
 async fn concurrently(batch: Arc<Batch>, arguments: Vec<Value>, limit: usize) -> Vec<Receipt> {
     let count = arguments.len();
-    let mut slots: Vec<Slot> = (0..count).map(|_| Slot::Waiting).collect();
-    let mut waiting = arguments.into_iter().enumerate();
+    let slots = (0..count).map(|_| Slot::Waiting).collect();
+    let mut slots = Slots { batch: Arc::clone(&batch), slots };
+    let mut waiting = Waiting(arguments.into_iter().enumerate());
     let mut tasks = JoinSet::new();
     let span = tracing::Span::current();
     let untraced = span.is_disabled();
     loop {
         while tasks.len() < limit {
-            let Some((position, arguments)) = waiting.next() else {
+            let Some((position, arguments)) = waiting.0.next() else {
                 break;
             };
             let shared = Arc::clone(&batch);
@@ -159,23 +263,24 @@ async fn concurrently(batch: Arc<Batch>, arguments: Vec<Value>, limit: usize) ->
             } else {
                 tasks.spawn(call.instrument(span.clone()))
             };
-            slots[position] = Slot::Running(handle.id());
+            slots.slots[position] = Slot::Running(handle.id());
         }
         match tasks.join_next_with_id().await {
-            Some(Ok((_, (position, receipt)))) => slots[position] = Slot::Done(receipt),
+            Some(Ok((_, (position, receipt)))) => slots.slots[position] = Slot::Done(receipt),
             Some(Err(error)) => {
                 let id = error.id();
                 let lost_at = slots
+                    .slots
                     .iter()
                     .position(|slot| matches!(slot, Slot::Running(running) if *running == id));
                 if let Some(position) = lost_at {
-                    slots[position] = Slot::Done(batch.lost(position, lost(&error)));
+                    slots.slots[position] = Slot::Done(batch.lost(position, lost(&error)));
                 }
             }
             None => break,
         }
     }
-    slots
+    mem::take(&mut slots.slots)
         .into_iter()
         .enumerate()
         .map(|(position, slot)| match slot {
@@ -191,17 +296,22 @@ async fn concurrently(batch: Arc<Batch>, arguments: Vec<Value>, limit: usize) ->
         .collect()
 }
 
-/// Where one call of a concurrent dispatch is.
-enum Slot {
-    Waiting,
-    Running(tokio::task::Id),
-    Done(Receipt),
+/// The arguments of the calls not started yet; dropped without recursion.
+struct Waiting(std::iter::Enumerate<std::vec::IntoIter<Value>>);
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        for (_, arguments) in self.0.by_ref() {
+            drop_iteratively(arguments);
+        }
+    }
 }
 
 /// Runs the calls one after the other, for executors other than Tokio.
 async fn one_by_one(batch: &Batch, arguments: Vec<Value>) -> Vec<Receipt> {
     let mut receipts = Vec::with_capacity(arguments.len());
-    for (position, arguments) in arguments.into_iter().enumerate() {
+    let mut waiting = Waiting(arguments.into_iter().enumerate());
+    while let Some((position, arguments)) = waiting.0.next() {
         receipts.push(batch.invocation(position, arguments).await);
     }
     receipts
@@ -219,7 +329,7 @@ fn lost(error: &tokio::task::JoinError) -> ToolResult {
 
 impl fmt::Debug for Dispatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<&str> = self.calls.iter().map(|call| call.name.as_str()).collect();
+        let names: Vec<&str> = self.calls.iter().map(|call| &*call.tool).collect();
         f.debug_struct("Dispatch")
             .field("calls", &names)
             .field("limit", &self.limit)

@@ -9,16 +9,17 @@ use std::sync::Arc;
 use std::task::{Context, Poll, ready};
 use std::time::{Instant, SystemTime};
 
-use crate::clock;
-
 use serde_json::Value;
 
 use super::{Receipt, ReceiptHook, Registry};
+use crate::clock;
 use crate::execute::{ExecuteFuture, Options, call_options};
-use crate::id::InvocationId;
-use crate::result::{FailureKind, ToolResult};
+use crate::record::{CallId, FailureKind, InvocationId, ToolResult};
 use crate::schema::drop_iteratively;
 use crate::tool::Tool;
+
+/// The text of the receipt of a call whose future was dropped before it completed.
+pub const DROPPED_CALL: &str = "the caller dropped the call before it completed";
 
 /// A prepared call through a [`Registry`]; made by [`Registry::invoke`], run by `.await`.
 #[must_use = "an invocation does nothing until it is awaited"]
@@ -36,15 +37,9 @@ impl Invocation {
             Ok(tool) => Ok(tool.clone()),
             Err(failure) => Err(Box::new((Arc::from(super::suggest::shown(name)), failure))),
         };
-        let options = Options { limits: registry.limits(), ..Options::default() };
+        let options = registry.options();
         let on_receipt = registry.on_receipt().cloned();
         Self { on_receipt, target, input, options }
-    }
-
-    /// The model's id for this call, copied into the receipt and the trace.
-    pub fn call_id(mut self, call_id: impl Into<Arc<str>>) -> Self {
-        self.options.call_id = Some(call_id.into());
-        self
     }
 
     /// Fails the call before it starts, because the model's arguments could not be read.
@@ -57,22 +52,39 @@ impl Invocation {
         self
     }
 
-    /// Replaces every option but the call id and the limits, for dispatch.
+    /// Takes the caller's options of a dispatch, keeping this call's id and the registry's
+    /// settings.
     pub(super) fn with_options(mut self, options: &Options) -> Self {
-        let (call_id, limits) = (self.options.call_id.take(), self.options.limits);
-        self.options = Options { call_id, limits, ..options.clone() };
+        let own = mem::take(&mut self.options);
+        self.options = Options {
+            call_id: own.call_id,
+            limits: own.limits,
+            policy: own.policy,
+            approval_key: own.approval_key,
+            ..options.clone()
+        };
         self
     }
 }
 
 call_options!(Invocation);
 
+impl Drop for Invocation {
+    fn drop(&mut self) {
+        // Never awaited: the arguments may be nested too deeply to drop recursively.
+        drop_iteratively(mem::take(&mut self.input));
+    }
+}
+
 impl IntoFuture for Invocation {
     type Output = Receipt;
     type IntoFuture = InvokeFuture;
 
-    fn into_future(self) -> InvokeFuture {
-        let Invocation { on_receipt, target, input, mut options } = self;
+    fn into_future(mut self) -> InvokeFuture {
+        let input = mem::take(&mut self.input);
+        let mut options = mem::take(&mut self.options);
+        let on_receipt = self.on_receipt.take();
+        let target = mem::replace(&mut self.target, Err(placeholder()));
         let invocation_id = InvocationId::new();
         let call_id = options.call_id.clone();
         let (tool, body) = match target {
@@ -90,13 +102,23 @@ impl IntoFuture for Invocation {
     }
 }
 
+/// What an invocation's target is while it is moved out.
+fn placeholder() -> Box<(Arc<str>, ToolResult)> {
+    Box::new((Arc::from(""), ToolResult::failure("")))
+}
+
 /// The future of one invocation's [`Receipt`]. It never panics and never errs.
 ///
-/// Cancel safety: dropping it drops the call, which stops the handler at its next `.await`.
+/// # Cancel safety
+///
+/// Dropping it before it completes stops the call: the handler's future is dropped, so it
+/// stops at its next `.await`, and the handler's signal fires. The registry's
+/// [`on_receipt`](crate::RegistryBuilder::on_receipt) hook still sees a receipt, an
+/// [`Aborted`](FailureKind::Aborted) failure saying [`DROPPED_CALL`].
 #[must_use = "futures do nothing unless polled"]
 pub struct InvokeFuture {
     tool: Arc<str>,
-    call_id: Option<Arc<str>>,
+    call_id: Option<CallId>,
     invocation_id: InvocationId,
     on_receipt: Option<ReceiptHook>,
     /// When it was first polled.
@@ -106,7 +128,7 @@ pub struct InvokeFuture {
 
 // The running call is the common case and is kept inline: boxing it would cost every call
 // an allocation, to save room only in calls that failed before they started.
-#[allow(clippy::large_enum_variant)]
+#[expect(clippy::large_enum_variant, reason = "the common case stays unboxed")]
 enum Body {
     Known(ExecuteFuture),
     /// Failed before it started: an unknown tool, or arguments that could not be read.
@@ -117,25 +139,21 @@ enum Body {
 /// A call's identity, to write its receipt when its future was lost.
 pub(super) struct Label {
     tool: Arc<str>,
-    call_id: Option<Arc<str>>,
+    call_id: Option<CallId>,
     invocation_id: InvocationId,
     on_receipt: Option<ReceiptHook>,
 }
 
 impl Label {
     /// The label of a call of `tool` through `registry`, with a fresh invocation id.
-    pub(super) fn new(registry: &Registry, tool: &str, call_id: &str) -> Self {
+    pub(super) fn new(registry: &Registry, tool: &str, call_id: &CallId) -> Self {
         let tool = match registry.get(tool) {
             Some(found) => found.shared_name(),
             None => Arc::from(super::suggest::shown(tool)),
         };
         let on_receipt = registry.on_receipt().cloned();
-        Label {
-            tool,
-            call_id: Some(Arc::from(call_id)),
-            invocation_id: InvocationId::new(),
-            on_receipt,
-        }
+        let call_id = Some(call_id.clone());
+        Label { tool, call_id, invocation_id: InvocationId::new(), on_receipt }
     }
 
     /// The call's receipt with `result`, reported to the receipt hook like any other.
@@ -152,6 +170,19 @@ impl Label {
 fn report(hook: Option<&ReceiptHook>, receipt: &Receipt) {
     if hook.is_some_and(|hook| catch_unwind(AssertUnwindSafe(|| hook(receipt))).is_err()) {
         tracing::warn!(tool = &*receipt.tool, "the on_receipt hook panicked");
+    }
+}
+
+impl InvokeFuture {
+    fn receipt(&mut self, started: Instant, result: ToolResult) -> Receipt {
+        Receipt {
+            invocation_id: self.invocation_id,
+            tool: Arc::clone(&self.tool),
+            call_id: self.call_id.take(),
+            started_at: clock::wall_time(started),
+            duration: started.elapsed(),
+            result,
+        }
     }
 }
 
@@ -176,18 +207,26 @@ impl Future for InvokeFuture {
             },
         };
         this.body = Body::Done;
-        let receipt = Receipt {
-            invocation_id: this.invocation_id,
-            tool: Arc::clone(&this.tool),
-            call_id: this.call_id.take(),
-            started_at: clock::wall_time(started),
-            duration: started.elapsed(),
-            result,
-        };
+        let receipt = this.receipt(started, result);
         if report_it {
             report(this.on_receipt.as_ref(), &receipt);
         }
         Poll::Ready(receipt)
+    }
+}
+
+impl Drop for InvokeFuture {
+    fn drop(&mut self) {
+        if matches!(self.body, Body::Done) {
+            return;
+        }
+        // Stop the call first, so its handler is gone when the hook hears of it.
+        crate::execute::drop_quietly(mem::replace(&mut self.body, Body::Done));
+        if self.on_receipt.is_some() {
+            let started = self.started.unwrap_or_else(Instant::now);
+            let receipt = self.receipt(started, ToolResult::failed(FailureKind::Aborted, DROPPED_CALL));
+            report(self.on_receipt.as_ref(), &receipt);
+        }
     }
 }
 

@@ -10,7 +10,7 @@
 //!
 //! let delete = Tool::define("delete_file")
 //!     .parameters(json!({"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}))
-//!     .authorize(|_args, ctx| match ctx.state::<App>() {
+//!     .authorize_sync(|_args, ctx| match ctx.state::<App>() {
 //!         Some(app) if app.admin => Ok(()),
 //!         _ => Err("only admins may delete files"),
 //!     })
@@ -47,11 +47,9 @@
 //! inactive, so a mismatch is a readable failure, never a panic.
 
 mod builder;
-mod call;
 mod dispatch;
 mod index;
 mod invoke;
-mod receipt;
 mod suggest;
 
 use std::any::Any;
@@ -61,13 +59,14 @@ use std::sync::Arc;
 use serde_json::Value;
 
 pub use builder::RegistryBuilder;
-pub use call::ToolCall;
 pub use dispatch::{DEFAULT_DISPATCH_LIMIT, Dispatch, DispatchFuture};
-pub use invoke::{Invocation, InvokeFuture};
-pub use receipt::Receipt;
+pub use invoke::{DROPPED_CALL, Invocation, InvokeFuture};
+pub use crate::record::{Receipt, ToolCall};
 
+use crate::execute::Options;
+use crate::policy::{ApprovalKey, Policy};
 use crate::provider::Provider;
-use crate::result::{FailureKind, ToolResult};
+use crate::record::{FailureKind, ToolResult};
 use crate::schema::ArgumentLimits;
 use crate::tool::{Proposal, Tool};
 
@@ -86,6 +85,8 @@ struct Inner {
     index: index::NameIndex,
     limits: Option<ArgumentLimits>,
     on_receipt: Option<ReceiptHook>,
+    policy: Option<Policy>,
+    approval_key: ApprovalKey,
 }
 
 impl Registry {
@@ -171,8 +172,14 @@ impl Registry {
         })
     }
 
-    pub(crate) fn limits(&self) -> Option<ArgumentLimits> {
-        self.inner.limits
+    /// The options every call through this registry starts with.
+    pub(crate) fn options(&self) -> Options {
+        Options {
+            limits: self.inner.limits,
+            policy: self.inner.policy.clone(),
+            approval_key: Some(self.inner.approval_key.clone()),
+            ..Options::default()
+        }
     }
 
     pub(crate) fn on_receipt(&self) -> Option<&ReceiptHook> {

@@ -1,8 +1,8 @@
 //! Seed 003's executable-tool hooks: authorization, input and output parsing, activation,
 //! proposals, debug steps and intents.
 //!
-//! They run in the pipeline's order: `active`, the schema, `parse_input`, `authorize`, the
-//! handler, `parse_output`, `debug_steps`. Each is optional.
+//! They run in the pipeline's order: `active`, the schema, `parse_input`, `needs_approval`
+//! (with the registry's policy), `authorize`, the handler, `parse_output`, `debug_steps`. Each is optional.
 
 use std::any::Any;
 use std::fmt::Display;
@@ -13,7 +13,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::context::ToolContext;
-use crate::result::ToolResult;
+use crate::record::ToolResult;
 use crate::tool::ToolBuilder;
 
 /// A value a host hands back instead of executing: which tool, with which input.
@@ -36,6 +36,8 @@ type Transform<T> = Arc<dyn Fn(T) -> Result<T, String> + Send + Sync>;
 type Condition = dyn Fn(Option<&dyn Any>) -> bool + Send + Sync;
 type Resolver = dyn Fn(Value) -> Result<Proposal, String> + Send + Sync;
 type DebugHook = dyn Fn(&ToolResult, &ToolContext) + Send + Sync;
+/// Whether a call with these arguments needs a human's approval first.
+pub(crate) type ApprovalRule = dyn Fn(&Value) -> bool + Send + Sync;
 
 /// An authorization check, with its generics erased.
 #[derive(Clone)]
@@ -48,6 +50,7 @@ pub(crate) enum Authorizer {
 #[derive(Clone, Default)]
 pub(crate) struct Hooks {
     pub(crate) authorize: Option<Authorizer>,
+    pub(crate) approval: Option<Arc<ApprovalRule>>,
     pub(crate) parse_input: Option<Transform<Value>>,
     pub(crate) parse_output: Option<Transform<ToolResult>>,
     pub(crate) active: Option<Arc<Condition>>,
@@ -59,26 +62,18 @@ pub(crate) struct Hooks {
 }
 
 impl ToolBuilder {
-    /// The host's permission check. It runs after the arguments are validated and parsed,
-    /// before the handler, and sees the arguments and the context (with the application
+    /// The host's permission check, async, for checks that wait on I/O. It runs after the
+    /// arguments are validated and parsed and after the policy step, before the handler, and
+    /// receives its own copy of the arguments and of the context (with the application
     /// state). `Err(reason)` denies the call: the result is a
     /// [`FailureKind::Denied`](crate::FailureKind::Denied) failure carrying the reason, and the
-    /// handler never runs. A panic in the check fails the call with
+    /// handler never runs. It is raced against the call's signal and deadline like the
+    /// handler. A panic in the check fails the call with
     /// [`FailureKind::Panic`](crate::FailureKind::Panic), and the handler does not run either.
-    pub fn authorize<F, E>(self, check: F) -> Self
-    where
-        F: Fn(&Value, &ToolContext) -> Result<(), E> + Send + Sync + 'static,
-        E: Display,
-    {
-        let check =
-            move |args: &Value, ctx: &ToolContext| check(args, ctx).map_err(|e| e.to_string());
-        self.with_hooks(|hooks| hooks.authorize = Some(Authorizer::Sync(Arc::new(check))))
-    }
-
-    /// An async [`authorize`](Self::authorize), for checks that wait on I/O. It receives its
-    /// own copy of the arguments and of the context. It is raced against the call's signal and
-    /// deadline like the handler.
-    pub fn authorize_async<F, Fut, E>(self, check: F) -> Self
+    ///
+    /// Like [`execute`](Self::execute) and [`execute_sync`](Self::execute_sync), the plain name
+    /// takes an async function and [`authorize_sync`](Self::authorize_sync) a sync one.
+    pub fn authorize<F, Fut, E>(self, check: F) -> Self
     where
         F: Fn(Value, ToolContext) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<(), E>> + Send + 'static,
@@ -90,6 +85,39 @@ impl ToolBuilder {
                 Box::pin(async move { verdict.await.map_err(|e| e.to_string()) })
             };
         self.with_hooks(|hooks| hooks.authorize = Some(Authorizer::Async(Arc::new(check))))
+    }
+
+    /// A sync [`authorize`](Self::authorize): it sees the arguments and the context by
+    /// reference and runs at once, on the caller's task.
+    pub fn authorize_sync<F, E>(self, check: F) -> Self
+    where
+        F: Fn(&Value, &ToolContext) -> Result<(), E> + Send + Sync + 'static,
+        E: Display,
+    {
+        let check =
+            move |args: &Value, ctx: &ToolContext| check(args, ctx).map_err(|e| e.to_string());
+        self.with_hooks(|hooks| hooks.authorize = Some(Authorizer::Sync(Arc::new(check))))
+    }
+
+    /// Asks a human before every call of this tool (`true`), or never (`false`, the default):
+    /// the call is parked with a pending result whose [`Request`](crate::Request) has kind
+    /// `"approval"` and carries the tool's name and arguments in its `data`. The call goes on
+    /// when it is run again with an [`Answer`](crate::Answer) accepting that request, for the
+    /// same arguments and call id; see [`policy`](crate::policy). It is the tool's own policy,
+    /// combined with the registry's.
+    pub fn needs_approval(self, needs: bool) -> Self {
+        let rule: Option<Arc<ApprovalRule>> = needs.then(|| Arc::new(|_: &Value| true) as _);
+        self.with_hooks(|hooks| hooks.approval = rule)
+    }
+
+    /// Asks a human first for the calls whose arguments satisfy `rule`, as
+    /// [`needs_approval`](Self::needs_approval) does for all. A panic in the rule fails the
+    /// call with [`FailureKind::Panic`](crate::FailureKind::Panic).
+    pub fn needs_approval_if<F>(self, rule: F) -> Self
+    where
+        F: Fn(&Value) -> bool + Send + Sync + 'static,
+    {
+        self.with_hooks(|hooks| hooks.approval = Some(Arc::new(rule)))
     }
 
     /// A custom input parser (the seed's `parseInput`): it runs after schema validation, or

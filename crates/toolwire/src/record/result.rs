@@ -2,16 +2,20 @@
 
 use std::fmt;
 
+use serde::de::{Deserialize, Deserializer};
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use serde_json::Value;
 
-use crate::suspend::Request;
+use super::suspend::Request;
+use super::text::{MAX_FAILURE_TEXT, clip};
 
 /// Why a [`ToolResult`] is not a success.
 ///
-/// Read it with [`ToolResult::failure_kind`]. New kinds may be added.
+/// Read it with [`ToolResult::failure_kind`]. New kinds may be added. It serializes as its
+/// [`as_str`](FailureKind::as_str) name.
 #[non_exhaustive]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum FailureKind {
     /// The caller's signal fired, before or during the call.
     Aborted,
@@ -119,10 +123,26 @@ impl ToolResult {
     /// themselves, for example with [`FailureKind::Denied`].
     ///
     /// [`FailureKind::Pending`] is reserved for [`ToolResult::pending`]; passing it here gives
-    /// a [`FailureKind::Handler`] failure.
+    /// a [`FailureKind::Handler`] failure. A text longer than 16 KiB is cut short, so a
+    /// failure never carries a huge input back to the model.
     pub fn failed(kind: FailureKind, text: impl Into<String>) -> Self {
         let kind = if kind == FailureKind::Pending { FailureKind::Handler } else { kind };
-        Self { json: Value::Null, text: Some(text.into()), outcome: Outcome::Failure(kind) }
+        let mut text: String = text.into();
+        if text.len() > MAX_FAILURE_TEXT {
+            text = clip(&text, MAX_FAILURE_TEXT).into_owned();
+        }
+        Self { json: Value::Null, text: Some(text), outcome: Outcome::Failure(kind) }
+    }
+
+    /// The same result with `kind` as its failure kind, as a receipt read from storage
+    /// restores it; successes and pending results keep theirs.
+    pub(crate) fn with_failure_kind(mut self, kind: Option<FailureKind>) -> Self {
+        if let (Outcome::Failure(_), Some(kind)) = (&self.outcome, kind) {
+            if kind != FailureKind::Pending {
+                self.outcome = Outcome::Failure(kind);
+            }
+        }
+        self
     }
 
     /// A suspended call: the host must answer `request` and run the call again with
@@ -197,5 +217,33 @@ impl Serialize for ToolResult {
         out.serialize_field("json", &self.json)?;
         out.serialize_field("text", &self.text)?;
         out.end()
+    }
+}
+
+/// The seeds' shape, as it reads back.
+#[derive(serde::Deserialize)]
+struct Wire {
+    success: bool,
+    #[serde(default)]
+    json: Value,
+    #[serde(default)]
+    text: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for ToolResult {
+    /// Reads `{"success", "json", "text"}`. A failure reads back as a
+    /// [`FailureKind::Handler`] failure, unless its `json` holds a pending request, which makes
+    /// it pending again; a [`Receipt`](crate::Receipt) keeps the exact kind.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let Wire { success, json, text } = Wire::deserialize(deserializer)?;
+        let outcome = if success {
+            Outcome::Success
+        } else {
+            match json.get("pending").map(|r| Request::deserialize(r)) {
+                Some(Ok(request)) => Outcome::Pending(Box::new(request)),
+                _ => Outcome::Failure(FailureKind::Handler),
+            }
+        };
+        Ok(Self { json, text, outcome })
     }
 }

@@ -1,0 +1,91 @@
+//! The digest an approval is bound to: SHA-256 over the tool's name, the call id and the
+//! canonical JSON of the arguments.
+
+use std::fmt::Write;
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+/// The hex SHA-256 digest of a call.
+///
+/// Each part is preceded by its length, so no two different calls hash the same bytes.
+/// The arguments are written as canonical JSON: no white space, and object keys sorted by
+/// their UTF-8 bytes, so the same arguments in any key order give the same digest.
+pub(crate) fn call_digest(tool: &str, call_id: &str, arguments: &Value) -> String {
+    let mut canonical = String::new();
+    write_canonical(arguments, &mut canonical);
+    let mut hasher = Sha256::new();
+    for part in [tool, call_id, canonical.as_str()] {
+        hasher.update((part.len() as u64).to_be_bytes());
+        hasher.update(part.as_bytes());
+    }
+    hex(&hasher.finalize())
+}
+
+/// Lower-case hex of `bytes`.
+pub(super) fn hex(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for byte in bytes {
+        // Writing to a String cannot fail.
+        let _ = write!(out, "{byte:02x}");
+    }
+    out
+}
+
+/// Appends the canonical JSON of `value`. Arguments reach here after the size and depth
+/// limits, so the recursion is bounded.
+fn write_canonical(value: &Value, out: &mut String) {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+            out.push('{');
+            for (i, (key, item)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_string(key, out);
+                out.push(':');
+                write_canonical(item, out);
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_canonical(item, out);
+            }
+            out.push(']');
+        }
+        Value::String(text) => write_string(text, out),
+        scalar => {
+            let _ = write!(out, "{scalar}");
+        }
+    }
+}
+
+fn write_string(text: &str, out: &mut String) {
+    let _ = write!(out, "{}", Value::from(text));
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn key_order_does_not_matter_but_every_part_does() {
+        let a = call_digest("t", "c", &json!({"a": 1, "b": [true, null, "x"]}));
+        let b = call_digest("t", "c", &json!({"b": [true, null, "x"], "a": 1}));
+        assert_eq!(a, b);
+        assert_ne!(a, call_digest("t", "d", &json!({"a": 1, "b": [true, null, "x"]})));
+        assert_ne!(a, call_digest("u", "c", &json!({"a": 1, "b": [true, null, "x"]})));
+        assert_ne!(a, call_digest("t", "c", &json!({"a": 2, "b": [true, null, "x"]})));
+        // Lengths come first: moving a character between parts changes the digest.
+        assert_ne!(call_digest("ab", "c", &json!({})), call_digest("a", "bc", &json!({})));
+    }
+}

@@ -1,0 +1,69 @@
+//! The policy step: a check over every call, after its arguments are validated and parsed and
+//! before [`authorize`](crate::ToolBuilder::authorize), that allows it, denies it, or asks a
+//! human first.
+//!
+//! A registry's policy is set with [`RegistryBuilder::policy`](crate::RegistryBuilder::policy)
+//! (async) or [`policy_sync`](crate::RegistryBuilder::policy_sync); a tool can also ask for
+//! approval itself with [`ToolBuilder::needs_approval`](crate::ToolBuilder::needs_approval).
+//! A [`Decision::Deny`] wins over an [`Ask`](Decision::Ask), which wins over
+//! [`Allow`](Decision::Allow).
+//!
+//! # Approvals are bound to the exact call
+//!
+//! An `Ask` parks the call with a pending result. Its [`Request`] carries the hex SHA-256
+//! digest of the call (the tool's name, the canonical JSON of the arguments, and the call id)
+//! and an id keyed to that digest with the registry's [`ApprovalKey`]. The call is resumed by
+//! running it again with [`Answer`](crate::Answer) to that request. The resumed call passes
+//! the policy only when the answer's id was issued for a call with the same digest, and the
+//! answer accepts; anything else fails closed, as
+//! [`FailureKind::Denied`](crate::FailureKind::Denied), with a message saying what did not
+//! match: an empty id, an id this registry never issued, an answer made for other arguments
+//! or another call, or an answer to a call that never asked. An answer to an approval is
+//! consumed by the policy step: the handler never sees it.
+//!
+//! Answers whose ids are not approval ids (a handler's own [`Request`], seed 002's flow) go to
+//! the handler as before, unless the policy asks for approval, in which case only an approval
+//! passes.
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use serde_json::json;
+//! use toolwire::{Answer, FailureKind, Registry, Tool, ToolResult};
+//!
+//! let deploy = Tool::define("deploy")
+//!     .needs_approval(true)
+//!     .execute_sync(|args, _| ToolResult::ok(args.clone(), "deployed"))
+//!     .build()?;
+//! let registry = Registry::builder().register(deploy).seal()?;
+//!
+//! let first = registry.invoke("deploy", json!({"env": "prod"})).call_id("c1").await;
+//! let request = first.result.pending_request().expect("the call waits for approval").clone();
+//!
+//! // The approval answers this call only: not the same tool with other arguments.
+//! let other = registry
+//!     .invoke("deploy", json!({"env": "staging"}))
+//!     .call_id("c1")
+//!     .answer(Answer::accept(request.id.clone(), json!(null)))
+//!     .await;
+//! assert_eq!(other.result.failure_kind(), Some(FailureKind::Denied));
+//!
+//! let approved = registry
+//!     .invoke("deploy", json!({"env": "prod"}))
+//!     .call_id("c1")
+//!     .answer(Answer::accept(request.id, json!(null)))
+//!     .await;
+//! assert!(approved.result.is_success());
+//! # Ok(()) }
+//! ```
+
+mod binding;
+mod decision;
+mod digest;
+
+pub use binding::ApprovalKey;
+pub use decision::Decision;
+pub(crate) use binding::{approval_id, check_approval, is_approval_id};
+pub(crate) use decision::{AsyncPolicy, Policy};
+pub(crate) use digest::call_digest;
+
+pub use crate::record::Request;

@@ -1,0 +1,42 @@
+//! The records: plain data that every part of toolwire passes around, stores and translates.
+//!
+//! [`ToolCall`], [`Receipt`], [`ToolResult`], [`FailureKind`], [`InvocationId`], [`CallId`],
+//! [`Request`] and [`Answer`] sit at the bottom of the crate: they depend on nothing above
+//! them, so the registry, the provider modules, and the bridges built on toolwire (MCP, the
+//! journal, the agent loop) all speak them without depending on each other.
+//!
+//! Each record implements `Serialize` and `Deserialize`, and a value read back equals the
+//! value written, with one documented exception: a [`ToolResult`] on its own serializes in
+//! the seeds' shape `{"success", "json", "text"}`, which does not say *why* a call failed.
+//! A [`Receipt`] carries that reason beside its result, so a receipt read from storage keeps
+//! it:
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use serde_json::json;
+//! use toolwire::{FailureKind, Receipt, Registry, Tool, ToolResult};
+//!
+//! let tool = Tool::define("deny").execute_sync(|_, _| ToolResult::failure("no")).build()?;
+//! let registry = Registry::builder().register(tool).seal()?;
+//! let receipt = registry.invoke("missing", json!({})).call_id("call_1").await;
+//!
+//! let stored = serde_json::to_string(&receipt)?;
+//! let read: Receipt = serde_json::from_str(&stored)?;
+//! assert_eq!(read, receipt);
+//! assert_eq!(read.result.failure_kind(), Some(FailureKind::UnknownTool));
+//! # Ok(()) }
+//! ```
+
+mod call;
+mod id;
+mod receipt;
+mod result;
+mod suspend;
+mod text;
+
+pub use call::{CallId, ToolCall};
+pub use id::{InvocationId, ParseIdError};
+pub use receipt::Receipt;
+pub use result::{FailureKind, ToolResult};
+pub use suspend::{Answer, Request};
+pub(crate) use text::clip;

@@ -1,0 +1,102 @@
+//! [`Receipt`]: the record of one invocation.
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::call::CallId;
+use super::id::InvocationId;
+use super::result::{FailureKind, ToolResult};
+
+/// What happened in one invocation through a [`Registry`](crate::Registry).
+///
+/// It serializes as
+/// `{"invocation_id", "tool", "call_id", "started_at", "duration_ns", "failure", "result"}`:
+/// `started_at` is an RFC 3339 UTC timestamp with nanoseconds, `duration_ns` a whole number of
+/// nanoseconds, `failure` the [`FailureKind`] of a failed call (`null` for a success), and
+/// `result` the [`ToolResult`] in the seeds' shape, as the model sees it. It reads back equal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Receipt {
+    /// Unique per invocation; the same id the handler saw in its context.
+    pub invocation_id: InvocationId,
+    /// The name that was called, whether or not a tool has it; the same field as
+    /// [`ToolCall::tool`](crate::ToolCall::tool).
+    pub tool: Arc<str>,
+    /// The model's id for the call, if one was given.
+    pub call_id: Option<CallId>,
+    /// When the invocation started.
+    pub started_at: SystemTime,
+    /// How long it took, from its first poll to its result.
+    pub duration: Duration,
+    /// What the model reads.
+    pub result: ToolResult,
+}
+
+/// The serialized form of a receipt.
+#[derive(Serialize, Deserialize)]
+struct Wire<R> {
+    invocation_id: InvocationId,
+    tool: Arc<str>,
+    call_id: Option<CallId>,
+    started_at: String,
+    duration_ns: u64,
+    failure: Option<FailureKind>,
+    result: R,
+}
+
+impl Serialize for Receipt {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Wire {
+            invocation_id: self.invocation_id,
+            tool: Arc::clone(&self.tool),
+            call_id: self.call_id.clone(),
+            started_at: rfc3339(self.started_at),
+            duration_ns: u64::try_from(self.duration.as_nanos()).unwrap_or(u64::MAX),
+            failure: self.result.failure_kind(),
+            result: &self.result,
+        }
+        .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Receipt {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let wire = Wire::<ToolResult>::deserialize(deserializer)?;
+        let started_at = humantime::parse_rfc3339(&wire.started_at)
+            .map_err(|e| D::Error::custom(format!("started_at: {e}")))?;
+        let result = wire.result.with_failure_kind(wire.failure);
+        Ok(Receipt {
+            invocation_id: wire.invocation_id,
+            tool: wire.tool,
+            call_id: wire.call_id,
+            started_at,
+            duration: Duration::from_nanos(wire.duration_ns),
+            result,
+        })
+    }
+}
+
+/// `time` in RFC 3339 with nanoseconds; times outside 1970 to 9999 are written as the nearest
+/// of those.
+fn rfc3339(time: SystemTime) -> String {
+    const LAST_SECOND: u64 = 253_402_300_799; // 9999-12-31T23:59:59Z
+    let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let since = since.min(Duration::new(LAST_SECOND, 999_999_999));
+    humantime::format_rfc3339_nanos(UNIX_EPOCH + since).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_known_instants() {
+        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00.000000000Z");
+        let leap = UNIX_EPOCH + Duration::from_millis(951_782_400_123); // 2000-02-29
+        assert_eq!(rfc3339(leap), "2000-02-29T00:00:00.123000000Z");
+        let before = UNIX_EPOCH - Duration::from_secs(10);
+        assert_eq!(rfc3339(before), "1970-01-01T00:00:00.000000000Z");
+    }
+}
