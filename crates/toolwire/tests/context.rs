@@ -129,8 +129,11 @@ async fn every_invocation_has_a_unique_id() {
     let distinct: HashSet<_> = ids.iter().collect();
     assert_eq!(distinct.len(), 1000);
     let text = ids[0].to_string();
-    assert!(text.starts_with("inv-"), "{text}");
+    assert_eq!(text.parse::<toolwire::InvocationId>().unwrap(), ids[0], "{text}");
+    assert_eq!(ids[0].as_uuid().get_version_num(), 7);
     assert_eq!(serde_json::to_value(ids[0]).unwrap(), json!(text));
+    // Ordered by time, to the millisecond.
+    assert!(ids.windows(2).all(|w| w[0].timestamp_millis() <= w[1].timestamp_millis()));
 }
 
 #[test]

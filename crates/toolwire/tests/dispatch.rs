@@ -210,10 +210,17 @@ async fn an_empty_dispatch_returns_no_receipts() {
 #[tokio::test]
 async fn tool_calls_round_trip_through_json() {
     let call: ToolCall =
-        serde_json::from_value(json!({"call_id": "c", "name": "sleep", "arguments": {"ms": 1}}))
+        serde_json::from_value(json!({"call_id": "c", "tool": "sleep", "arguments": {"ms": 1}}))
             .unwrap();
     assert_eq!(call, ToolCall::new("c", "sleep", json!({"ms": 1})));
-    assert_eq!(serde_json::to_value(&call).unwrap()["arguments"], json!({"ms": 1}));
+    assert_eq!(
+        serde_json::to_value(&call).unwrap(),
+        json!({"call_id": "c", "tool": "sleep", "arguments": {"ms": 1}})
+    );
+    let old: ToolCall =
+        serde_json::from_value(json!({"call_id": "c", "name": "sleep", "arguments": {"ms": 1}}))
+            .unwrap();
+    assert_eq!(old, call, "the key of earlier versions still reads");
 }
 
 #[test]

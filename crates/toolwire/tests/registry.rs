@@ -40,7 +40,8 @@ async fn seed_003_minimal_local_read_only_tool() {
     let tools = Registry::builder().register(get_status()).seal().unwrap();
     let receipt = tools.invoke("get_status", json!({})).await;
     assert_eq!(receipt.result.json(), &json!("服务运行正常"));
-    assert!(receipt.invocation_id.to_string().starts_with("inv-"));
+    let shown = receipt.invocation_id.to_string();
+    assert_eq!(shown.parse::<toolwire::InvocationId>().unwrap(), receipt.invocation_id);
     assert_eq!(tools.get("get_status").unwrap().kind(), Some("read"));
 
     let rejected = tools.invoke("get_status", json!([1])).await;
@@ -248,8 +249,11 @@ async fn receipts_carry_ids_timing_and_the_result_and_serialize() {
     assert_eq!(json["tool"], "timed");
     assert_eq!(json["call_id"], "call_1");
     assert!(json["started_at"].as_str().unwrap().ends_with('Z'));
-    assert!(json["duration_ms"].as_f64().unwrap() >= 5.0);
+    assert!(json["duration_ns"].as_u64().unwrap() >= 5_000_000);
+    assert_eq!(json["failure"], Value::Null);
     assert_eq!(json["result"], json!({"success": true, "json": {"ok": true}, "text": "done"}));
+    let read: toolwire::Receipt = serde_json::from_value(json).unwrap();
+    assert_eq!(read, receipt, "a receipt reads back equal");
 
     let other = registry.invoke("timed", json!({})).await;
     assert_ne!(other.invocation_id, receipt.invocation_id);

@@ -103,6 +103,8 @@ pub struct ToolCall {
     /// none (Gemini's ids are optional); results are then matched by order.
     pub call_id: CallId,
     /// The name of the tool called; the same field as [`Receipt::tool`](crate::Receipt::tool).
+    /// Reads from `"name"` too, the key of earlier versions.
+    #[serde(alias = "name")]
     pub tool: Arc<str>,
     /// The arguments, as a JSON value.
     pub arguments: Value,
