@@ -4,6 +4,11 @@
 
 use std::fmt;
 
+/// The longest tool name a setup error repeats.
+const MAX_NAME_SHOWN: usize = 128;
+/// The longest detail a setup error carries.
+const MAX_DETAIL: usize = 8 * 1024;
+
 /// What kind of setup mistake a [`DefineError`] reports. New kinds may be added.
 #[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -49,7 +54,12 @@ struct Inner {
 
 impl DefineError {
     pub(crate) fn new(kind: DefineErrorKind, tool: &str, detail: impl Into<String>) -> Self {
-        let inner = Inner { kind, tool: tool.to_owned(), detail: detail.into() };
+        // A name or detail may come from an untrusted peer (an imported MCP tool): keep the
+        // message small whatever they hold.
+        let tool = crate::record::clip(tool, MAX_NAME_SHOWN).into_owned();
+        let detail: String = detail.into();
+        let detail = crate::record::clip(&detail, MAX_DETAIL).into_owned();
+        let inner = Inner { kind, tool, detail };
         Self { inner: Box::new(inner) }
     }
 
@@ -58,7 +68,7 @@ impl DefineError {
         self.inner.kind
     }
 
-    /// The name of the tool being defined, as given.
+    /// The name of the tool being defined, as given (cut short past 128 bytes).
     pub fn tool(&self) -> &str {
         &self.inner.tool
     }

@@ -167,7 +167,7 @@ fn pointer(path: &serde_path_to_error::Path) -> String {
         out.push('/');
         match segment {
             Segment::Seq { index } => out.push_str(&index.to_string()),
-            Segment::Map { key } => out.push_str(&key.replace('~', "~0").replace('/', "~1")),
+            Segment::Map { key } => out.push_str(&crate::pointer::escape(key)),
             Segment::Enum { variant } => out.push_str(variant),
             Segment::Unknown => out.push('?'),
         }

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 
 /// The longest name OpenAI and Anthropic accept.
-pub const MAX_PROVIDER_NAME: usize = 64;
+pub const MAX_PROVIDER_NAME: usize = crate::name::MAX_NAME_LEN;
 
 /// Hex digits of the hash suffix: 48 bits, so a thousand names collide with odds of about
 /// one in a billion, and a collision is resolved anyway.
@@ -71,13 +71,10 @@ impl NameMapper {
     }
 }
 
-/// Whether every provider accepts `name` as it is.
+/// Whether every provider accepts `name` as it is: the rule [`Tool::define`](crate::Tool::define)
+/// checks.
 pub fn is_provider_safe(name: &str) -> bool {
-    !name.is_empty() && name.len() <= MAX_PROVIDER_NAME && name.bytes().all(is_safe_byte)
-}
-
-fn is_safe_byte(byte: u8) -> bool {
-    byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-'
+    crate::name::check_name(name).is_ok()
 }
 
 /// `name` itself if it is safe; otherwise its sanitized form with a hash suffix.
@@ -94,7 +91,7 @@ fn with_suffix(name: &str, suffix: &str) -> String {
     let start: String = name
         .chars()
         .take(room)
-        .map(|c| if c.is_ascii() && is_safe_byte(c as u8) { c } else { '_' })
+        .map(|c| if crate::name::is_name_char(c) { c } else { '_' })
         .collect();
     format!("{start}_{suffix}")
 }

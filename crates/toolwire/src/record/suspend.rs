@@ -20,7 +20,8 @@ pub struct Request {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// Any structured detail the host needs to answer, such as a form schema or choices.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// `Some(null)` reads back as itself: a `null` present is not a `data` absent.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
     pub data: Option<Value>,
     /// When the request lapses, as an RFC 3339 timestamp; the host enforces it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -31,6 +32,11 @@ pub struct Request {
     /// the same digest.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub digest: Option<String>,
+}
+
+/// Reads a key that is present as `Some`, even when its value is `null`.
+fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(deserializer).map(Some)
 }
 
 impl Request {

@@ -160,7 +160,13 @@ impl Registry {
         input: Value,
         state: &S,
     ) -> Result<Proposal, ToolResult> {
-        let tool = self.lookup(name)?;
+        let tool = match self.lookup(name) {
+            Ok(tool) => tool,
+            Err(failure) => {
+                crate::schema::drop_iteratively(input);
+                return Err(failure);
+            }
+        };
         crate::execute::resolve(tool, input, self.inner.limits, Some(state))
     }
 

@@ -45,17 +45,27 @@ pub(super) fn unknown_tool_text<'a>(unknown: &str, known: impl Iterator<Item = &
     }
 }
 
+/// At most this many registered names are compared with an unknown one, so the cost of an
+/// unknown call is bounded whatever the registry's size and the model's name.
+const MAX_COMPARED: usize = 512;
+
 /// The known names within a small edit distance of `unknown`, or containing it, closest first.
+///
+/// The distance is computed only for names whose length is within the budget, since the
+/// distance is at least the difference in length; `unknown` is at most [`MAX_SHOWN`] bytes.
 fn closest<'a>(unknown: &str, known: &[&'a str]) -> Vec<&'a str> {
     let target = unknown.to_ascii_lowercase();
-    let budget = (target.chars().count() / 3).max(1);
+    let length = target.chars().count();
+    let budget = (length / 3).max(1);
     let mut scored: Vec<(usize, &str)> = known
         .iter()
+        .take(MAX_COMPARED)
         .filter_map(|name| {
             let lower = name.to_ascii_lowercase();
             let contains =
                 !target.is_empty() && (lower.contains(&target) || target.contains(&lower));
-            let distance = edit_distance(&target, &lower);
+            let near = lower.chars().count().abs_diff(length) <= budget;
+            let distance = if near { edit_distance(&target, &lower) } else { usize::MAX };
             (distance <= budget || contains).then_some((distance, *name))
         })
         .collect();

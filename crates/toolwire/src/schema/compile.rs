@@ -38,7 +38,7 @@ impl CompiledSchema {
                 out.push('\n');
             }
             let path = error.instance_path().to_string();
-            let place = if path.is_empty() { "(root)" } else { path.as_str() };
+            let place = if path.is_empty() { "(root)".into() } else { clip_path(&path) };
             let message = error.to_string();
             // Writing to a String cannot fail.
             let _ = write!(out, "{place}: {}", clip(&message));
@@ -51,16 +51,17 @@ impl CompiledSchema {
 /// be huge.
 const MAX_MESSAGE: usize = 300;
 
+/// Longest JSON pointer kept in a message; the keys in it are the model's.
+const MAX_PATH: usize = 256;
+
+/// A JSON pointer, cut short when the model chose long keys.
+pub(crate) fn clip_path(path: &str) -> std::borrow::Cow<'_, str> {
+    crate::record::clip(path, MAX_PATH)
+}
+
 /// `message`, cut at a character boundary near [`MAX_MESSAGE`] bytes.
 pub(super) fn clip(message: &str) -> std::borrow::Cow<'_, str> {
-    if message.len() <= MAX_MESSAGE {
-        return message.into();
-    }
-    let mut end = MAX_MESSAGE;
-    while !message.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}… ({} bytes in all)", &message[..end], message.len()).into()
+    crate::record::clip(message, MAX_MESSAGE)
 }
 
 impl fmt::Debug for CompiledSchema {

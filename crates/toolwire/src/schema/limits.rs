@@ -44,8 +44,8 @@ pub(crate) fn check_limits(args: &Value, limits: ArgumentLimits) -> Result<(), S
     let mut walk = Walk { limits: ArgumentLimits { max_depth, ..limits }, bytes: 0 };
     walk.visit(args, 1).map_err(|mut exceeded| {
         exceeded.path.reverse();
-        let at =
-            if exceeded.path.is_empty() { "(root)".to_owned() } else { exceeded.path.concat() };
+        let path = exceeded.path.concat();
+        let at = if path.is_empty() { "(root)".into() } else { super::compile::clip_path(&path) };
         format!("{at}: {}", exceeded.message)
     })
 }
@@ -99,7 +99,7 @@ impl Walk {
                 self.enter(depth)?;
                 for (key, item) in map {
                     self.add(entry_size(key))?;
-                    self.visit(item, depth + 1).map_err(|e| e.under(escape(key)))?;
+                    self.visit(item, depth + 1).map_err(|e| e.under(crate::pointer::escape(key).into_owned()))?;
                 }
                 Ok(())
             }
@@ -132,11 +132,6 @@ impl Exceeded {
         self.path.push(format!("/{segment}"));
         self
     }
-}
-
-/// A JSON pointer segment for `key` (RFC 6901: `~` as `~0`, `/` as `~1`).
-fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
 }
 
 /// The bytes an object's key takes in compact JSON: the quoted key and its colon.

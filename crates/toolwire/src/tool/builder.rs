@@ -12,7 +12,7 @@ use crate::handler::{Handler, IntoToolResult};
 use crate::provider::{Definition, Shapes};
 use crate::schema::{self, ArgumentLimits, CompiledSchema, check_limits, drop_iteratively};
 use crate::tool::hooks::Hooks;
-use crate::tool::name::check_name;
+use crate::name::check_name;
 use crate::tool::{Tool, ToolInner};
 
 /// Collects a tool's definition; made by [`Tool::define`], finished by [`ToolBuilder::build`].

@@ -2,7 +2,6 @@
 
 mod builder;
 pub(crate) mod hooks;
-mod name;
 
 use std::any::Any;
 use std::fmt;
