@@ -113,7 +113,7 @@ pub use handler::IntoToolResult;
 pub use provider::Provider;
 pub use record::{Answer, CallId, FailureKind, InvocationId, Receipt, Request, ToolCall, ToolResult};
 pub use registry::{
-    DEFAULT_DISPATCH_LIMIT, Dispatch, DispatchFuture, Invocation, InvokeFuture, Registry,
+    DEFAULT_DISPATCH_LIMIT, DROPPED_CALL_TEXT, Dispatch, DispatchFuture, Invocation, InvokeFuture, Registry,
     RegistryBuilder,
 };
 pub use schema::ArgumentLimits;

@@ -13,7 +13,7 @@ use serde_json::Value;
 use tokio::task::JoinSet;
 use tracing::Instrument;
 
-use super::invoke::{DROPPED_CALL, Label};
+use super::invoke::{DROPPED_CALL_TEXT, Label};
 use super::{InvokeFuture, Receipt, Registry, ToolCall};
 use crate::abort::AbortSignal;
 use crate::execute::Options;
@@ -167,7 +167,7 @@ impl IntoFuture for Dispatch {
 /// Dropping it aborts every call still running; each of them, and each call that had not
 /// started, still gets a receipt for the registry's
 /// [`on_receipt`](crate::RegistryBuilder::on_receipt) hook, an
-/// [`Aborted`](FailureKind::Aborted) failure saying [`DROPPED_CALL`].
+/// [`Aborted`](FailureKind::Aborted) failure saying [`DROPPED_CALL_TEXT`].
 #[must_use = "futures do nothing unless polled"]
 pub struct DispatchFuture {
     state: State,
@@ -210,7 +210,7 @@ impl Drop for DispatchFuture {
         if let State::Ready { batch, arguments, .. } = &mut self.state {
             for (position, arguments) in mem::take(arguments).into_iter().enumerate() {
                 drop_iteratively(arguments);
-                batch.lost(position, ToolResult::failed(FailureKind::Aborted, DROPPED_CALL));
+                batch.lost(position, ToolResult::failed(FailureKind::Aborted, DROPPED_CALL_TEXT));
             }
         }
     }
@@ -235,7 +235,7 @@ impl Drop for Slots {
     fn drop(&mut self) {
         for (position, slot) in self.slots.iter().enumerate() {
             if matches!(slot, Slot::Waiting) {
-                self.batch.lost(position, ToolResult::failed(FailureKind::Aborted, DROPPED_CALL));
+                self.batch.lost(position, ToolResult::failed(FailureKind::Aborted, DROPPED_CALL_TEXT));
             }
         }
     }

@@ -19,7 +19,7 @@ use crate::schema::drop_iteratively;
 use crate::tool::Tool;
 
 /// The text of the receipt of a call whose future was dropped before it completed.
-pub const DROPPED_CALL: &str = "the caller dropped the call before it completed";
+pub const DROPPED_CALL_TEXT: &str = "the caller dropped the call before it completed";
 
 /// A prepared call through a [`Registry`]; made by [`Registry::invoke`], run by `.await`.
 #[must_use = "an invocation does nothing until it is awaited"]
@@ -114,7 +114,7 @@ fn placeholder() -> Box<(Arc<str>, ToolResult)> {
 /// Dropping it before it completes stops the call: the handler's future is dropped, so it
 /// stops at its next `.await`, and the handler's signal fires. The registry's
 /// [`on_receipt`](crate::RegistryBuilder::on_receipt) hook still sees a receipt, an
-/// [`Aborted`](FailureKind::Aborted) failure saying [`DROPPED_CALL`].
+/// [`Aborted`](FailureKind::Aborted) failure saying [`DROPPED_CALL_TEXT`].
 #[must_use = "futures do nothing unless polled"]
 pub struct InvokeFuture {
     tool: Arc<str>,
@@ -224,7 +224,7 @@ impl Drop for InvokeFuture {
         crate::execute::drop_quietly(mem::replace(&mut self.body, Body::Done));
         if self.on_receipt.is_some() {
             let started = self.started.unwrap_or_else(Instant::now);
-            let receipt = self.receipt(started, ToolResult::failed(FailureKind::Aborted, DROPPED_CALL));
+            let receipt = self.receipt(started, ToolResult::failed(FailureKind::Aborted, DROPPED_CALL_TEXT));
             report(self.on_receipt.as_ref(), &receipt);
         }
     }

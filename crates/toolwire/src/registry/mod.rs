@@ -60,7 +60,7 @@ use serde_json::Value;
 
 pub use builder::RegistryBuilder;
 pub use dispatch::{DEFAULT_DISPATCH_LIMIT, Dispatch, DispatchFuture};
-pub use invoke::{DROPPED_CALL, Invocation, InvokeFuture};
+pub use invoke::{DROPPED_CALL_TEXT, Invocation, InvokeFuture};
 pub use crate::record::{Receipt, ToolCall};
 
 use crate::execute::Options;
