@@ -177,4 +177,9 @@ impl fmt::Debug for SealError {
     }
 }
 
-impl std::error::Error for SealError {}
+impl std::error::Error for SealError {
+    /// A duplicate name has no underlying cause.
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        None
+    }
+}

@@ -156,8 +156,10 @@ impl AbortSignal {
     /// A deadline wakes the waiters of a call's signal when the call's own future notices it,
     /// which it does on time for async handlers.
     ///
-    /// Cancel safety: the future holds no state beyond its registration, so dropping it and
-    /// calling `aborted()` again loses nothing.
+    /// # Cancel safety
+    ///
+    /// The future holds no state beyond its registration, so dropping it and calling
+    /// `aborted()` again loses nothing.
     pub fn aborted(&self) -> impl Future<Output = ()> + Send + 'static {
         let token = self.waiter_token();
         fence(Ordering::SeqCst); // pairs with the fence in `fire`

@@ -20,8 +20,11 @@ use crate::tool::Tool;
 /// Nothing runs until it is first polled. A sync handler then runs to completion within that
 /// poll, with no allocation beyond the handler's own.
 ///
-/// Cancel safety: dropping the future drops the handler's future, which stops it at its next
-/// `.await`; nothing else is left running.
+/// # Cancel safety
+///
+/// Dropping the future drops the handler's future, which stops it at its next `.await`, and
+/// fires the handler's signal, so tasks it spawned learn that nobody waits for them; nothing
+/// else is left running. A panic raised while the handler's future is dropped is caught.
 #[must_use = "futures do nothing unless polled"]
 pub struct ExecuteFuture {
     state: State,

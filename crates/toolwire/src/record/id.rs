@@ -80,7 +80,25 @@ impl fmt::Debug for InvocationId {
 /// Text that is not an [`InvocationId`]: not a UUID, or a UUID of another version.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseIdError {
+    kind: ParseIdErrorKind,
     problem: String,
+}
+
+/// Why text is not an [`InvocationId`]. New kinds may be added.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ParseIdErrorKind {
+    /// The text is not a UUID.
+    NotUuid,
+    /// The text is a UUID, but not of version 7.
+    WrongVersion,
+}
+
+impl ParseIdError {
+    /// Why the text is not an id.
+    pub fn kind(&self) -> ParseIdErrorKind {
+        self.kind
+    }
 }
 
 impl fmt::Display for ParseIdError {
@@ -89,7 +107,12 @@ impl fmt::Display for ParseIdError {
     }
 }
 
-impl std::error::Error for ParseIdError {}
+impl std::error::Error for ParseIdError {
+    /// The UUID parser's message is part of the text; there is no further cause.
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        None
+    }
+}
 
 impl FromStr for InvocationId {
     type Err = ParseIdError;
@@ -97,10 +120,13 @@ impl FromStr for InvocationId {
     fn from_str(text: &str) -> Result<Self, ParseIdError> {
         let shown = super::clip(text, 64);
         let uuid = Uuid::try_parse(text)
-            .map_err(|e| ParseIdError { problem: format!("{shown:?} is not a UUID: {e}") })?;
+            .map_err(|e| ParseIdError {
+                kind: ParseIdErrorKind::NotUuid,
+                problem: format!("{shown:?} is not a UUID: {e}"),
+            })?;
         if uuid.get_version_num() != 7 {
             let problem = format!("{shown:?} is a version {} UUID, not 7", uuid.get_version_num());
-            return Err(ParseIdError { problem });
+            return Err(ParseIdError { kind: ParseIdErrorKind::WrongVersion, problem });
         }
         Ok(Self(uuid))
     }

@@ -35,7 +35,7 @@ mod suspend;
 mod text;
 
 pub use call::{CallId, ToolCall};
-pub use id::{InvocationId, ParseIdError};
+pub use id::{InvocationId, ParseIdError, ParseIdErrorKind};
 pub use receipt::Receipt;
 pub use result::{FailureKind, ToolResult};
 pub use suspend::{Answer, Request};
