@@ -17,7 +17,8 @@ use crate::registry::ToolCall;
 ///
 /// - a name split over several deltas is joined, like the arguments; a delta that repeats the
 ///   call's id and whole name is a repeated header, not a second part;
-/// - an empty `id` or name never replaces the one already received;
+/// - an empty `id` or name never replaces the one already received, and a delta that
+///   carries nothing changes nothing;
 /// - a delta without `index` (as Gemini's OpenAI-compatible endpoint sends) continues the call
 ///   with the same `id`; one with a new `id` starts a call after the others, and one with
 ///   neither continues the latest call of its choice.
@@ -62,19 +63,21 @@ impl CallAccumulator {
     /// Adds one `tool_calls[]` delta of choice `choice`.
     fn take(&mut self, choice: u64, delta: &Value) {
         let id = stream::text(delta, "id").filter(|id| !id.is_empty());
-        let index = stream::index(delta, "index").unwrap_or_else(|| self.unindexed(choice, id));
         let function = delta.get("function").unwrap_or(&Value::Null);
-        let partial = self.partials.at((choice, index));
         let name = stream::text(function, "name").unwrap_or_default();
+        let fragment = stream::text(function, "arguments").unwrap_or_default();
+        if id.is_none() && name.is_empty() && fragment.is_empty() {
+            return;
+        }
+        let index = stream::index(delta, "index").unwrap_or_else(|| self.unindexed(choice, id));
+        let partial = self.partials.at((choice, index));
         let repeated =
             id.is_some() && partial.id.as_deref() == id && partial.name.as_deref() == Some(name);
         partial.keep_id(id);
         if !name.is_empty() && !repeated {
             partial.name.get_or_insert_with(String::new).push_str(name);
         }
-        if let Some(fragment) = stream::text(function, "arguments") {
-            partial.arguments.push_str(fragment);
-        }
+        partial.arguments.push_str(fragment);
     }
 
     /// The call index of a delta without one: the call with its `id`, a new call after the
