@@ -3,7 +3,7 @@
 //! `{"tool_uses": [{"recipient_name": "functions.NAME", "parameters": {..}}, ..]}`. The wrapper
 //! is not a tool anyone registered, so it is expanded into the calls it holds.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::parse::{call_with_arguments, malformed};
 use crate::registry::ToolCall;
@@ -25,7 +25,7 @@ pub(super) fn expand(call: &ToolCall) -> Option<Vec<ToolCall>> {
     let uses = tool_uses(&call.arguments);
     let is_wrapper = call.name == QUALIFIED || (call.name == "parallel" && uses.is_some());
     if !is_wrapper || call.malformed.is_some() {
-        return (is_wrapper).then(|| vec![call.clone()]);
+        return is_wrapper.then(|| vec![call.clone()]);
     }
     let expanded = match uses {
         Some(uses) if !uses.is_empty() => {
@@ -46,6 +46,16 @@ pub(super) fn expand_into(call: ToolCall, out: &mut Vec<ToolCall>) {
         Some(calls) => out.extend(calls),
         None => out.push(call),
     }
+}
+
+/// The one output text for a wrapper whose calls are `inner`: a JSON array of
+/// `{"recipient_name", "output"}`, in call order, with `text` giving each call's output.
+pub(super) fn fold(inner: &[ToolCall], text: impl Fn(&str) -> String) -> String {
+    let outputs = inner.iter().map(|one| {
+        let recipient = format!("functions.{}", one.name);
+        json!({"recipient_name": recipient, "output": text(&one.call_id)})
+    });
+    Value::Array(outputs.collect()).to_string()
 }
 
 /// The `i`th wrapped call.

@@ -88,11 +88,7 @@ pub fn render_results_for(reply: &Value, receipts: &[Receipt]) -> Result<Vec<Val
     };
     let items = function_calls(reply)?.into_iter().map(|call| match parallel::expand(&call) {
         Some(inner) if inner.iter().any(|one| one.call_id != call.call_id) => {
-            let folded: Vec<Value> = inner
-                .iter()
-                .map(|one| json!({"recipient_name": format!("functions.{}", one.name), "output": text(&one.call_id)}))
-                .collect();
-            output(&call.call_id, Value::Array(folded).to_string())
+            output(&call.call_id, parallel::fold(&inner, text))
         }
         _ => output(&call.call_id, text(&call.call_id)),
     });
