@@ -101,3 +101,21 @@ fn anthropic_stream_tool_use_without_id_is_an_error_naming_the_event_field() {
     assert_eq!(error.kind(), ParseErrorKind::MissingField);
     assert_eq!(error.path(), "/content_block/id");
 }
+
+#[test]
+fn regression_anthropic_stream_tool_use_over_another_block_is_an_error() {
+    let over_server_tool = assemble(&[
+        start(
+            0,
+            json!({"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}}),
+        ),
+        start(0, json!({"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {}})),
+    ]);
+    assert_eq!(over_server_tool.finish().unwrap_err().kind(), ParseErrorKind::DuplicateBlock);
+    let repeated_text = assemble(&[
+        json!({"type": "message_start", "message": {"content": [{"type": "text", "text": "Hi"}]}}),
+        start(0, json!({"type": "text", "text": ""})),
+        start(1, json!({"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {}})),
+    ]);
+    assert_eq!(repeated_text.finish().unwrap().len(), 1, "a repeated text block is harmless");
+}

@@ -80,9 +80,13 @@ impl CallAccumulator {
         self.open(index, block, "/content_block")
     }
 
-    /// Opens the block at `index`, found at pointer `at` of the event.
+    /// Opens the block at `index`, found at pointer `at` of the event. Starting a block where
+    /// a `tool_use` block started, or a `tool_use` block where any block started, is an error:
+    /// the input deltas of one would be spliced into the other.
     fn open(&mut self, index: u64, block: &Value, at: &str) -> Result<(), ParseError> {
-        if self.others.contains(&index) || self.partials.get(&index).is_some_and(|p| p.started) {
+        let is_tool = stream::text(block, "type") == Some("tool_use");
+        let was_tool = self.partials.get(&index).is_some_and(|partial| partial.started);
+        if was_tool || (is_tool && self.others.contains(&index)) {
             let problem = format!("content block {index} was started twice");
             return Err(ParseError::new(
                 READ.provider,
@@ -91,7 +95,7 @@ impl CallAccumulator {
                 problem,
             ));
         }
-        if stream::text(block, "type") != Some("tool_use") {
+        if !is_tool {
             self.others.insert(index);
             return Ok(());
         }
