@@ -1,5 +1,5 @@
-//! Feeds arbitrary bytes, as JSON, to the gemini reply parser: it must not panic, and a call
-//! whose arguments could not be read carries none.
+//! Feeds arbitrary bytes, as JSON, to the gemini reply parser and its streaming accumulator:
+//! neither may panic, and a call whose arguments could not be read carries none.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -10,6 +10,14 @@ fuzz_target!(|data: &[u8]| {
     let Ok(reply) = serde_json::from_slice::<Value>(data) else { return };
     if let Ok(calls) = gemini::parse_calls(&reply) {
         // A call whose arguments could not be read carries none.
+        assert!(calls.iter().all(|call| call.malformed.is_none() || call.arguments.is_null()));
+    }
+    let mut stream = gemini::CallAccumulator::default();
+    match &reply {
+        Value::Array(chunks) => chunks.iter().for_each(|chunk| stream.push(chunk)),
+        chunk => stream.push(chunk),
+    }
+    if let Ok(calls) = stream.finish() {
         assert!(calls.iter().all(|call| call.malformed.is_none() || call.arguments.is_null()));
     }
 });

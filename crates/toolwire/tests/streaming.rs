@@ -47,9 +47,10 @@ fn openai_streams_with_broken_arguments_or_no_id_are_reported() {
 
     let mut stream = openai::CallAccumulator::default();
     stream.push(&openai_chunk(json!([{"index": 0, "function": {"name": "t", "arguments": "{}"}}])));
+    let calls = stream.finish().unwrap();
     assert_eq!(
-        stream.finish().unwrap_err().to_string(),
-        "invalid OpenAI response: call 0: no id was streamed"
+        calls[0].malformed.as_deref(),
+        Some("the call was cut off: no call id was streamed for it")
     );
 
     let mut nothing = openai::CallAccumulator::default();

@@ -2,11 +2,17 @@
 
 use serde_json::{Value, json};
 
-use super::parse::{ParseError, Reader, call_with_arguments};
+use super::Provider;
+use super::parse::{Reader, call_with_arguments};
+use super::parse_error::ParseError;
 use super::render::model_text;
 use crate::registry::{Receipt, ToolCall};
 
 use super::{Definition, named};
+
+pub use super::gemini_stream::CallAccumulator;
+
+const READ: Reader = Reader { provider: Provider::Gemini };
 
 /// `{"name", "description"?, "parametersJsonSchema"}`.
 ///
@@ -27,34 +33,31 @@ pub(super) fn function_declaration(def: &Definition<'_>) -> Value {
 ///
 /// A [`ParseError`] when the reply is none of these, or a call has no name.
 pub fn parse_calls(reply: &Value) -> Result<Vec<ToolCall>, ParseError> {
-    let read = Reader { provider: "Gemini" };
-    let (parts, path) = match reply {
-        Value::Array(parts) => (parts.as_slice(), String::new()),
-        Value::Object(_) if reply.get("candidates").is_some() => {
-            let content = reply.pointer("/candidates/0/content").unwrap_or(&Value::Null);
-            (
-                read.list(content, "/candidates/0/content", "parts")?,
-                "/candidates/0/content/parts".into(),
-            )
-        }
-        Value::Object(_) => (read.list(reply, "", "parts")?, "/parts".into()),
-        _ => {
-            return Err(ParseError::new(
-                read.provider,
-                "",
-                "expected a response, a content or a list of parts",
-            ));
-        }
-    };
+    let (parts, path) = parts_of(reply)?;
     let mut parsed = Vec::new();
     for (i, part) in parts.iter().enumerate() {
         let Some(call) = part.get("functionCall") else { continue };
         let at = format!("{path}/{i}/functionCall");
-        let name = read.string(call, &at, "name")?;
+        let name = READ.string(call, &at, "name")?;
         let id = call.get("id").and_then(Value::as_str).unwrap_or_default();
         parsed.push(call_with_arguments(id, name, call.get("args")));
     }
     Ok(parsed)
+}
+
+/// The parts of a response (its first candidate's), a content, or a list of parts, with the
+/// pointer to them.
+pub(super) fn parts_of(reply: &Value) -> Result<(&[Value], &'static str), ParseError> {
+    match reply {
+        Value::Array(parts) => Ok((parts.as_slice(), "")),
+        Value::Object(_) if reply.get("candidates").is_some() => {
+            let content = reply.pointer("/candidates/0/content").unwrap_or(&Value::Null);
+            let parts = READ.list(content, "/candidates/0/content", "parts")?;
+            Ok((parts, "/candidates/0/content/parts"))
+        }
+        Value::Object(_) => Ok((READ.list(reply, "", "parts")?, "/parts")),
+        _ => Err(READ.not_a_reply("", "a response, a content or a list of parts")),
+    }
 }
 
 /// The user content that answers a turn's calls: one `functionResponse` part per receipt, in

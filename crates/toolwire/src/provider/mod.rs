@@ -30,17 +30,24 @@
 //! ```
 
 pub mod anthropic;
+mod anthropic_stream;
 pub mod gemini;
+mod gemini_path;
+mod gemini_stream;
 mod mcp;
 pub mod names;
 pub mod openai;
+mod openai_stream;
+mod parallel;
 mod parse;
+mod parse_error;
 mod render;
 mod repair;
 pub mod responses;
+mod responses_stream;
 mod stream;
 
-pub use parse::ParseError;
+pub use parse_error::{ParseError, ParseErrorKind};
 pub use repair::{MISSING_RESULT, repair};
 
 use serde_json::{Map, Value};

@@ -2,9 +2,12 @@
 
 use serde_json::{Map, Value, json};
 
-use super::parse::{ParseError, Reader, call_with_arguments};
+use super::Provider;
+use super::parse::{Reader, call_with_arguments};
+use super::parse_error::{ParseError, ParseErrorKind};
+
+pub use super::openai_stream::CallAccumulator;
 use super::render::model_text;
-use super::stream::{self, Partials};
 use super::{Definition, named, with_strict};
 use crate::registry::{Receipt, ToolCall};
 
@@ -41,21 +44,22 @@ pub(super) fn nested(def: &Definition<'_>) -> Value {
 /// assert_eq!(calls[0].arguments, json!({"city": "Paris"}));
 /// ```
 pub fn parse_calls(reply: &Value) -> Result<Vec<ToolCall>, ParseError> {
-    let read = Reader { provider: "OpenAI" };
+    let read = Reader { provider: Provider::OpenAi };
     let (message, path) = match reply.get("choices") {
         Some(choices) => (choices.get(0).and_then(|c| c.get("message")), "/choices/0/message"),
         None => (Some(reply), ""),
     };
     let Some(message) = message.filter(|m| m.is_object()) else {
-        return Err(ParseError::new("OpenAI", path, "expected an assistant message object"));
+        return Err(read.not_a_reply(path, "an assistant message object"));
     };
     let calls = read.list(message, path, "tool_calls")?;
     let mut parsed = Vec::with_capacity(calls.len());
     for (i, call) in calls.iter().enumerate() {
         let at = format!("{path}/tool_calls/{i}");
         let id = read.string(call, &at, "id")?;
-        let function =
-            call.get("function").ok_or_else(|| read.error(&at, "function", "missing"))?;
+        let function = call
+            .get("function")
+            .ok_or_else(|| read.error(ParseErrorKind::MissingField, &at, "function", "missing"))?;
         let name = read.string(function, &format!("{at}/function"), "name")?;
         parsed.push(call_with_arguments(id, name, function.get("arguments")));
     }
@@ -74,59 +78,4 @@ pub fn render_results(receipts: &[Receipt]) -> Vec<Value> {
             })
         })
         .collect()
-}
-
-/// Assembles the tool calls of a streamed OpenAI Chat Completions reply from its chunks.
-///
-/// Each chunk's `choices[0].delta.tool_calls[]` carries an `index`; the first piece of a call
-/// carries its `id` and name, and the `arguments` fragments are joined per index.
-///
-/// ```
-/// use serde_json::json;
-/// use toolwire::provider::openai::CallAccumulator;
-///
-/// let mut calls = CallAccumulator::default();
-/// for chunk in [
-///     json!({"choices": [{"delta": {"tool_calls": [{"index": 0, "id": "call_1", "function": {"name": "get_weather", "arguments": ""}}]}}]}),
-///     json!({"choices": [{"delta": {"tool_calls": [{"index": 0, "function": {"arguments": "{\"city\":"}}]}}]}),
-///     json!({"choices": [{"delta": {"tool_calls": [{"index": 0, "function": {"arguments": "\"Paris\"}"}}]}}]}),
-/// ] {
-///     calls.push(&chunk);
-/// }
-/// let calls = calls.finish().unwrap();
-/// assert_eq!(calls[0].arguments, json!({"city": "Paris"}));
-/// ```
-#[derive(Debug, Default, Clone)]
-pub struct CallAccumulator {
-    partials: Partials,
-}
-
-impl CallAccumulator {
-    /// Takes in one chunk; chunks without tool calls, such as content deltas, change nothing.
-    pub fn push(&mut self, chunk: &Value) {
-        let deltas = chunk.pointer("/choices/0/delta/tool_calls").and_then(Value::as_array);
-        for delta in deltas.into_iter().flatten() {
-            let Some(index) = stream::index(delta, "index") else { continue };
-            let partial = self.partials.at(index);
-            if let Some(id) = stream::text(delta, "id") {
-                partial.id = Some(id.to_owned());
-            }
-            let function = delta.get("function").unwrap_or(&Value::Null);
-            if let Some(name) = stream::text(function, "name") {
-                partial.name = Some(name.to_owned());
-            }
-            if let Some(fragment) = stream::text(function, "arguments") {
-                partial.arguments.push_str(fragment);
-            }
-        }
-    }
-
-    /// The assembled calls, in index order.
-    ///
-    /// # Errors
-    ///
-    /// A [`ParseError`] when a call never received its id or name.
-    pub fn finish(self) -> Result<Vec<ToolCall>, ParseError> {
-        self.partials.finish("OpenAI", false)
-    }
 }

@@ -1,53 +1,17 @@
-//! What the call parsers share: the error for a response that cannot be read, and helpers
-//! that read JSON with the path of what they read.
-
-use std::fmt;
+//! What the call parsers share: helpers that read JSON with the path of what they read, and
+//! the rule for arguments in any form.
 
 use serde_json::Value;
 
+use super::Provider;
+use super::parse_error::{ParseError, ParseErrorKind};
 use crate::registry::ToolCall;
 use crate::schema::type_name as kind;
-
-/// A model response that cannot be read as a whole: its shape is wrong, or a call in it lacks
-/// what every reply needs (such as the id its result must echo).
-///
-/// A single call whose arguments are unreadable is not an error of the response: it becomes
-/// a [`ToolCall`] that fails with a message the model can act on.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseError {
-    provider: &'static str,
-    path: String,
-    problem: String,
-}
-
-impl ParseError {
-    pub(super) fn new(
-        provider: &'static str,
-        path: impl Into<String>,
-        problem: impl Into<String>,
-    ) -> Self {
-        Self { provider, path: path.into(), problem: problem.into() }
-    }
-
-    /// Where in the response the problem is, as a JSON pointer.
-    pub fn path(&self) -> &str {
-        &self.path
-    }
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let at = if self.path.is_empty() { "(root)" } else { &self.path };
-        write!(f, "invalid {} response: {at}: {}", self.provider, self.problem)
-    }
-}
-
-impl std::error::Error for ParseError {}
 
 /// Reads JSON for one provider, naming the path of each value it reads.
 #[derive(Clone, Copy)]
 pub(super) struct Reader {
-    pub(super) provider: &'static str,
+    pub(super) provider: Provider,
 }
 
 impl Reader {
@@ -60,10 +24,8 @@ impl Reader {
     ) -> Result<&'a str, ParseError> {
         match value.get(key) {
             Some(Value::String(text)) => Ok(text),
-            Some(other) => {
-                Err(self.error(path, key, format!("expected a string, got {}", kind(other))))
-            }
-            None => Err(self.error(path, key, "missing")),
+            Some(other) => Err(self.wrong_type(path, key, "a string", other)),
+            None => Err(self.error(ParseErrorKind::MissingField, path, key, "missing")),
         }
     }
 
@@ -77,14 +39,34 @@ impl Reader {
         match value.get(key) {
             None | Some(Value::Null) => Ok(&[]),
             Some(Value::Array(items)) => Ok(items),
-            Some(other) => {
-                Err(self.error(path, key, format!("expected an array, got {}", kind(other))))
-            }
+            Some(other) => Err(self.wrong_type(path, key, "an array", other)),
         }
     }
 
-    pub(super) fn error(&self, path: &str, key: &str, problem: impl Into<String>) -> ParseError {
-        ParseError::new(self.provider, format!("{path}/{key}"), problem)
+    /// An error at `path/key`.
+    pub(super) fn error(
+        &self,
+        kind: ParseErrorKind,
+        path: &str,
+        key: &str,
+        problem: impl Into<String>,
+    ) -> ParseError {
+        ParseError::new(self.provider, kind, format!("{path}/{key}"), problem)
+    }
+
+    /// An error at `path` itself: the value there is not a reply of the expected shape.
+    pub(super) fn not_a_reply(&self, path: &str, expected: &str) -> ParseError {
+        ParseError::new(
+            self.provider,
+            ParseErrorKind::NotAReply,
+            path,
+            format!("expected {expected}"),
+        )
+    }
+
+    fn wrong_type(&self, path: &str, key: &str, expected: &str, got: &Value) -> ParseError {
+        let problem = format!("expected {expected}, got {}", kind(got));
+        self.error(ParseErrorKind::WrongType, path, key, problem)
     }
 }
 
@@ -95,11 +77,17 @@ pub(super) fn call_with_arguments(call_id: &str, name: &str, value: Option<&Valu
         None | Some(Value::Null) => ToolCall::new(call_id, name, Value::Null),
         Some(Value::String(text)) => ToolCall::from_json_text(call_id, name, text),
         Some(Value::Object(_)) => ToolCall::new(call_id, name, value.cloned().unwrap_or_default()),
-        Some(other) => {
-            let mut call = ToolCall::new(call_id, name, Value::Null);
-            call.malformed =
-                Some(format!("the arguments must be a JSON object, got {}", kind(other)));
-            call
-        }
+        Some(other) => malformed(
+            call_id,
+            name,
+            format!("the arguments must be a JSON object, got {}", kind(other)),
+        ),
     }
+}
+
+/// A call that fails with `why`, for the model to read, and carries no arguments.
+pub(super) fn malformed(call_id: &str, name: &str, why: impl Into<String>) -> ToolCall {
+    let mut call = ToolCall::new(call_id, name, Value::Null);
+    call.malformed = Some(why.into());
+    call
 }

@@ -2,29 +2,52 @@
 
 use serde_json::{Value, json};
 
-use super::parse::{ParseError, Reader, call_with_arguments};
+use super::parallel::{self, expand_into};
+use super::parse::{Reader, call_with_arguments};
+use super::parse_error::ParseError;
 use super::render::model_text;
-use super::stream::{self, Partials};
+use super::repair::MISSING_RESULT;
 use crate::registry::{Receipt, ToolCall};
+
+pub use super::responses_stream::CallAccumulator;
+
+pub(super) const READ: Reader = Reader { provider: super::Provider::FlatFunction }; // TODO(merge): Provider::Responses
 
 /// Reads the `function_call` items of an OpenAI Responses reply: the response (its `output`)
 /// or the list of output items. Other items, such as messages and reasoning, are skipped.
 ///
+/// A call of the parallel wrapper `multi_tool_use.parallel` (or of `parallel` whose arguments
+/// hold `tool_uses`), which some models make instead of parallel calls, is expanded into the
+/// calls it holds: the `i`th (from 0) gets the call id `{call_id}_{i}`. The API knows only the
+/// wrapper's `call_id`, so answer such a reply with [`render_results_for`].
+///
 /// # Errors
 ///
 /// A [`ParseError`] when the reply is neither, or a call lacks its `call_id` or name.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire::provider::responses;
+///
+/// let reply = json!({"output": [{"type": "function_call", "call_id": "call_1", "name": "multi_tool_use.parallel",
+///     "arguments": "{\"tool_uses\": [{\"recipient_name\": \"functions.get_weather\", \"parameters\": {\"city\": \"Oslo\"}}]}"}]});
+/// let calls = responses::parse_calls(&reply).unwrap();
+/// assert_eq!((calls[0].call_id.as_str(), calls[0].name.as_str()), ("call_1_0", "get_weather"));
+/// ```
 pub fn parse_calls(reply: &Value) -> Result<Vec<ToolCall>, ParseError> {
-    let read = Reader { provider: "OpenAI Responses" };
+    let mut calls = Vec::new();
+    for call in function_calls(reply)? {
+        expand_into(call, &mut calls);
+    }
+    Ok(calls)
+}
+
+/// The `function_call` items of `reply` as they are, wrappers unexpanded.
+fn function_calls(reply: &Value) -> Result<Vec<ToolCall>, ParseError> {
     let (items, path) = match reply {
         Value::Array(items) => (items.as_slice(), ""),
-        Value::Object(_) => (read.list(reply, "", "output")?, "/output"),
-        _ => {
-            return Err(ParseError::new(
-                read.provider,
-                "",
-                "expected a response or a list of items",
-            ));
-        }
+        Value::Object(_) => (READ.list(reply, "", "output")?, "/output"),
+        _ => return Err(READ.not_a_reply("", "a response or a list of items")),
     };
     let mut parsed = Vec::new();
     for (i, item) in items.iter().enumerate() {
@@ -32,75 +55,50 @@ pub fn parse_calls(reply: &Value) -> Result<Vec<ToolCall>, ParseError> {
             continue;
         }
         let at = format!("{path}/{i}");
-        let call_id = read.string(item, &at, "call_id")?;
-        let name = read.string(item, &at, "name")?;
+        let call_id = READ.string(item, &at, "call_id")?;
+        let name = READ.string(item, &at, "name")?;
         parsed.push(call_with_arguments(call_id, name, item.get("arguments")));
     }
     Ok(parsed)
 }
 
-/// The `function_call_output` input items that answer a turn's calls, in order.
+/// The `function_call_output` input items that answer a turn's calls, one per receipt, in
+/// order. For a reply with a parallel wrapper use [`render_results_for`].
 pub fn render_results(receipts: &[Receipt]) -> Vec<Value> {
     receipts
         .iter()
-        .map(|receipt| {
-            json!({
-                "type": "function_call_output",
-                "call_id": receipt.call_id.as_deref().unwrap_or_default(),
-                "output": model_text(&receipt.result),
-            })
-        })
+        .map(|receipt| output(call_id_of(receipt), model_text(&receipt.result)))
         .collect()
 }
 
-/// Assembles the `function_call` items of a streamed OpenAI Responses reply from its events.
+/// The `function_call_output` items that answer `reply` (as given to [`parse_calls`]; for a
+/// stream, the `response` of `response.completed`): one per `function_call` item, in order.
 ///
-/// `response.output_item.added` opens a call with its `call_id` and name;
-/// `response.function_call_arguments.delta` fragments are joined per `output_index`, and
-/// `response.function_call_arguments.done` (or `response.output_item.done`) supplies the whole
-/// arguments when it comes.
-#[derive(Debug, Default, Clone)]
-pub struct CallAccumulator {
-    partials: Partials,
+/// The results of a parallel wrapper's calls are folded into one output for the wrapper's
+/// `call_id`, as a JSON array of `{"recipient_name", "output"}` in call order; every other call
+/// gets its receipt's text. A call with no receipt reads [`MISSING_RESULT`].
+///
+/// # Errors
+///
+/// As for [`parse_calls`].
+pub fn render_results_for(reply: &Value, receipts: &[Receipt]) -> Result<Vec<Value>, ParseError> {
+    let text = |call_id: &str| {
+        let receipt = receipts.iter().find(|r| r.call_id.as_deref() == Some(call_id));
+        receipt.map_or_else(|| MISSING_RESULT.to_owned(), |r| model_text(&r.result))
+    };
+    let items = function_calls(reply)?.into_iter().map(|call| match parallel::expand(&call) {
+        Some(inner) if inner.iter().any(|one| one.call_id != call.call_id) => {
+            output(&call.call_id, parallel::fold(&inner, text))
+        }
+        _ => output(&call.call_id, text(&call.call_id)),
+    });
+    Ok(items.collect())
 }
 
-impl CallAccumulator {
-    /// Takes in one event; events about other items change nothing.
-    pub fn push(&mut self, event: &Value) {
-        let Some(index) = stream::index(event, "output_index") else { return };
-        match stream::text(event, "type") {
-            Some("response.output_item.added" | "response.output_item.done") => {
-                let item = event.get("item").unwrap_or(&Value::Null);
-                if stream::text(item, "type") != Some("function_call") {
-                    return;
-                }
-                let partial = self.partials.at(index);
-                partial.id = stream::text(item, "call_id").map(str::to_owned).or(partial.id.take());
-                partial.name =
-                    stream::text(item, "name").map(str::to_owned).or(partial.name.take());
-                if let Some(arguments) = stream::text(item, "arguments").filter(|a| !a.is_empty()) {
-                    partial.arguments = arguments.to_owned();
-                }
-            }
-            Some("response.function_call_arguments.delta") => {
-                let fragment = stream::text(event, "delta").unwrap_or_default();
-                self.partials.at(index).arguments.push_str(fragment);
-            }
-            Some("response.function_call_arguments.done") => {
-                if let Some(arguments) = stream::text(event, "arguments") {
-                    self.partials.at(index).arguments = arguments.to_owned();
-                }
-            }
-            _ => {}
-        }
-    }
+fn output(call_id: &str, text: String) -> Value {
+    json!({"type": "function_call_output", "call_id": call_id, "output": text})
+}
 
-    /// The assembled calls, in output order.
-    ///
-    /// # Errors
-    ///
-    /// A [`ParseError`] when a call never received its `call_id` or name.
-    pub fn finish(self) -> Result<Vec<ToolCall>, ParseError> {
-        self.partials.finish("OpenAI Responses", false)
-    }
+fn call_id_of(receipt: &Receipt) -> &str {
+    receipt.call_id.as_deref().unwrap_or_default()
 }

@@ -1,11 +1,11 @@
 //! What the streaming accumulators share: calls assembled piece by piece, keyed by the
-//! provider's index, finished in index order.
+//! provider's index, finished in key order.
 
 use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::parse::ParseError;
+use super::parse::{call_with_arguments, malformed};
 use crate::registry::ToolCall;
 
 /// One call as far as it has streamed.
@@ -13,41 +13,79 @@ use crate::registry::ToolCall;
 pub(super) struct Partial {
     pub(super) id: Option<String>,
     pub(super) name: Option<String>,
+    /// The argument fragments, joined.
     pub(super) arguments: String,
+    /// Whole arguments given when the call started, used when no fragments follow.
+    pub(super) input: Option<Value>,
+    /// Whether the event that opens the call arrived.
+    pub(super) started: bool,
 }
 
-/// Calls under assembly, by the provider's index.
-#[derive(Debug, Default, Clone)]
-pub(super) struct Partials {
-    by_index: BTreeMap<u64, Partial>,
-}
-
-impl Partials {
-    pub(super) fn at(&mut self, index: u64) -> &mut Partial {
-        self.by_index.entry(index).or_default()
+impl Partial {
+    /// Takes `id` unless it is empty or an id is already set: a later empty or repeated id
+    /// never replaces the real one.
+    pub(super) fn keep_id(&mut self, id: Option<&str>) {
+        if let Some(id) = id.filter(|id| !id.is_empty()) {
+            self.id.get_or_insert_with(|| id.to_owned());
+        }
     }
 
-    /// The finished calls, in index order. A call without a name cannot be answered, so it is
-    /// an error; a call without an id gets an empty one when `ids_optional`.
-    pub(super) fn finish(
-        self,
-        provider: &'static str,
-        ids_optional: bool,
-    ) -> Result<Vec<ToolCall>, ParseError> {
-        let mut calls = Vec::with_capacity(self.by_index.len());
-        for (index, partial) in self.by_index {
-            let at = format!("call {index}");
-            let name = partial
-                .name
-                .ok_or_else(|| ParseError::new(provider, at.clone(), "no name was streamed"))?;
-            let id = match partial.id {
-                Some(id) => id,
-                None if ids_optional => String::new(),
-                None => return Err(ParseError::new(provider, at, "no id was streamed")),
-            };
-            calls.push(ToolCall::from_json_text(id, name, &partial.arguments));
+    /// Takes `name` unless it is empty or a name is already set.
+    pub(super) fn keep_name(&mut self, name: Option<&str>) {
+        if let Some(name) = name.filter(|name| !name.is_empty()) {
+            self.name.get_or_insert_with(|| name.to_owned());
         }
-        Ok(calls)
+    }
+
+    /// The finished call. A call that never received its name, or its id where ids are
+    /// required, cannot run: it becomes a call that fails saying so, and the calls beside it
+    /// are unaffected.
+    pub(super) fn finish(self, ids_optional: bool) -> ToolCall {
+        let id = self.id.unwrap_or_default();
+        let Some(name) = self.name.filter(|name| !name.is_empty()) else {
+            return malformed(&id, "", "the call was cut off: no tool name was streamed for it");
+        };
+        if id.is_empty() && !ids_optional {
+            return malformed(&id, &name, "the call was cut off: no call id was streamed for it");
+        }
+        if self.arguments.is_empty() && self.input.is_some() {
+            return call_with_arguments(&id, &name, self.input.as_ref());
+        }
+        ToolCall::from_json_text(id, name, &self.arguments)
+    }
+}
+
+/// Calls under assembly, by a key that orders them (the provider's index).
+#[derive(Debug, Clone)]
+pub(super) struct Partials<K> {
+    by_key: BTreeMap<K, Partial>,
+}
+
+impl<K> Default for Partials<K> {
+    fn default() -> Self {
+        Self { by_key: BTreeMap::new() }
+    }
+}
+
+impl<K: Ord> Partials<K> {
+    /// The call at `key`, begun empty if there is none yet.
+    pub(super) fn at(&mut self, key: K) -> &mut Partial {
+        self.by_key.entry(key).or_default()
+    }
+
+    /// The call at `key`, if one has begun.
+    pub(super) fn get(&self, key: &K) -> Option<&Partial> {
+        self.by_key.get(key)
+    }
+
+    /// The calls under assembly, in key order.
+    pub(super) fn iter(&self) -> impl Iterator<Item = (&K, &Partial)> {
+        self.by_key.iter()
+    }
+
+    /// The finished calls with their keys, in key order; see [`Partial::finish`].
+    pub(super) fn finish(self, ids_optional: bool) -> impl Iterator<Item = (K, ToolCall)> {
+        self.by_key.into_iter().map(move |(key, partial)| (key, partial.finish(ids_optional)))
     }
 }
 

@@ -1,0 +1,161 @@
+//! Gemini streaming: `functionCall` parts assembled from streamed `generateContent` chunks.
+
+use serde_json::Value;
+
+use super::gemini::parts_of;
+use super::gemini_path;
+use super::parse::malformed;
+use super::parse_error::ParseError;
+use super::stream;
+use crate::registry::ToolCall;
+
+/// Assembles the `functionCall` parts of a streamed Gemini `generateContent` reply
+/// (`streamGenerateContent`) from its chunks, reading the first candidate of each.
+///
+/// A `functionCall` part without `willContinue` is a whole call. With
+/// `functionCallingConfig.streamFunctionCallArguments`, a call instead comes in several
+/// parts: the first has its name and `willContinue: true`, the next ones carry `partialArgs`
+/// (each a `jsonPath` such as `$.city` and a `stringValue`, `numberValue`, `boolValue` or
+/// `nullValue`; a string with `willContinue` goes on in the next entry for the same path),
+/// and the part without `willContinue` ends it. These fields are documented on `FunctionCall`
+/// and `PartialArg` in the Gen AI SDKs' type references (google-genai), and on Vertex AI.
+///
+/// A call's `id` is optional: without one its [`ToolCall::call_id`] is empty, and its result
+/// is matched by order.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire::provider::gemini::CallAccumulator;
+///
+/// let chunk = |call| json!({"candidates": [{"content": {"role": "model", "parts": [{"functionCall": call}]}}]});
+/// let mut calls = CallAccumulator::default();
+/// calls.push(&chunk(json!({"name": "get_weather", "willContinue": true})));
+/// calls.push(&chunk(json!({"partialArgs": [{"jsonPath": "$.city", "stringValue": "Os", "willContinue": true}], "willContinue": true})));
+/// calls.push(&chunk(json!({"partialArgs": [{"jsonPath": "$.city", "stringValue": "lo"}], "willContinue": true})));
+/// calls.push(&chunk(json!({})));
+/// let calls = calls.finish().unwrap();
+/// assert_eq!((calls[0].name.as_str(), &calls[0].arguments), ("get_weather", &json!({"city": "Oslo"})));
+/// ```
+#[derive(Debug, Default, Clone)]
+pub struct CallAccumulator {
+    calls: Vec<Building>,
+    /// Whether the last call said more of it follows.
+    open: bool,
+}
+
+/// One call as far as it has streamed.
+#[derive(Debug, Default, Clone)]
+struct Building {
+    id: String,
+    name: String,
+    args: Value,
+    /// Why the call cannot run, once known.
+    broken: Option<String>,
+    /// The path of a string argument whose next piece is still to come.
+    continuing: Option<String>,
+}
+
+impl CallAccumulator {
+    /// Takes in one chunk; chunks without `functionCall` parts, and values that are not
+    /// chunks, change nothing.
+    pub fn push(&mut self, chunk: &Value) {
+        let Ok((parts, _)) = parts_of(chunk) else { return };
+        for call in parts.iter().filter_map(|part| part.get("functionCall")) {
+            self.take(call);
+        }
+    }
+
+    /// Adds one `functionCall`: more of the open call, or a new call.
+    fn take(&mut self, call: &Value) {
+        let name = stream::text(call, "name").filter(|name| !name.is_empty());
+        let last_name = self.calls.last().map(|last| last.name.as_str());
+        if !self.open || name.is_some_and(|name| Some(name) != last_name) {
+            self.calls.push(Building::default());
+        }
+        let Some(building) = self.calls.last_mut() else { return };
+        if building.id.is_empty() {
+            building.id = stream::text(call, "id").unwrap_or_default().to_owned();
+        }
+        if building.name.is_empty() {
+            building.name = name.unwrap_or_default().to_owned();
+        }
+        building.merge_args(call.get("args"));
+        let partial_args = call.get("partialArgs").and_then(Value::as_array);
+        partial_args.into_iter().flatten().for_each(|partial| building.apply(partial));
+        self.open = call.get("willContinue").and_then(Value::as_bool) == Some(true);
+    }
+
+    /// The assembled calls, in order. A call cut off before its last part, without a name,
+    /// or with arguments that cannot be placed, fails alone, saying so.
+    ///
+    /// # Errors
+    ///
+    /// None today: every problem is confined to its call. The `Result` keeps every
+    /// accumulator's `finish` alike.
+    pub fn finish(mut self) -> Result<Vec<ToolCall>, ParseError> {
+        if let Some(last) = self.calls.last_mut().filter(|_| self.open) {
+            last.broken
+                .get_or_insert_with(|| "the call was cut off: its last part never came".into());
+        }
+        Ok(self.calls.into_iter().map(Building::finish).collect())
+    }
+}
+
+impl Building {
+    /// Merges whole `args` into the arguments so far.
+    fn merge_args(&mut self, args: Option<&Value>) {
+        match args {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(map)) => {
+                if self.args.is_null() {
+                    self.args = Value::Object(serde_json::Map::new());
+                }
+                for (key, value) in map {
+                    self.set(&format!("$[{}]", quoted(key)), value.clone(), false);
+                }
+            }
+            Some(_) => self.break_with("the arguments must be a JSON object".into()),
+        }
+    }
+
+    /// Places one `PartialArg`.
+    fn apply(&mut self, partial: &Value) {
+        let Some(path) = stream::text(partial, "jsonPath") else {
+            return self.break_with("a partial argument has no jsonPath".into());
+        };
+        let value =
+            ["stringValue", "numberValue", "boolValue"].iter().find_map(|key| partial.get(*key));
+        let value = value.cloned().or_else(|| partial.get("nullValue").map(|_| Value::Null));
+        if let Some(value) = value {
+            let append = value.is_string() && self.continuing.as_deref() == Some(path);
+            self.set(path, value, append);
+        }
+        let continues = partial.get("willContinue").and_then(Value::as_bool) == Some(true);
+        self.continuing = continues.then(|| path.to_owned());
+    }
+
+    fn set(&mut self, path: &str, value: Value, append: bool) {
+        if let Err(why) = gemini_path::set(&mut self.args, path, value, append) {
+            self.break_with(why);
+        }
+    }
+
+    fn break_with(&mut self, why: String) {
+        self.broken.get_or_insert(why);
+    }
+
+    fn finish(self) -> ToolCall {
+        match self.broken {
+            _ if self.name.is_empty() => {
+                malformed(&self.id, "", "the call was cut off: no tool name was streamed for it")
+            }
+            Some(why) => malformed(&self.id, &self.name, why),
+            None => ToolCall::new(self.id, self.name, self.args),
+        }
+    }
+}
+
+/// `key` as a single-quoted JSON path member name.
+fn quoted(key: &str) -> String {
+    format!("'{}'", key.replace('\\', "\\\\").replace('\'', "\\'"))
+}

@@ -1,0 +1,66 @@
+//! OpenAI Responses streaming: `function_call` items assembled from server-sent events.
+
+use serde_json::Value;
+
+use super::parallel::expand_into;
+use super::parse_error::ParseError;
+use super::stream::{self, Partials};
+use crate::registry::ToolCall;
+
+/// Assembles the `function_call` items of a streamed OpenAI Responses reply from its events.
+///
+/// `response.output_item.added` opens a call with its `call_id` and name;
+/// `response.function_call_arguments.delta` fragments are joined per `output_index`, and
+/// `response.function_call_arguments.done` (or `response.output_item.done`) supplies the whole
+/// arguments when it comes (see "Streaming events" in OpenAI's Responses API reference).
+/// Parallel wrappers are expanded as [`parse_calls`](super::responses::parse_calls) does.
+#[derive(Debug, Default, Clone)]
+pub struct CallAccumulator {
+    partials: Partials<u64>,
+}
+
+impl CallAccumulator {
+    /// Takes in one event; events about other items change nothing.
+    pub fn push(&mut self, event: &Value) {
+        let Some(index) = stream::index(event, "output_index") else { return };
+        match stream::text(event, "type") {
+            Some("response.output_item.added" | "response.output_item.done") => {
+                let item = event.get("item").unwrap_or(&Value::Null);
+                if stream::text(item, "type") != Some("function_call") {
+                    return;
+                }
+                let partial = self.partials.at(index);
+                partial.keep_id(stream::text(item, "call_id"));
+                partial.keep_name(stream::text(item, "name"));
+                if let Some(arguments) = stream::text(item, "arguments").filter(|a| !a.is_empty()) {
+                    partial.arguments = arguments.to_owned();
+                }
+            }
+            Some("response.function_call_arguments.delta") => {
+                let fragment = stream::text(event, "delta").unwrap_or_default();
+                self.partials.at(index).arguments.push_str(fragment);
+            }
+            Some("response.function_call_arguments.done") => {
+                if let Some(arguments) = stream::text(event, "arguments") {
+                    self.partials.at(index).arguments = arguments.to_owned();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The assembled calls, in output order. A call that never received its `call_id` or
+    /// name fails alone, saying so.
+    ///
+    /// # Errors
+    ///
+    /// None today: every problem is confined to its call. The `Result` keeps every
+    /// accumulator's `finish` alike.
+    pub fn finish(self) -> Result<Vec<ToolCall>, ParseError> {
+        let mut calls = Vec::new();
+        for (_, call) in self.partials.finish(false) {
+            expand_into(call, &mut calls);
+        }
+        Ok(calls)
+    }
+}
