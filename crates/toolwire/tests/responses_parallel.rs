@@ -23,7 +23,7 @@ fn two_uses() -> Value {
 #[test]
 fn regression_responses_parallel_wrapper_is_expanded_with_derived_ids() {
     let calls = responses::parse_calls(&wrapper("multi_tool_use.parallel", two_uses())).unwrap();
-    let seen: Vec<_> = calls.iter().map(|c| (c.call_id.as_str(), c.name.as_str())).collect();
+    let seen: Vec<_> = calls.iter().map(|c| (c.call_id.as_str(), c.tool.as_ref())).collect();
     assert_eq!(
         seen,
         [("call_w_0", "get_weather"), ("call_w_1", "get_weather"), ("call_x", "get_time")]
@@ -36,7 +36,7 @@ fn regression_responses_parallel_wrapper_is_expanded_with_derived_ids() {
 #[test]
 fn regression_responses_parallel_tool_without_tool_uses_is_not_expanded() {
     let calls = responses::parse_calls(&wrapper("parallel", json!({"jobs": 2}))).unwrap();
-    assert_eq!((calls[0].call_id.as_str(), calls[0].name.as_str()), ("call_w", "parallel"));
+    assert_eq!((calls[0].call_id.as_str(), calls[0].tool.as_ref()), ("call_w", "parallel"));
     let broken = responses::parse_calls(&wrapper("multi_tool_use.parallel", json!({}))).unwrap();
     assert!(broken[0].malformed.as_deref().unwrap().contains("tool_uses"));
     assert_eq!(broken[0].call_id, "call_w");

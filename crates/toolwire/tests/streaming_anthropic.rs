@@ -42,7 +42,7 @@ fn regression_anthropic_stream_server_tool_use_is_skipped_and_client_calls_kept(
     .finish()
     .unwrap();
     assert_eq!(calls.len(), 1);
-    assert_eq!((calls[0].call_id.as_str(), calls[0].name.as_str()), ("toolu_1", "get_weather"));
+    assert_eq!((calls[0].call_id.as_str(), calls[0].tool.as_ref()), ("toolu_1", "get_weather"));
     assert_eq!(calls[0].arguments, json!({"city": "Oslo"}));
 }
 

@@ -37,7 +37,7 @@ fn regression_gemini_stream_partial_args_are_assembled_not_taken_as_empty_call()
         call(json!({})),
     ]);
     assert_eq!(calls.len(), 1);
-    assert_eq!((calls[0].call_id.as_str(), calls[0].name.as_str()), ("", "plan_trip"));
+    assert_eq!((calls[0].call_id.as_str(), calls[0].tool.as_ref()), ("", "plan_trip"));
     assert_eq!(
         calls[0].arguments,
         json!({"city": "Oslo", "days": 3, "stops": [{"name": "Bergen"}], "pets": false, "note": null})

@@ -28,7 +28,7 @@ fn regression_openai_stream_name_split_over_chunks_is_joined() {
     ])
     .finish()
     .unwrap();
-    assert_eq!(calls[0].name, "get_weather");
+    assert_eq!(&*calls[0].tool, "get_weather");
     assert_eq!(calls[0].arguments, json!({"city": "Oslo"}));
 }
 
@@ -40,7 +40,7 @@ fn regression_openai_stream_repeated_header_does_not_double_the_name() {
     ])
     .finish()
     .unwrap();
-    assert_eq!(calls[0].name, "get_weather");
+    assert_eq!(&*calls[0].tool, "get_weather");
 }
 
 #[test]
@@ -52,7 +52,7 @@ fn regression_openai_stream_empty_id_or_name_does_not_overwrite() {
     ])
     .finish()
     .unwrap();
-    assert_eq!((calls[0].call_id.as_str(), calls[0].name.as_str()), ("call_q", "get_weather"));
+    assert_eq!((calls[0].call_id.as_str(), calls[0].tool.as_ref()), ("call_q", "get_weather"));
     assert_eq!(calls[0].arguments, json!({"city": "Rome"}));
 }
 

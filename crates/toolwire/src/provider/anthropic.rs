@@ -9,7 +9,7 @@ use super::parse_error::ParseError;
 pub use super::anthropic_stream::CallAccumulator;
 use super::render::model_text;
 use super::{Definition, named, with_strict};
-use crate::registry::{Receipt, ToolCall};
+use crate::record::{Receipt, ToolCall};
 
 /// `{"name", "description"?, "input_schema", "input_examples"?, "strict"?, "cache_control"?}`.
 pub(super) fn tool(def: &Definition<'_>) -> Value {

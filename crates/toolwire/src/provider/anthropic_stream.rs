@@ -8,7 +8,7 @@ use super::Provider;
 use super::parse::Reader;
 use super::parse_error::{ParseError, ParseErrorKind};
 use super::stream::{self, Partials};
-use crate::registry::ToolCall;
+use crate::record::ToolCall;
 
 const READ: Reader = Reader { provider: Provider::Anthropic };
 

@@ -6,7 +6,7 @@ use super::Provider;
 use super::parse::{Reader, call_with_arguments};
 use super::parse_error::ParseError;
 use super::render::model_text;
-use crate::registry::{Receipt, ToolCall};
+use crate::record::{Receipt, ToolCall};
 
 use super::{Definition, named};
 

@@ -7,7 +7,7 @@ use super::gemini_path;
 use super::parse::malformed;
 use super::parse_error::ParseError;
 use super::stream;
-use crate::registry::ToolCall;
+use crate::record::ToolCall;
 
 /// Assembles the `functionCall` parts of a streamed Gemini `generateContent` reply
 /// (`streamGenerateContent`) from its chunks, reading the first candidate of each.

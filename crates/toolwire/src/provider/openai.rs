@@ -9,7 +9,7 @@ use super::parse_error::{ParseError, ParseErrorKind};
 pub use super::openai_stream::CallAccumulator;
 use super::render::model_text;
 use super::{Definition, named, with_strict};
-use crate::registry::{Receipt, ToolCall};
+use crate::record::{Receipt, ToolCall};
 
 /// `{"name", "description"?, "parameters", "strict"?}`.
 pub(super) fn flat(def: &Definition<'_>) -> Map<String, Value> {

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::parse_error::ParseError;
 use super::stream::{self, Partials};
-use crate::registry::ToolCall;
+use crate::record::ToolCall;
 
 /// Assembles the tool calls of a streamed OpenAI Chat Completions reply from its chunks.
 ///

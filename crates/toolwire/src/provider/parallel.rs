@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 
 use super::parse::{call_with_arguments, malformed};
-use crate::registry::ToolCall;
+use crate::record::ToolCall;
 
 /// The wrapper's full name, always expanded.
 const QUALIFIED: &str = "multi_tool_use.parallel";
@@ -23,7 +23,7 @@ pub(super) fn derived_id(call_id: &str, i: usize) -> String {
 /// wrapper whose arguments cannot be read stays one call that fails saying so.
 pub(super) fn expand(call: &ToolCall) -> Option<Vec<ToolCall>> {
     let uses = tool_uses(&call.arguments);
-    let is_wrapper = call.name == QUALIFIED || (call.name == "parallel" && uses.is_some());
+    let is_wrapper = &*call.tool == QUALIFIED || (&*call.tool == "parallel" && uses.is_some());
     if !is_wrapper || call.malformed.is_some() {
         return is_wrapper.then(|| vec![call.clone()]);
     }
@@ -33,7 +33,7 @@ pub(super) fn expand(call: &ToolCall) -> Option<Vec<ToolCall>> {
         }
         _ => vec![malformed(
             &call.call_id,
-            &call.name,
+            &call.tool,
             "the arguments must hold a non-empty `tool_uses` array",
         )],
     };
@@ -52,7 +52,7 @@ pub(super) fn expand_into(call: ToolCall, out: &mut Vec<ToolCall>) {
 /// `{"recipient_name", "output"}`, in call order, with `text` giving each call's output.
 pub(super) fn fold(inner: &[ToolCall], text: impl Fn(&str) -> String) -> String {
     let outputs = inner.iter().map(|one| {
-        let recipient = format!("functions.{}", one.name);
+        let recipient = format!("functions.{}", one.tool);
         json!({"recipient_name": recipient, "output": text(&one.call_id)})
     });
     Value::Array(outputs.collect()).to_string()

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::Provider;
 use super::parse_error::{ParseError, ParseErrorKind};
-use crate::registry::ToolCall;
+use crate::record::ToolCall;
 use crate::schema::type_name as kind;
 
 /// Reads JSON for one provider, naming the path of each value it reads.

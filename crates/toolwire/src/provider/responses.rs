@@ -7,7 +7,7 @@ use super::parse::{Reader, call_with_arguments};
 use super::parse_error::ParseError;
 use super::render::model_text;
 use super::repair::MISSING_RESULT;
-use crate::registry::{Receipt, ToolCall};
+use crate::record::{Receipt, ToolCall};
 
 pub use super::responses_stream::CallAccumulator;
 

@@ -5,7 +5,7 @@ use serde_json::Value;
 use super::parallel::expand_into;
 use super::parse_error::ParseError;
 use super::stream::{self, Partials};
-use crate::registry::ToolCall;
+use crate::record::ToolCall;
 
 /// Assembles the `function_call` items of a streamed OpenAI Responses reply from its events.
 ///

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::parse::{call_with_arguments, malformed};
-use crate::registry::ToolCall;
+use crate::record::ToolCall;
 
 /// One call as far as it has streamed.
 #[derive(Debug, Default, Clone)]
