@@ -4,10 +4,9 @@
 
 use serde_json::{Map, Value, json};
 
-use super::walk::{
-    children, definitions, extend_any_of, guard, keep_only, local_name, unify_branches,
-};
-use super::{Changes, CompileError, Dialect};
+use super::refs::{Budget, resolve};
+use super::walk::{children, extend_any_of, guard, keep_only, unify_branches};
+use super::{Changes, CompileError, CompileErrorKind, Dialect};
 
 const DIALECT: Dialect = Dialect::Gemini;
 
@@ -39,7 +38,6 @@ const ALLOWED: &[&str] = &[
 
 pub(super) fn parameters(schema: &Value, changes: &mut Changes) -> Result<Value, CompileError> {
     let mut root = schema.clone();
-    let defs = definitions(&root);
     if let Some(map) = root.as_object_mut() {
         for key in ["$schema", "$defs", "definitions"] {
             if map.remove(key).is_some() {
@@ -47,7 +45,8 @@ pub(super) fn parameters(schema: &Value, changes: &mut Changes) -> Result<Value,
             }
         }
     }
-    let mut pass = Gemini { defs, changes, inlining: Vec::new() };
+    let mut pass =
+        Gemini { source: schema, changes, inlining: Vec::new(), budget: Budget::new(DIALECT) };
     pass.visit(&mut root, "", 0)?;
     Ok(root)
 }
@@ -57,13 +56,16 @@ fn recursive(path: &str, reference: &str) -> CompileError {
     let problem = format!(
         "`$ref` {reference} is recursive, which `parameters` cannot express; use `parametersJsonSchema`"
     );
-    CompileError::new(DIALECT, path, problem)
+    CompileError::new(DIALECT, CompileErrorKind::Recursive, path, problem)
 }
 
 struct Gemini<'a> {
-    defs: Map<String, Value>,
+    /// The schema as written, which references point into.
+    source: &'a Value,
     changes: &'a mut Changes,
+    /// The references being inlined, to stop at recursion.
     inlining: Vec<String>,
+    budget: Budget,
 }
 
 impl Gemini<'_> {
@@ -86,29 +88,23 @@ impl Gemini<'_> {
         Ok(())
     }
 
-    /// Replaces a `$ref` by its target; siblings win over the target's keywords.
+    /// Replaces a `$ref` by its target, any local JSON pointer; siblings win over the
+    /// target's keywords.
     fn inline(&mut self, map: &mut Map<String, Value>, path: &str) -> Result<bool, CompileError> {
         let Some(Value::String(reference)) = map.remove("$ref") else { return Ok(false) };
-        if reference == "#" {
+        if reference == "#" || self.inlining.contains(&reference) {
             return Err(recursive(path, &reference));
         }
-        let name = local_name(&reference).map(str::to_owned);
-        let target = name.as_ref().and_then(|name| self.defs.get(name)).cloned();
-        let (Some(name), Some(Value::Object(target))) = (name, target) else {
-            return Err(CompileError::new(
-                DIALECT,
-                path,
-                format!("`$ref` {reference} is not a local definition"),
-            ));
+        let Some(whole @ Value::Object(target)) = resolve(self.source, &reference) else {
+            let problem = format!("`$ref` {reference} does not point at a schema in this one");
+            return Err(CompileError::new(DIALECT, CompileErrorKind::BadReference, path, problem));
         };
-        if self.inlining.contains(&name) {
-            return Err(recursive(path, &reference));
-        }
+        self.budget.spend(whole, path, &reference)?;
         for (key, value) in target {
-            map.entry(key).or_insert(value);
+            map.entry(key.clone()).or_insert_with(|| value.clone());
         }
         self.changes.note(path, format!("inlined `$ref` {reference}"));
-        self.inlining.push(name);
+        self.inlining.push(reference);
         Ok(true)
     }
 

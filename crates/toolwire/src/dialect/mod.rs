@@ -20,13 +20,19 @@
 //! ```
 
 mod anthropic;
+mod cache;
+mod error;
 mod gemini;
 mod openai;
+mod refs;
 mod walk;
 
 use std::fmt;
 
 use serde_json::Value;
+
+pub(crate) use cache::Dialects;
+pub use error::{CompileError, CompileErrorKind};
 
 /// A provider's schema dialect.
 #[non_exhaustive]
@@ -71,34 +77,6 @@ impl fmt::Display for Change {
     }
 }
 
-/// A schema the dialect cannot express.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CompileError {
-    dialect: Dialect,
-    path: String,
-    problem: String,
-}
-
-impl CompileError {
-    pub(crate) fn new(dialect: Dialect, path: &str, problem: impl Into<String>) -> Self {
-        Self { dialect, path: path.to_owned(), problem: problem.into() }
-    }
-
-    /// Where the problem is, as a JSON pointer.
-    pub fn path(&self) -> &str {
-        &self.path
-    }
-}
-
-impl fmt::Display for CompileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let at = if self.path.is_empty() { "(root)" } else { &self.path };
-        write!(f, "cannot express the schema for {:?}: {at}: {}", self.dialect, self.problem)
-    }
-}
-
-impl std::error::Error for CompileError {}
-
 /// Compiles `schema` for `dialect`.
 ///
 /// # Errors
@@ -108,7 +86,12 @@ impl std::error::Error for CompileError {}
 pub fn compile(schema: &Value, dialect: Dialect) -> Result<Compiled, CompileError> {
     let root_is_object = schema.get("type").and_then(Value::as_str) == Some("object");
     if !root_is_object {
-        return Err(CompileError::new(dialect, "/type", "the root must be an object schema"));
+        return Err(CompileError::new(
+            dialect,
+            CompileErrorKind::NotObjectRoot,
+            "/type",
+            "the root must be an object schema",
+        ));
     }
     let mut changes = Changes::default();
     let schema = match dialect {
@@ -119,30 +102,6 @@ pub fn compile(schema: &Value, dialect: Dialect) -> Result<Compiled, CompileErro
     };
     Ok(Compiled { schema, changes: changes.0 })
 }
-
-/// A schema compiled once for every dialect, as a tool keeps it.
-#[derive(Debug)]
-pub(crate) struct Dialects([Result<Compiled, CompileError>; 5]);
-
-impl Dialects {
-    pub(crate) fn new(schema: &Value) -> Self {
-        Self(ALL.map(|dialect| compile(schema, dialect)))
-    }
-
-    pub(crate) fn get(&self, dialect: Dialect) -> Result<&Compiled, &CompileError> {
-        let index = ALL.iter().position(|d| *d == dialect).unwrap_or(0);
-        self.0[index].as_ref()
-    }
-}
-
-/// Every dialect, in the order [`Dialects`] keeps them.
-const ALL: [Dialect; 5] = [
-    Dialect::OpenAiStrict,
-    Dialect::Anthropic,
-    Dialect::AnthropicStrict,
-    Dialect::Gemini,
-    Dialect::Mcp,
-];
 
 /// The changes of one compilation, as they are made.
 #[derive(Debug, Default)]

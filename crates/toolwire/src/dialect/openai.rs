@@ -4,11 +4,11 @@
 
 use serde_json::{Map, Value, json};
 
+use super::refs::{Budget, resolve};
 use super::walk::{
-    self, children, definitions, extend_any_of, guard, is_object_schema, keep_only, local_name,
-    unify_branches,
+    self, children, extend_any_of, guard, is_object_schema, keep_only, unify_branches,
 };
-use super::{Changes, CompileError, Dialect};
+use super::{Changes, CompileError, CompileErrorKind, Dialect};
 
 const DIALECT: Dialect = Dialect::OpenAiStrict;
 
@@ -53,18 +53,25 @@ pub(super) fn strict(schema: &Value, changes: &mut Changes) -> Result<Value, Com
     if root.as_object_mut().is_some_and(|map| map.remove("$schema").is_some()) {
         changes.note("", "removed `$schema`");
     }
-    let defs = definitions(&root);
-    let mut pass = Strict { defs, changes, inlining: Vec::new(), totals: Totals::default() };
+    let mut pass = Strict {
+        source: schema,
+        changes,
+        inlining: Vec::new(),
+        budget: Budget::new(DIALECT),
+        totals: Totals::default(),
+    };
     pass.visit(&mut root, "", 0, 0)?;
     pass.totals.check()?;
     Ok(root)
 }
 
 struct Strict<'a> {
-    defs: Map<String, Value>,
+    /// The schema as written, which references point into.
+    source: &'a Value,
     changes: &'a mut Changes,
-    /// The definitions being inlined, to stop at recursion.
+    /// The references being inlined, to stop at recursion.
     inlining: Vec<String>,
+    budget: Budget,
     totals: Totals,
 }
 
@@ -78,7 +85,7 @@ impl Strict<'_> {
     ) -> Result<(), CompileError> {
         guard(DIALECT, depth, path)?;
         let Value::Object(map) = node else { return Ok(()) };
-        let inlined = self.inline(map, path);
+        let inlined = self.inline(map, path)?;
         self.rewrite(map, path);
         self.totals.count(map);
         let object = is_object_schema(map);
@@ -95,31 +102,32 @@ impl Strict<'_> {
     }
 
     /// Inlines a local `$ref` that has sibling keywords; tells whether it did.
-    fn inline(&mut self, map: &mut Map<String, Value>, path: &str) -> bool {
+    fn inline(&mut self, map: &mut Map<String, Value>, path: &str) -> Result<bool, CompileError> {
         let Some(reference) = map.get("$ref").and_then(Value::as_str).map(str::to_owned) else {
-            return false;
+            return Ok(false);
         };
         if map.len() == 1 {
-            return false;
+            return Ok(false);
         }
-        let name = local_name(&reference).map(str::to_owned);
-        if reference == "#" || name.as_ref().is_some_and(|name| self.inlining.contains(name)) {
+        if reference == "#" || self.inlining.contains(&reference) {
             map.retain(|key, _| key == "$ref");
             self.changes.note(
                 path,
                 format!("dropped the keywords beside the recursive `$ref` to {reference}"),
             );
-            return false;
+            return Ok(false);
         }
-        let Some(name) = name else { return false };
-        let Some(Value::Object(target)) = self.defs.get(&name).cloned() else { return false };
+        let Some(whole @ Value::Object(target)) = resolve(self.source, &reference) else {
+            return Ok(false);
+        };
+        self.budget.spend(whole, path, &reference)?;
         map.remove("$ref");
         for (key, value) in target {
-            map.entry(key).or_insert(value);
+            map.entry(key.clone()).or_insert_with(|| value.clone());
         }
         self.changes.note(path, format!("inlined `$ref` {reference}, which had sibling keywords"));
-        self.inlining.push(name);
-        true
+        self.inlining.push(reference);
+        Ok(true)
     }
 
     /// `oneOf` as `anyOf`, a lone `allOf` merged, unknown formats and keywords moved out.
@@ -249,6 +257,7 @@ impl Totals {
             if count > limit {
                 return Err(CompileError::new(
                     DIALECT,
+                    CompileErrorKind::LimitExceeded,
                     "",
                     format!("{count} {what}; the limit is {limit}"),
                 ));

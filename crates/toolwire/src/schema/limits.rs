@@ -135,7 +135,7 @@ impl Exceeded {
 }
 
 /// A JSON pointer segment for `key` (RFC 6901: `~` as `~0`, `/` as `~1`).
-fn escape(key: &str) -> String {
+pub(super) fn escape(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
