@@ -1,0 +1,169 @@
+//! One regression test per dialect defect, through the public API.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use toolwire::dialect::{CompileErrorKind, Dialect, compile};
+use toolwire::{DefineErrorKind, Provider, Tool, ToolResult};
+
+const ALL: [Dialect; 5] = [
+    Dialect::OpenAiStrict,
+    Dialect::Anthropic,
+    Dialect::AnthropicStrict,
+    Dialect::Gemini,
+    Dialect::Mcp,
+];
+
+fn tool(parameters: Value) -> Result<Tool, toolwire::DefineError> {
+    Tool::define("t").parameters(parameters).execute_sync(|_, _| ToolResult::failure("")).build()
+}
+
+#[test]
+fn regression_all_of_keeps_every_branch() {
+    let both = json!({"allOf": [{"minimum": 1}, {"maximum": 9}]});
+    let schema = json!({"type": "object", "properties": {"n": both}});
+    for dialect in ALL {
+        let compiled = compile(&schema, dialect).unwrap();
+        let text = compiled.schema.to_string();
+        assert!(text.contains("minimum") && text.contains("maximum"), "{dialect:?}: {text}");
+    }
+    let kept = compile(&schema, Dialect::Anthropic).unwrap();
+    assert_eq!(kept.schema["properties"]["n"]["allOf"].as_array().map(Vec::len), Some(2));
+}
+
+/// Forty definitions, each referring to the next twice, with a sibling keyword so that even
+/// OpenAI's strict mode inlines them: 2^40 copies if nothing stops it.
+fn doubling(levels: usize) -> Value {
+    let mut defs = serde_json::Map::new();
+    for i in 0..levels {
+        let next = json!({"$ref": format!("#/$defs/d{}", i + 1), "description": "next"});
+        defs.insert(
+            format!("d{i}"),
+            json!({"type": "object", "properties": {"a": next.clone(), "b": next}}),
+        );
+    }
+    defs.insert(format!("d{levels}"), json!({"type": "string"}));
+    json!({
+        "type": "object",
+        "properties": {"root": {"$ref": "#/$defs/d0", "description": "start"}},
+        "$defs": defs
+    })
+}
+
+#[test]
+fn regression_inlining_doubling_references_ends_in_an_error() {
+    let schema = doubling(40);
+    assert!(schema.to_string().len() < 8_000);
+    for dialect in ALL {
+        let started = Instant::now();
+        let outcome = compile(&schema, dialect);
+        assert!(started.elapsed() < Duration::from_secs(5), "{dialect:?} took too long");
+        if matches!(dialect, Dialect::OpenAiStrict | Dialect::Gemini) {
+            let error = outcome.unwrap_err();
+            assert_eq!(error.kind(), CompileErrorKind::TooLarge, "{error}");
+            assert!(error.to_string().contains("inlined values"), "{error}");
+        }
+    }
+    let started = Instant::now();
+    let built = tool(schema.clone()).unwrap();
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(built.compiled(Dialect::Gemini).unwrap_err().kind(), CompileErrorKind::TooLarge);
+    let strict = Tool::define("t")
+        .parameters(schema)
+        .strict(true)
+        .execute_sync(|_, _| ToolResult::failure(""))
+        .build()
+        .unwrap_err();
+    assert!(strict.to_string().contains("cannot be made strict"), "{strict}");
+}
+
+#[test]
+fn regression_dialects_compile_on_first_use() {
+    // Gemini's `parameters` cannot express recursion; the tool still builds, and only asking
+    // for that dialect reports it.
+    let recursive = json!({
+        "type": "object",
+        "properties": {"next": {"$ref": "#"}}
+    });
+    let built = tool(recursive.clone()).unwrap();
+    assert_eq!(built.compiled(Dialect::Mcp).unwrap().schema, recursive);
+    let error = built.compiled(Dialect::Gemini).unwrap_err();
+    assert_eq!(error.kind(), CompileErrorKind::Recursive);
+    assert_eq!(error.dialect(), Dialect::Gemini);
+    // Asked twice, the same compilation answers.
+    let first = built.compiled(Dialect::OpenAiStrict).unwrap() as *const _;
+    assert_eq!(first, built.compiled(Dialect::OpenAiStrict).unwrap() as *const _);
+}
+
+#[test]
+fn regression_huge_schemas_are_refused_at_build() {
+    let properties: serde_json::Map<String, Value> =
+        (0..100_000).map(|i| (format!("p{i}"), json!({"type": "string"}))).collect();
+    let started = Instant::now();
+    let error = tool(json!({"type": "object", "properties": properties})).unwrap_err();
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert_eq!(error.kind(), DefineErrorKind::InvalidParameters);
+    assert!(error.to_string().contains("more than 100000 values"), "{error}");
+    assert!(error.to_string().contains("/properties/"), "{error}");
+
+    let mut deep = json!({"type": "string"});
+    for _ in 0..60 {
+        deep = json!({"type": "object", "properties": {"x": deep}});
+    }
+    let error = tool(deep).unwrap_err();
+    assert_eq!(error.kind(), DefineErrorKind::InvalidParameters);
+    assert!(error.to_string().contains("nested deeper than 100 levels"), "{error}");
+}
+
+#[test]
+fn regression_responses_shape_is_the_flat_function_with_a_type() {
+    let built = tool(json!({"type": "object", "properties": {"q": {"type": "string"}}})).unwrap();
+    let shape = built.to_responses();
+    assert_eq!(shape["type"], "function");
+    assert_eq!(shape["name"], "t");
+    assert_eq!(shape["parameters"], *built.parameters());
+    assert_eq!(shape["strict"], false, "Responses is strict unless told otherwise");
+    assert_eq!(built.definition(Provider::Responses), shape);
+}
+
+#[test]
+fn regression_anthropic_strict_refuses_recursion() {
+    let recursive = json!({
+        "type": "object",
+        "properties": {"tree": {"$ref": "#/$defs/node"}},
+        "$defs": {"node": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}}
+    });
+    let error = compile(&recursive, Dialect::AnthropicStrict).unwrap_err();
+    assert_eq!(error.kind(), CompileErrorKind::Recursive, "{error}");
+    assert!(error.to_string().contains("#/$defs/node"), "{error}");
+    let to_root = json!({"type": "object", "properties": {"again": {"$ref": "#"}}});
+    assert_eq!(
+        compile(&to_root, Dialect::AnthropicStrict).unwrap_err().kind(),
+        CompileErrorKind::Recursive
+    );
+    assert!(compile(&to_root, Dialect::Anthropic).is_ok());
+}
+
+#[test]
+fn regression_anthropic_strict_counts_optional_properties() {
+    let optional = |n: usize| -> Value {
+        let props: serde_json::Map<String, Value> =
+            (0..n).map(|i| (format!("p{i}"), json!({"type": "string"}))).collect();
+        json!({"type": "object", "properties": {"inner": {"type": "object", "properties": props}}, "required": ["inner"]})
+    };
+    assert!(compile(&optional(24), Dialect::AnthropicStrict).is_ok());
+    let error = compile(&optional(25), Dialect::AnthropicStrict).unwrap_err();
+    assert_eq!(error.kind(), CompileErrorKind::LimitExceeded);
+    assert!(error.to_string().contains("25 optional properties in all; the limit is 24"), "{error}");
+}
+
+#[test]
+fn regression_compile_errors_have_a_kind_and_a_dialect() {
+    let error = compile(&json!({"type": "string"}), Dialect::Mcp).unwrap_err();
+    assert_eq!(error.kind(), CompileErrorKind::NotObjectRoot);
+    assert_eq!(error.dialect(), Dialect::Mcp);
+    let foreign = json!({"type": "object", "properties": {"x": {"$ref": "https://example.com/s"}}});
+    let error = compile(&foreign, Dialect::Gemini).unwrap_err();
+    assert_eq!(error.kind(), CompileErrorKind::BadReference);
+    assert_eq!(error.path(), "/properties/x");
+}
