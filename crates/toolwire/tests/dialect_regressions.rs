@@ -20,7 +20,7 @@ fn tool(parameters: Value) -> Result<Tool, toolwire::DefineError> {
 
 #[test]
 fn regression_all_of_keeps_every_branch() {
-    let both = json!({"allOf": [{"minimum": 1}, {"maximum": 9}]});
+    let both = json!({"type": "integer", "allOf": [{"minimum": 1}, {"maximum": 9}]});
     let schema = json!({"type": "object", "properties": {"n": both}});
     for dialect in ALL {
         let compiled = compile(&schema, dialect).unwrap();
@@ -166,4 +166,54 @@ fn regression_compile_errors_have_a_kind_and_a_dialect() {
     let error = compile(&foreign, Dialect::Gemini).unwrap_err();
     assert_eq!(error.kind(), CompileErrorKind::BadReference);
     assert_eq!(error.path(), "/properties/x");
+}
+
+#[test]
+fn regression_openai_strict_optional_const_accepts_null() {
+    let schema = json!({"type": "object", "properties": {"v": {"type": "string", "const": "v1"}}});
+    let compiled = compile(&schema, Dialect::OpenAiStrict).unwrap();
+    assert_eq!(
+        compiled.schema["properties"]["v"],
+        json!({"anyOf": [{"type": "string", "const": "v1"}, {"type": "null"}]})
+    );
+    let listed = json!({"type": "object", "properties": {"e": {"type": ["string", "integer"], "enum": ["a", 1]}}});
+    let compiled = compile(&listed, Dialect::OpenAiStrict).unwrap();
+    assert_eq!(compiled.schema["properties"]["e"]["enum"], json!(["a", 1, null]));
+    assert_eq!(compiled.schema["properties"]["e"]["type"], json!(["string", "integer", "null"]));
+}
+
+#[test]
+fn regression_openai_strict_refuses_typeless_nodes() {
+    for (typeless, at) in [
+        (json!({}), "/properties/x"),
+        (json!({"description": "anything"}), "/properties/x"),
+        (json!({"anyOf": [{}, {"type": "null"}]}), "/properties/x/anyOf/0"),
+        (json!(true), "/properties/x"),
+    ] {
+        let schema = json!({"type": "object", "properties": {"x": typeless}, "required": ["x"]});
+        let error = compile(&schema, Dialect::OpenAiStrict).unwrap_err();
+        assert_eq!(error.kind(), CompileErrorKind::Unsupported, "{error}");
+        assert_eq!(error.path(), at, "{error}");
+    }
+}
+
+#[test]
+fn regression_openai_strict_refuses_a_root_any_of() {
+    let schema = json!({"type": "object", "anyOf": [{"type": "object", "properties": {}}]});
+    let error = compile(&schema, Dialect::OpenAiStrict).unwrap_err();
+    assert_eq!(error.kind(), CompileErrorKind::NotObjectRoot);
+    assert!(error.to_string().contains("the root must not be an `anyOf`"), "{error}");
+}
+
+#[test]
+fn regression_openai_strict_checks_long_string_enums() {
+    let enum_of = |count: usize, width: usize| -> Value {
+        let values: Vec<Value> = (0..count).map(|i| json!(format!("{i:0width$}"))).collect();
+        json!({"type": "object", "properties": {"e": {"type": "string", "enum": values}}, "required": ["e"]})
+    };
+    assert!(compile(&enum_of(300, 50), Dialect::OpenAiStrict).is_ok());
+    let error = compile(&enum_of(300, 60), Dialect::OpenAiStrict).unwrap_err();
+    assert_eq!(error.kind(), CompileErrorKind::LimitExceeded);
+    assert_eq!(error.path(), "/properties/e");
+    assert!(error.to_string().contains("past 250 values the limit is 15000"), "{error}");
 }
