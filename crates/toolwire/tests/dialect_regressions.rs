@@ -217,3 +217,63 @@ fn regression_openai_strict_checks_long_string_enums() {
     assert_eq!(error.path(), "/properties/e");
     assert!(error.to_string().contains("past 250 values the limit is 15000"), "{error}");
 }
+
+#[test]
+fn regression_gemini_enums_hold_only_strings() {
+    let schema = json!({"type": "object", "properties": {
+        "n": {"type": "integer", "enum": [1, 2, 3], "description": "How many"},
+        "c": {"type": "boolean", "const": true}
+    }});
+    let compiled = compile(&schema, Dialect::Gemini).unwrap();
+    let n = &compiled.schema["properties"]["n"];
+    assert!(n.get("enum").is_none(), "{n}");
+    assert_eq!(n["description"], "How many (one of: [1,2,3])");
+    assert!(compiled.schema["properties"]["c"].get("enum").is_none());
+    assert!(compiled.changes.iter().any(|c| c.path == "/properties/n"
+        && c.description.contains("Gemini takes only strings")));
+}
+
+#[test]
+fn regression_gemini_null_in_enum_becomes_nullable() {
+    let schema = json!({"type": "object", "properties": {
+        "u": {"type": ["string", "null"], "enum": ["c", "f", null]}
+    }});
+    let compiled = compile(&schema, Dialect::Gemini).unwrap();
+    let u = &compiled.schema["properties"]["u"];
+    assert_eq!(u["enum"], json!(["c", "f"]));
+    assert_eq!(u["nullable"], true);
+    assert_eq!(u["type"], "STRING");
+}
+
+#[test]
+fn regression_gemini_empty_properties_are_removed() {
+    let schema = json!({"type": "object", "properties": {
+        "opts": {"type": "object", "properties": {}, "required": []}
+    }});
+    let compiled = compile(&schema, Dialect::Gemini).unwrap();
+    assert_eq!(compiled.schema["properties"]["opts"], json!({"type": "OBJECT"}));
+    let none = compile(&json!({"type": "object", "properties": {}}), Dialect::Gemini).unwrap();
+    assert_eq!(none.schema, json!({"type": "OBJECT"}));
+}
+
+#[test]
+fn regression_gemini_arrays_get_items() {
+    let schema = json!({"type": "object", "properties": {"tags": {"type": "array"}}});
+    let compiled = compile(&schema, Dialect::Gemini).unwrap();
+    assert_eq!(compiled.schema["properties"]["tags"], json!({"type": "ARRAY", "items": {}}));
+    assert!(compiled.changes.iter().any(|c| c.path == "/properties/tags"));
+}
+
+#[test]
+fn regression_gemini_inlines_any_local_pointer() {
+    let schema = json!({"type": "object", "properties": {
+        "from": {"type": "object", "properties": {"city": {"type": "string"}}},
+        "to": {"$ref": "#/properties/from"}
+    }});
+    let compiled = compile(&schema, Dialect::Gemini).unwrap();
+    assert_eq!(compiled.schema["properties"]["to"], compiled.schema["properties"]["from"]);
+    let looped = json!({"type": "object", "properties": {
+        "a": {"type": "object", "properties": {"again": {"$ref": "#/properties/a"}}}
+    }});
+    assert_eq!(compile(&looped, Dialect::Gemini).unwrap_err().kind(), CompileErrorKind::Recursive);
+}

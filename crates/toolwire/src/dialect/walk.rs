@@ -108,13 +108,18 @@ pub(super) fn keep_only(
         }
     }
     if !notes.is_empty() {
-        let note = format!("({})", notes.join("; "));
-        let description = match node.get("description").and_then(Value::as_str) {
-            Some(text) if !text.is_empty() => format!("{text} {note}"),
-            _ => note,
-        };
-        node.insert("description".into(), Value::String(description));
+        describe(node, &notes.join("; "));
     }
+}
+
+/// Appends `(note)` to the description of `node`, so the model still reads what a keyword
+/// said once the keyword is gone.
+pub(super) fn describe(node: &mut Map<String, Value>, note: &str) {
+    let description = match node.get("description").and_then(Value::as_str) {
+        Some(text) if !text.is_empty() => format!("{text} ({note})"),
+        _ => format!("({note})"),
+    };
+    node.insert("description".into(), Value::String(description));
 }
 
 /// A JSON pointer segment for `key`.

@@ -1,6 +1,9 @@
 //! Gemini `parameters`: the OpenAPI 3.0 subset. References are inlined (recursion cannot be
 //! expressed), types are upper-case with `nullable` for null, `oneOf` becomes `anyOf`,
-//! `const` becomes a one-value `enum`, and other keywords move into the description.
+//! `const` becomes a one-value `enum` (see [`values`]), objects without properties and arrays
+//! without items are made acceptable, and other keywords move into the description.
+
+mod values;
 
 use serde_json::{Map, Value, json};
 
@@ -110,16 +113,37 @@ impl Gemini<'_> {
 
     fn rewrite(&mut self, map: &mut Map<String, Value>, path: &str) {
         unify_branches(map, path, self.changes);
-        if let Some(value) = map.remove("const") {
-            map.insert("enum".into(), json!([value]));
-            self.changes.note(path, "`const` became a one-value `enum`");
-        }
+        values::enums(map, path, self.changes);
         if map.remove("additionalProperties").is_some() {
             self.changes
                 .note(path, "removed `additionalProperties`, which `parameters` does not take");
         }
         self.null_branch(map, path);
         self.types(map, path);
+        self.containers(map, path);
+    }
+
+    /// An object with empty `properties`, which Gemini refuses, loses them (a function without
+    /// parameters may leave `parameters` unset instead); an array gets the `items` Gemini
+    /// requires, `{}` when it had none.
+    fn containers(&mut self, map: &mut Map<String, Value>, path: &str) {
+        let empty = |value: Option<&Value>| match value {
+            Some(Value::Object(map)) => map.is_empty(),
+            Some(Value::Array(list)) => list.is_empty(),
+            _ => false,
+        };
+        if empty(map.get("properties")) {
+            map.remove("properties");
+            if empty(map.get("required")) {
+                map.remove("required");
+            }
+            self.changes.note(path, "removed the empty `properties`, which Gemini refuses");
+        }
+        let is_array = map.get("type").and_then(Value::as_str) == Some("ARRAY");
+        if is_array && !map.contains_key("items") {
+            map.insert("items".into(), json!({}));
+            self.changes.note(path, "added `items: {}` (any item), which Gemini requires");
+        }
     }
 
     /// An `anyOf` with a `{"type": "null"}` branch becomes `nullable`; a single remaining
