@@ -277,3 +277,21 @@ fn regression_gemini_inlines_any_local_pointer() {
     }});
     assert_eq!(compile(&looped, Dialect::Gemini).unwrap_err().kind(), CompileErrorKind::Recursive);
 }
+
+#[test]
+fn regression_tuples_still_accept_their_items() {
+    let pair = json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "items": false});
+    let schema = json!({"type": "object", "properties": {"pair": pair}, "required": ["pair"]});
+    for dialect in [Dialect::OpenAiStrict, Dialect::AnthropicStrict, Dialect::Gemini] {
+        let compiled = compile(&schema, dialect).unwrap();
+        let out = &compiled.schema["properties"]["pair"];
+        assert!(out.get("prefixItems").is_none(), "{dialect:?}: {out}");
+        assert_ne!(out["items"], json!(false), "{dialect:?}: {out}");
+        assert_eq!(out["items"]["anyOf"].as_array().map(Vec::len), Some(2), "{dialect:?}: {out}");
+        assert!(compiled.changes.iter().any(|c| c.path == "/properties/pair"
+            && c.description.contains("`prefixItems` became an `items`")));
+    }
+    let strict = compile(&schema, Dialect::OpenAiStrict).unwrap();
+    assert_eq!(strict.schema["properties"]["pair"]["maxItems"], 2);
+    assert_eq!(strict.schema["properties"]["pair"]["items"]["anyOf"][1]["type"], "integer");
+}

@@ -5,6 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::refs::reject_cycles;
+use super::tuples::open_tuples;
 use super::walk::{children, guard, is_object_schema, keep_only, subschemas, unify_branches};
 use super::{Changes, CompileError, CompileErrorKind, Dialect};
 
@@ -90,6 +91,7 @@ fn visit(
 
 fn rewrite(map: &mut Map<String, Value>, path: &str, changes: &mut Changes) {
     unify_branches(map, path, changes);
+    open_tuples(map, path, changes);
     let min_items = map.get("minItems").and_then(Value::as_u64);
     if let Some(count) = min_items.filter(|&n| n > 1) {
         map.remove("minItems");

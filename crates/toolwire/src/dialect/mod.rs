@@ -25,6 +25,7 @@ mod error;
 mod gemini;
 mod openai;
 mod refs;
+mod tuples;
 mod walk;
 
 use std::fmt;

@@ -8,6 +8,7 @@ mod values;
 use serde_json::{Map, Value, json};
 
 use super::refs::{Budget, resolve};
+use super::tuples::open_tuples;
 use super::walk::{children, extend_any_of, guard, keep_only, unify_branches};
 use super::{Changes, CompileError, CompileErrorKind, Dialect};
 
@@ -113,6 +114,7 @@ impl Gemini<'_> {
 
     fn rewrite(&mut self, map: &mut Map<String, Value>, path: &str) {
         unify_branches(map, path, self.changes);
+        open_tuples(map, path, self.changes);
         values::enums(map, path, self.changes);
         if map.remove("additionalProperties").is_some() {
             self.changes

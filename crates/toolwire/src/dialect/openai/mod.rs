@@ -8,6 +8,7 @@ mod nullable;
 use serde_json::{Map, Value, json};
 
 use super::refs::{Budget, resolve};
+use super::tuples::open_tuples;
 use super::walk::{self, children, guard, is_object_schema, keep_only, unify_branches};
 use super::{Changes, CompileError, CompileErrorKind, Dialect};
 use limits::Totals;
@@ -131,6 +132,7 @@ impl Strict<'_> {
     /// `oneOf` as `anyOf`, a lone `allOf` merged, unknown formats and keywords moved out.
     fn rewrite(&mut self, map: &mut Map<String, Value>, path: &str) {
         unify_branches(map, path, self.changes);
+        open_tuples(map, path, self.changes);
         let format = map.get("format").and_then(Value::as_str).map(str::to_owned);
         if let Some(format) = format.filter(|f| !FORMATS.contains(&f.as_str())) {
             map.remove("format");
