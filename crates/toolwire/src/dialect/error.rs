@@ -41,6 +41,11 @@ impl CompileError {
         Self { dialect, kind, path: path.to_owned(), problem: problem.into() }
     }
 
+    /// The same error, reported at `path`.
+    pub(super) fn at(self, path: String) -> Self {
+        Self { path, ..self }
+    }
+
     /// What kind of problem this is.
     pub fn kind(&self) -> CompileErrorKind {
         self.kind

@@ -23,6 +23,7 @@ mod anthropic;
 mod cache;
 mod error;
 mod gemini;
+mod origin;
 mod openai;
 mod refs;
 mod tuples;
@@ -95,13 +96,21 @@ pub fn compile(schema: &Value, dialect: Dialect) -> Result<Compiled, CompileErro
         ));
     }
     let mut changes = Changes::default();
-    let schema = match dialect {
-        Dialect::OpenAiStrict => openai::strict(schema, &mut changes)?,
-        Dialect::AnthropicStrict => anthropic::strict(schema, &mut changes)?,
-        Dialect::Gemini => gemini::parameters(schema, &mut changes)?,
-        Dialect::Anthropic | Dialect::Mcp => schema.clone(),
+    let compiled = match dialect {
+        Dialect::OpenAiStrict => openai::strict(schema, &mut changes),
+        Dialect::AnthropicStrict => anthropic::strict(schema, &mut changes),
+        Dialect::Gemini => gemini::parameters(schema, &mut changes),
+        Dialect::Anthropic | Dialect::Mcp => Ok(schema.clone()),
     };
-    Ok(Compiled { schema, changes: changes.0 })
+    let compiled = compiled.map_err(|error| {
+        let path = origin::locate(schema, error.path());
+        error.at(path)
+    })?;
+    let changes = changes.0.into_iter().map(|change| Change {
+        path: origin::locate(schema, &change.path),
+        description: change.description,
+    });
+    Ok(Compiled { schema: compiled, changes: changes.collect() })
 }
 
 /// The changes of one compilation, as they are made.
