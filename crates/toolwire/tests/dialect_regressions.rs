@@ -154,7 +154,10 @@ fn regression_anthropic_strict_counts_optional_properties() {
     assert!(compile(&optional(24), Dialect::AnthropicStrict).is_ok());
     let error = compile(&optional(25), Dialect::AnthropicStrict).unwrap_err();
     assert_eq!(error.kind(), CompileErrorKind::LimitExceeded);
-    assert!(error.to_string().contains("25 optional properties in all; the limit is 24"), "{error}");
+    assert!(
+        error.to_string().contains("25 optional properties in all; the limit is 24"),
+        "{error}"
+    );
 }
 
 #[test]
@@ -229,8 +232,13 @@ fn regression_gemini_enums_hold_only_strings() {
     assert!(n.get("enum").is_none(), "{n}");
     assert_eq!(n["description"], "How many (one of: [1,2,3])");
     assert!(compiled.schema["properties"]["c"].get("enum").is_none());
-    assert!(compiled.changes.iter().any(|c| c.path == "/properties/n"
-        && c.description.contains("Gemini takes only strings")));
+    assert!(
+        compiled
+            .changes
+            .iter()
+            .any(|c| c.path == "/properties/n"
+                && c.description.contains("Gemini takes only strings"))
+    );
 }
 
 #[test]

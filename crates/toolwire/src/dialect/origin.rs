@@ -42,11 +42,15 @@ pub(super) fn locate(source: &Value, path: &str) -> String {
 
 /// One step from `node` along `segment` (and, for `anyOf`, the index `next`): the written
 /// pointer segments, the child, and how many segments were used.
-fn step<'a>(node: &'a Value, segment: &str, next: Option<&str>) -> Option<(String, &'a Value, usize)> {
-    if segment == "anyOf" {
-        if let Some(found) = any_of_step(node, next) {
-            return Some(found);
-        }
+fn step<'a>(
+    node: &'a Value,
+    segment: &str,
+    next: Option<&str>,
+) -> Option<(String, &'a Value, usize)> {
+    if segment == "anyOf"
+        && let Some(found) = any_of_step(node, next)
+    {
+        return Some(found);
     }
     let child = match node {
         Value::Object(map) => map.get(&segment.replace("~1", "/").replace("~0", "~"))?,

@@ -101,7 +101,12 @@ impl Cycles<'_> {
             Some(true) => return Ok(()),
             Some(false) => {
                 let problem = format!("`$ref` {reference} is recursive, which is not supported");
-                return Err(CompileError::new(self.dialect, CompileErrorKind::Recursive, path, problem));
+                return Err(CompileError::new(
+                    self.dialect,
+                    CompileErrorKind::Recursive,
+                    path,
+                    problem,
+                ));
             }
             None => {}
         }

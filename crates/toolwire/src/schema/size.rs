@@ -39,10 +39,10 @@ fn within(value: &Value, left: &mut usize, path: &mut Vec<String>) -> bool {
         fits
     };
     match value {
-        Value::Array(items) => items.iter().enumerate().all(|(i, item)| each(format!("/{i}"), item)),
-        Value::Object(map) => map
-            .iter()
-            .all(|(key, item)| each(format!("/{}", escape(key)), item)),
+        Value::Array(items) => {
+            items.iter().enumerate().all(|(i, item)| each(format!("/{i}"), item))
+        }
+        Value::Object(map) => map.iter().all(|(key, item)| each(format!("/{}", escape(key)), item)),
         _ => true,
     }
 }

@@ -30,6 +30,8 @@ pub(super) fn enums(map: &mut Map<String, Value>, path: &str, changes: &mut Chan
     describe(map, &format!("one of: {listed}"));
     changes.note(
         path,
-        format!("removed the `enum` {listed}, as Gemini takes only strings; kept in the description"),
+        format!(
+            "removed the `enum` {listed}, as Gemini takes only strings; kept in the description"
+        ),
     );
 }

@@ -26,7 +26,11 @@ pub(super) struct Totals {
 
 impl Totals {
     /// Adds what `map` holds; fails at once for a long string enum that is too large.
-    pub(super) fn count(&mut self, map: &Map<String, Value>, path: &str) -> Result<(), CompileError> {
+    pub(super) fn count(
+        &mut self,
+        map: &Map<String, Value>,
+        path: &str,
+    ) -> Result<(), CompileError> {
         if let Some(Value::Object(properties)) = map.get("properties") {
             self.properties += properties.len();
             self.string_length += properties.keys().map(String::len).sum::<usize>();

@@ -193,4 +193,3 @@ fn close(map: &mut Map<String, Value>, path: &str, changes: &mut Changes) {
     }
     map.insert("required".into(), Value::Array(all));
 }
-

@@ -34,7 +34,8 @@ pub(super) fn make_nullable(schema: &mut Value) -> bool {
 /// the others but `enum` (which widening extends too).
 fn has_only(map: &Map<String, Value>, key: &str) -> bool {
     let others = ["type", "anyOf", "const", "$ref"].into_iter().filter(|k| *k != key);
-    map.contains_key(key) && !others.into_iter().any(|k| map.contains_key(k))
+    map.contains_key(key)
+        && !others.into_iter().any(|k| map.contains_key(k))
         && (key == "type" || !map.contains_key("enum"))
 }
 
@@ -49,10 +50,10 @@ fn widen(map: &mut Map<String, Value>) {
         Some(Value::Array(kinds)) if !kinds.contains(&null_type) => kinds.push(null_type),
         _ => {}
     }
-    if let Some(Value::Array(values)) = map.get_mut("enum") {
-        if !values.contains(&Value::Null) {
-            values.push(Value::Null);
-        }
+    if let Some(Value::Array(values)) = map.get_mut("enum")
+        && !values.contains(&Value::Null)
+    {
+        values.push(Value::Null);
     }
 }
 
