@@ -106,13 +106,17 @@ fn regression_huge_schemas_are_refused_at_build() {
     assert!(error.to_string().contains("more than 100000 values"), "{error}");
     assert!(error.to_string().contains("/properties/"), "{error}");
 
+    // 105 levels of subschemas, in 108 levels of JSON: under the JSON limit, over the
+    // subschema one.
     let mut deep = json!({"type": "string"});
-    for _ in 0..60 {
-        deep = json!({"type": "object", "properties": {"x": deep}});
+    for _ in 0..104 {
+        deep = json!({"type": "array", "items": deep});
     }
+    let deep = json!({"type": "object", "properties": {"x": deep}});
     let error = tool(deep).unwrap_err();
     assert_eq!(error.kind(), DefineErrorKind::InvalidParameters);
-    assert!(error.to_string().contains("nested deeper than 100 levels"), "{error}");
+    assert!(error.to_string().contains("subschemas nested deeper than 100 levels"), "{error}");
+    assert!(error.to_string().contains(": /properties/x/items/items/"), "{error}");
 }
 
 #[test]

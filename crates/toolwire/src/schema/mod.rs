@@ -12,7 +12,7 @@ pub(crate) use compile::CompiledSchema;
 pub use limits::ArgumentLimits;
 pub(crate) use limits::{check_limits, drop_iteratively};
 pub(crate) use nulls::drop_optional_nulls;
-pub(crate) use size::{MAX_SCHEMA_DEPTH, check_schema_nodes};
+pub(crate) use size::check_schema_size;
 
 /// The parameters a tool gets when it declares none.
 pub(crate) fn empty_object() -> serde_json::Value {

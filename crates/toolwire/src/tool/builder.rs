@@ -11,8 +11,7 @@ use crate::error::{DefineError, DefineErrorKind};
 use crate::handler::{Handler, IntoToolResult};
 use crate::provider::{Extras, Shapes};
 use crate::schema::{
-    self, ArgumentLimits, CompiledSchema, MAX_SCHEMA_DEPTH, check_limits, check_schema_nodes,
-    drop_iteratively,
+    self, ArgumentLimits, CompiledSchema, check_limits, check_schema_size, drop_iteratively,
 };
 use crate::tool::hooks::Hooks;
 use crate::tool::name::check_name;
@@ -199,7 +198,7 @@ impl ToolBuilder {
 fn compile_output(schema: Option<&Value>) -> Result<Option<CompiledSchema>, String> {
     let Some(schema) = schema else { return Ok(None) };
     check_limits(schema, SCHEMA_LIMITS)?;
-    check_schema_nodes(schema)?;
+    check_schema_size(schema)?;
     schema::check_parameters(schema)?;
     CompiledSchema::compile(schema).map(Some)
 }
@@ -213,7 +212,7 @@ fn check_nesting(
 ) -> Result<(), (DefineErrorKind, String)> {
     let invalid = |d| (DefineErrorKind::InvalidParameters, d);
     check_limits(parameters, SCHEMA_LIMITS).map_err(invalid)?;
-    check_schema_nodes(parameters).map_err(invalid)?;
+    check_schema_size(parameters).map_err(invalid)?;
     for (index, example) in examples.iter().enumerate() {
         check_limits(example, limits)
             .map_err(|d| (DefineErrorKind::InvalidExample, format!("example {index}: {d}")))?;
@@ -221,10 +220,10 @@ fn check_nesting(
     Ok(())
 }
 
-/// How large and deep a parameter or output schema may be; [`check_schema_nodes`] also caps
-/// the number of its values.
+/// How large and deep a parameter or output schema may be as JSON, checked first so that the
+/// walks after it are safe; [`check_schema_size`] then caps its values and subschema depth.
 const SCHEMA_LIMITS: ArgumentLimits =
-    ArgumentLimits { max_depth: MAX_SCHEMA_DEPTH, max_bytes: 16 * 1024 * 1024 };
+    ArgumentLimits { max_depth: 128, max_bytes: 16 * 1024 * 1024 };
 
 /// Every example must be an object that the parameters accept.
 fn check_examples(examples: &[Value], validator: &CompiledSchema) -> Result<(), String> {
