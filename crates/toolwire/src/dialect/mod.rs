@@ -45,7 +45,8 @@ pub enum Dialect {
     OpenAiStrict,
     /// Anthropic `input_schema`: JSON Schema as it is.
     Anthropic,
-    /// Anthropic with `strict: true`: closed objects and its supported subset.
+    /// Anthropic with `strict: true`: closed objects and its supported subset, without
+    /// recursive references and with at most 24 optional properties.
     AnthropicStrict,
     /// Gemini `parameters`: the OpenAPI 3.0 subset, with upper-case types, `nullable`, and no
     /// references.
@@ -66,7 +67,10 @@ pub struct Compiled {
 /// One change a compilation made.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Change {
-    /// Where, as a JSON pointer into the original schema (`""` for the root).
+    /// Where, as a JSON pointer into the original schema (`""` for the root). It always
+    /// resolves there: a change inside an inlined `$ref` is reported in the definition it
+    /// points at, one inside a `oneOf` keeps `oneOf`, and one inside a node the compilation
+    /// made is reported at the nearest node that was written.
     pub path: String,
     /// What was done, and why.
     pub description: String,
@@ -83,8 +87,11 @@ impl fmt::Display for Change {
 ///
 /// # Errors
 ///
-/// A [`CompileError`] naming the path of what the dialect cannot express: a root that is not
-/// an object schema, a limit passed, or (for Gemini) a recursive reference.
+/// A [`CompileError`] naming the path of what the dialect cannot express; its
+/// [`kind`](CompileError::kind) says which: a root that is not an object schema, a construct
+/// the dialect lacks (such as a node without a type in OpenAI's strict mode), a provider
+/// limit passed, a recursive reference (Gemini, Anthropic strict), a reference that points
+/// nowhere, or references that inlined would make the schema too large.
 pub fn compile(schema: &Value, dialect: Dialect) -> Result<Compiled, CompileError> {
     let root_is_object = schema.get("type").and_then(Value::as_str) == Some("object");
     if !root_is_object {

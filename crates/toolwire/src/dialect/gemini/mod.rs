@@ -1,6 +1,6 @@
 //! Gemini `parameters`: the OpenAPI 3.0 subset. References are inlined (recursion cannot be
 //! expressed), types are upper-case with `nullable` for null, `oneOf` becomes `anyOf`,
-//! `const` becomes a one-value `enum` (see [`values`]), objects without properties and arrays
+//! `const` becomes a one-value `enum` (see `values`), objects without properties and arrays
 //! without items are made acceptable, and other keywords move into the description.
 
 mod values;
