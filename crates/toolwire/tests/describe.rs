@@ -71,6 +71,7 @@ fn description_is_left_out_when_not_set() {
     for provider in [
         Provider::OpenAi,
         Provider::FlatFunction,
+        Provider::Responses,
         Provider::Anthropic,
         Provider::Gemini,
         Provider::Mcp,
@@ -88,6 +89,8 @@ fn strict_appears_in_openai_flat_and_anthropic_only() {
     assert_eq!(tool.to_openai()["function"]["strict"], json!(true));
     assert_eq!(tool.to_flat_function()["strict"], json!(true));
     assert_eq!(tool.to_anthropic()["strict"], json!(true));
+    assert_eq!(tool.to_responses()["strict"], json!(true));
+    assert_eq!(tool.to_responses()["parameters"], tool.to_flat_function()["parameters"]);
     assert!(tool.to_gemini().get("strict").is_none());
     assert!(tool.to_mcp().get("strict").is_none());
     let lax = weather().strict(false).build().unwrap();
@@ -111,7 +114,13 @@ fn examples_and_cache_control_appear_only_for_anthropic() {
             "cache_control": {"type": "ephemeral"}
         })
     );
-    for shape in [tool.to_openai(), tool.to_flat_function(), tool.to_gemini(), tool.to_mcp()] {
+    for shape in [
+        tool.to_openai(),
+        tool.to_flat_function(),
+        tool.to_responses(),
+        tool.to_gemini(),
+        tool.to_mcp(),
+    ] {
         let text = shape.to_string();
         assert!(!text.contains("input_examples") && !text.contains("cache_control"), "{text}");
     }

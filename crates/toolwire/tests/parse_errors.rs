@@ -26,7 +26,7 @@ fn regression_parse_error_names_its_provider_and_kind() {
         (
             responses::parse_calls(&json!({"output": [{"type": "function_call", "name": "x"}]}))
                 .unwrap_err(),
-            Provider::FlatFunction,
+            Provider::Responses,
             ParseErrorKind::MissingField,
             "/output/0/call_id",
         ),

@@ -1,10 +1,13 @@
 //! Anthropic strict mode: closed objects, `oneOf` as `anyOf`, and its subset of keywords
-//! (`minItems` of 0 or 1 only); other keywords move into the description.
+//! (`minItems` of 0 or 1 only); other keywords move into the description. Recursive
+//! references and more than 24 optional properties are refused.
 
 use serde_json::{Map, Value};
 
-use super::walk::{children, guard, is_object_schema, keep_only, unify_branches};
-use super::{Changes, CompileError, Dialect};
+use super::refs::reject_cycles;
+use super::tuples::open_tuples;
+use super::walk::{children, guard, is_object_schema, keep_only, subschemas, unify_branches};
+use super::{Changes, CompileError, CompileErrorKind, Dialect};
 
 const DIALECT: Dialect = Dialect::AnthropicStrict;
 
@@ -32,13 +35,41 @@ const ALLOWED: &[&str] = &[
 const FORMATS: &[&str] =
     &["date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"];
 
+/// The most optional properties strict mode takes (per request; here, per tool).
+const MAX_OPTIONAL: usize = 24;
+
 pub(super) fn strict(schema: &Value, changes: &mut Changes) -> Result<Value, CompileError> {
+    reject_cycles(schema, DIALECT)?;
     let mut root = schema.clone();
     if root.as_object_mut().is_some_and(|map| map.remove("$schema").is_some()) {
         changes.note("", "removed `$schema`");
     }
     visit(&mut root, "", 0, changes)?;
+    let optional = count_optional(&root, "", 0);
+    if optional > MAX_OPTIONAL {
+        let problem = format!("{optional} optional properties in all; the limit is {MAX_OPTIONAL}");
+        return Err(CompileError::new(DIALECT, CompileErrorKind::LimitExceeded, "", problem));
+    }
     Ok(root)
+}
+
+/// The properties not listed in their object's `required`, in the whole of `node`.
+fn count_optional(node: &Value, path: &str, depth: usize) -> usize {
+    let Value::Object(map) = node else { return 0 };
+    if depth > super::walk::MAX_DEPTH {
+        return 0;
+    }
+    let required = map.get("required").and_then(Value::as_array);
+    let is_required = |name: &String| required.is_some_and(|names| names.iter().any(|n| n == name));
+    let here = match map.get("properties") {
+        Some(Value::Object(properties)) => properties.keys().filter(|n| !is_required(n)).count(),
+        _ => 0,
+    };
+    let below: usize = subschemas(map, path)
+        .into_iter()
+        .map(|(at, child)| count_optional(child, &at, depth + 1))
+        .sum();
+    here + below
 }
 
 fn visit(
@@ -60,6 +91,7 @@ fn visit(
 
 fn rewrite(map: &mut Map<String, Value>, path: &str, changes: &mut Changes) {
     unify_branches(map, path, changes);
+    open_tuples(map, path, changes);
     let min_items = map.get("minItems").and_then(Value::as_u64);
     if let Some(count) = min_items.filter(|&n| n > 1) {
         map.remove("minItems");

@@ -20,13 +20,21 @@
 //! ```
 
 mod anthropic;
+mod cache;
+mod error;
 mod gemini;
 mod openai;
+mod origin;
+mod refs;
+mod tuples;
 mod walk;
 
 use std::fmt;
 
 use serde_json::Value;
+
+pub(crate) use cache::Dialects;
+pub use error::{CompileError, CompileErrorKind};
 
 /// A provider's schema dialect.
 #[non_exhaustive]
@@ -37,7 +45,8 @@ pub enum Dialect {
     OpenAiStrict,
     /// Anthropic `input_schema`: JSON Schema as it is.
     Anthropic,
-    /// Anthropic with `strict: true`: closed objects and its supported subset.
+    /// Anthropic with `strict: true`: closed objects and its supported subset, without
+    /// recursive references and with at most 24 optional properties.
     AnthropicStrict,
     /// Gemini `parameters`: the OpenAPI 3.0 subset, with upper-case types, `nullable`, and no
     /// references.
@@ -58,7 +67,10 @@ pub struct Compiled {
 /// One change a compilation made.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Change {
-    /// Where, as a JSON pointer into the original schema (`""` for the root).
+    /// Where, as a JSON pointer into the original schema (`""` for the root). It always
+    /// resolves there: a change inside an inlined `$ref` is reported in the definition it
+    /// points at, one inside a `oneOf` keeps `oneOf`, and one inside a node the compilation
+    /// made is reported at the nearest node that was written.
     pub path: String,
     /// What was done, and why.
     pub description: String,
@@ -71,78 +83,42 @@ impl fmt::Display for Change {
     }
 }
 
-/// A schema the dialect cannot express.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CompileError {
-    dialect: Dialect,
-    path: String,
-    problem: String,
-}
-
-impl CompileError {
-    pub(crate) fn new(dialect: Dialect, path: &str, problem: impl Into<String>) -> Self {
-        Self { dialect, path: path.to_owned(), problem: problem.into() }
-    }
-
-    /// Where the problem is, as a JSON pointer.
-    pub fn path(&self) -> &str {
-        &self.path
-    }
-}
-
-impl fmt::Display for CompileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let at = if self.path.is_empty() { "(root)" } else { &self.path };
-        write!(f, "cannot express the schema for {:?}: {at}: {}", self.dialect, self.problem)
-    }
-}
-
-impl std::error::Error for CompileError {}
-
 /// Compiles `schema` for `dialect`.
 ///
 /// # Errors
 ///
-/// A [`CompileError`] naming the path of what the dialect cannot express: a root that is not
-/// an object schema, a limit passed, or (for Gemini) a recursive reference.
+/// A [`CompileError`] naming the path of what the dialect cannot express; its
+/// [`kind`](CompileError::kind) says which: a root that is not an object schema, a construct
+/// the dialect lacks (such as a node without a type in OpenAI's strict mode), a provider
+/// limit passed, a recursive reference (Gemini, Anthropic strict), a reference that points
+/// nowhere, or references that inlined would make the schema too large.
 pub fn compile(schema: &Value, dialect: Dialect) -> Result<Compiled, CompileError> {
     let root_is_object = schema.get("type").and_then(Value::as_str) == Some("object");
     if !root_is_object {
-        return Err(CompileError::new(dialect, "/type", "the root must be an object schema"));
+        return Err(CompileError::new(
+            dialect,
+            CompileErrorKind::NotObjectRoot,
+            "/type",
+            "the root must be an object schema",
+        ));
     }
     let mut changes = Changes::default();
-    let schema = match dialect {
-        Dialect::OpenAiStrict => openai::strict(schema, &mut changes)?,
-        Dialect::AnthropicStrict => anthropic::strict(schema, &mut changes)?,
-        Dialect::Gemini => gemini::parameters(schema, &mut changes)?,
-        Dialect::Anthropic | Dialect::Mcp => schema.clone(),
+    let compiled = match dialect {
+        Dialect::OpenAiStrict => openai::strict(schema, &mut changes),
+        Dialect::AnthropicStrict => anthropic::strict(schema, &mut changes),
+        Dialect::Gemini => gemini::parameters(schema, &mut changes),
+        Dialect::Anthropic | Dialect::Mcp => Ok(schema.clone()),
     };
-    Ok(Compiled { schema, changes: changes.0 })
+    let compiled = compiled.map_err(|error| {
+        let path = origin::locate(schema, error.path());
+        error.at(path)
+    })?;
+    let changes = changes.0.into_iter().map(|change| Change {
+        path: origin::locate(schema, &change.path),
+        description: change.description,
+    });
+    Ok(Compiled { schema: compiled, changes: changes.collect() })
 }
-
-/// A schema compiled once for every dialect, as a tool keeps it.
-#[derive(Debug)]
-pub(crate) struct Dialects([Result<Compiled, CompileError>; 5]);
-
-impl Dialects {
-    pub(crate) fn new(schema: &Value) -> Self {
-        Self(ALL.map(|dialect| compile(schema, dialect)))
-    }
-
-    pub(crate) fn get(&self, dialect: Dialect) -> Result<&Compiled, &CompileError> {
-        let index = ALL.iter().position(|d| *d == dialect).unwrap_or(0);
-        self.0[index].as_ref()
-    }
-}
-
-/// Every dialect, in the order [`Dialects`] keeps them.
-const ALL: [Dialect; 5] = [
-    Dialect::OpenAiStrict,
-    Dialect::Anthropic,
-    Dialect::AnthropicStrict,
-    Dialect::Gemini,
-    Dialect::Mcp,
-];
 
 /// The changes of one compilation, as they are made.
 #[derive(Debug, Default)]

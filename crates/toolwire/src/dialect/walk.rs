@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{CompileError, Dialect};
+use super::{CompileError, CompileErrorKind, Dialect};
 
 /// How deep a compilation goes before it gives up; schemas a tool accepts are shallower.
 pub(super) const MAX_DEPTH: usize = 128;
@@ -42,11 +42,33 @@ pub(super) fn children(
     Ok(())
 }
 
+/// The direct subschemas of `node`, with their paths; [`children`] for reading.
+pub(super) fn subschemas<'a>(node: &'a Map<String, Value>, path: &str) -> Vec<(String, &'a Value)> {
+    let mut found = Vec::new();
+    for key in MAPS {
+        if let Some(Value::Object(map)) = node.get(key) {
+            found.extend(map.iter().map(|(name, c)| (format!("{path}/{key}/{}", escape(name)), c)));
+        }
+    }
+    for key in LISTS {
+        if let Some(Value::Array(list)) = node.get(key) {
+            found.extend(list.iter().enumerate().map(|(i, c)| (format!("{path}/{key}/{i}"), c)));
+        }
+    }
+    for key in SINGLES {
+        if let Some(child @ Value::Object(_)) = node.get(key) {
+            found.push((format!("{path}/{key}"), child));
+        }
+    }
+    found
+}
+
 /// Fails when a compilation goes deeper than [`MAX_DEPTH`].
 pub(super) fn guard(dialect: Dialect, depth: usize, path: &str) -> Result<(), CompileError> {
     if depth > MAX_DEPTH {
         return Err(CompileError::new(
             dialect,
+            CompileErrorKind::TooLarge,
             path,
             format!("nested deeper than {MAX_DEPTH} levels"),
         ));
@@ -86,35 +108,21 @@ pub(super) fn keep_only(
         }
     }
     if !notes.is_empty() {
-        let note = format!("({})", notes.join("; "));
-        let description = match node.get("description").and_then(Value::as_str) {
-            Some(text) if !text.is_empty() => format!("{text} {note}"),
-            _ => note,
-        };
-        node.insert("description".into(), Value::String(description));
+        describe(node, &notes.join("; "));
     }
 }
 
-/// A JSON pointer segment for `key`.
-pub(super) fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
+/// Appends `(note)` to the description of `node`, so the model still reads what a keyword
+/// said once the keyword is gone.
+pub(super) fn describe(node: &mut Map<String, Value>, note: &str) {
+    let description = match node.get("description").and_then(Value::as_str) {
+        Some(text) if !text.is_empty() => format!("{text} ({note})"),
+        _ => format!("({note})"),
+    };
+    node.insert("description".into(), Value::String(description));
 }
 
-/// The schema's local definitions, to inline references from.
-pub(super) fn definitions(root: &Value) -> Map<String, Value> {
-    let mut defs = Map::new();
-    for key in ["definitions", "$defs"] {
-        if let Some(Value::Object(map)) = root.get(key) {
-            defs.extend(map.iter().map(|(k, v)| (k.clone(), v.clone())));
-        }
-    }
-    defs
-}
-
-/// The name a local reference points at.
-pub(super) fn local_name(reference: &str) -> Option<&str> {
-    reference.strip_prefix("#/$defs/").or_else(|| reference.strip_prefix("#/definitions/"))
-}
+pub(super) use crate::pointer::escape;
 
 /// Appends `branches` to the `anyOf` of `map`, making it if absent.
 pub(super) fn extend_any_of(
@@ -140,14 +148,15 @@ pub(super) fn unify_branches(
         extend_any_of(map, branches);
         changes.note(path, "`oneOf` became `anyOf`");
     }
-    if let Some(Value::Array(mut parts)) = map.remove("allOf") {
-        if let (1, Some(Value::Object(part))) = (parts.len(), parts.pop()) {
+    let Some(Value::Array(mut parts)) = map.remove("allOf") else { return };
+    if let [Value::Object(_)] = parts.as_slice() {
+        if let Some(Value::Object(part)) = parts.pop() {
             for (key, value) in part {
                 map.entry(key).or_insert(value);
             }
-            changes.note(path, "merged an `allOf` of one schema into its parent");
-        } else {
-            map.insert("allOf".into(), Value::Array(parts));
         }
+        changes.note(path, "merged an `allOf` of one schema into its parent");
+    } else {
+        map.insert("allOf".into(), Value::Array(parts));
     }
 }

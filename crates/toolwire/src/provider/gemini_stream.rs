@@ -34,7 +34,7 @@ use crate::record::ToolCall;
 /// calls.push(&chunk(json!({"partialArgs": [{"jsonPath": "$.city", "stringValue": "lo"}], "willContinue": true})));
 /// calls.push(&chunk(json!({})));
 /// let calls = calls.finish().unwrap();
-/// assert_eq!((calls[0].name.as_str(), &calls[0].arguments), ("get_weather", &json!({"city": "Oslo"})));
+/// assert_eq!((&*calls[0].tool, &calls[0].arguments), ("get_weather", &json!({"city": "Oslo"})));
 /// ```
 #[derive(Debug, Default, Clone)]
 pub struct CallAccumulator {

@@ -123,7 +123,8 @@ impl std::error::Error for ParseError {
 fn label(provider: Provider) -> &'static str {
     match provider {
         Provider::OpenAi => "OpenAI",
-        Provider::FlatFunction => "OpenAI Responses",
+        Provider::FlatFunction => "OpenAI function",
+        Provider::Responses => "OpenAI Responses",
         Provider::Anthropic => "Anthropic",
         Provider::Gemini => "Gemini",
         Provider::Mcp => "MCP",

@@ -11,7 +11,7 @@ use crate::record::{Receipt, ToolCall};
 
 pub use super::responses_stream::CallAccumulator;
 
-pub(super) const READ: Reader = Reader { provider: super::Provider::FlatFunction }; // TODO(merge): Provider::Responses
+pub(super) const READ: Reader = Reader { provider: super::Provider::Responses };
 
 /// Reads the `function_call` items of an OpenAI Responses reply: the response (its `output`)
 /// or the list of output items. Other items, such as messages and reasoning, are skipped.
@@ -32,7 +32,7 @@ pub(super) const READ: Reader = Reader { provider: super::Provider::FlatFunction
 /// let reply = json!({"output": [{"type": "function_call", "call_id": "call_1", "name": "multi_tool_use.parallel",
 ///     "arguments": "{\"tool_uses\": [{\"recipient_name\": \"functions.get_weather\", \"parameters\": {\"city\": \"Oslo\"}}]}"}]});
 /// let calls = responses::parse_calls(&reply).unwrap();
-/// assert_eq!((calls[0].call_id.as_str(), calls[0].name.as_str()), ("call_1_0", "get_weather"));
+/// assert_eq!((calls[0].call_id.as_str(), &*calls[0].tool), ("call_1_0", "get_weather"));
 /// ```
 pub fn parse_calls(reply: &Value) -> Result<Vec<ToolCall>, ParseError> {
     let mut calls = Vec::new();

@@ -9,8 +9,10 @@ use crate::context::ToolContext;
 use crate::dialect::{Dialect, Dialects};
 use crate::error::{DefineError, DefineErrorKind};
 use crate::handler::{Handler, IntoToolResult};
-use crate::provider::{Definition, Shapes};
-use crate::schema::{self, ArgumentLimits, CompiledSchema, check_limits, drop_iteratively};
+use crate::provider::{Extras, Shapes};
+use crate::schema::{
+    self, ArgumentLimits, CompiledSchema, check_limits, check_schema_size, drop_iteratively,
+};
 use crate::tool::hooks::Hooks;
 use crate::name::check_name;
 use crate::tool::{Tool, ToolInner};
@@ -125,13 +127,16 @@ impl ToolBuilder {
         self
     }
 
-    /// Checks the definition, compiles the parameter schema and computes every provider shape.
+    /// Checks the definition and compiles the parameter schema. Provider shapes and dialects
+    /// are computed on first use, except that a strict tool is compiled for OpenAI's and
+    /// Anthropic's strict modes here.
     ///
     /// # Errors
     ///
     /// A [`DefineError`] naming the tool when the name is not `^[a-zA-Z0-9_-]{1,64}$`, the
-    /// parameters are not a valid object schema, an input example does not match them, or no
-    /// handler was set.
+    /// parameters are not a valid object schema (or hold more than 100,000 JSON values, or
+    /// nest deeper than 100 levels), an input example does not match them, a strict tool's
+    /// parameters cannot be made strict, or no handler was set.
     pub fn build(self) -> Result<Tool, DefineError> {
         let name = self.name;
         let fail = |kind, detail| DefineError::new(kind, &name, detail);
@@ -156,28 +161,21 @@ impl ToolBuilder {
                 "call execute or execute_sync before build".into(),
             )
         })?;
-        let dialects = Dialects::new(&parameters);
+        let parameters = Arc::new(parameters);
+        let dialects = Dialects::new(Arc::clone(&parameters));
         let strict = self.strict == Some(true);
-        let (openai_parameters, anthropic_parameters) = if strict {
-            let compiled = |dialect| {
-                dialects.get(dialect).map(|c| &c.schema).map_err(|e| {
+        if strict {
+            for dialect in [Dialect::OpenAiStrict, Dialect::AnthropicStrict] {
+                dialects.get(dialect).map_err(|e| {
                     fail(DefineErrorKind::InvalidParameters, format!("cannot be made strict: {e}"))
-                })
-            };
-            (compiled(Dialect::OpenAiStrict)?, compiled(Dialect::AnthropicStrict)?)
-        } else {
-            (&parameters, &parameters)
-        };
-        let shapes = Shapes::new(&Definition {
-            name: &name,
-            description: self.description.as_deref(),
-            parameters: &parameters,
-            openai_parameters,
-            anthropic_parameters,
+                })?;
+            }
+        }
+        let shapes = Shapes::new(Extras {
             strict: self.strict,
-            input_examples: &self.input_examples,
-            cache_control: self.cache_control.as_ref(),
-            output_schema: self.output_schema.as_ref(),
+            input_examples: self.input_examples,
+            cache_control: self.cache_control,
+            output_schema: self.output_schema,
         });
         let inner = ToolInner {
             name: name.into(),
@@ -200,6 +198,7 @@ impl ToolBuilder {
 fn compile_output(schema: Option<&Value>) -> Result<Option<CompiledSchema>, String> {
     let Some(schema) = schema else { return Ok(None) };
     check_limits(schema, SCHEMA_LIMITS)?;
+    check_schema_size(schema)?;
     schema::check_parameters(schema)?;
     CompiledSchema::compile(schema).map(Some)
 }
@@ -211,7 +210,9 @@ fn check_nesting(
     examples: &[Value],
     limits: ArgumentLimits,
 ) -> Result<(), (DefineErrorKind, String)> {
-    check_limits(parameters, SCHEMA_LIMITS).map_err(|d| (DefineErrorKind::InvalidParameters, d))?;
+    let invalid = |d| (DefineErrorKind::InvalidParameters, d);
+    check_limits(parameters, SCHEMA_LIMITS).map_err(invalid)?;
+    check_schema_size(parameters).map_err(invalid)?;
     for (index, example) in examples.iter().enumerate() {
         check_limits(example, limits)
             .map_err(|d| (DefineErrorKind::InvalidExample, format!("example {index}: {d}")))?;
@@ -219,7 +220,8 @@ fn check_nesting(
     Ok(())
 }
 
-/// How large and deep a parameter schema may be.
+/// How large and deep a parameter or output schema may be as JSON, checked first so that the
+/// walks after it are safe; [`check_schema_size`] then caps its values and subschema depth.
 const SCHEMA_LIMITS: ArgumentLimits =
     ArgumentLimits { max_depth: 128, max_bytes: 16 * 1024 * 1024 };
 

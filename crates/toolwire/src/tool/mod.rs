@@ -15,15 +15,15 @@ pub use hooks::Proposal;
 use crate::dialect::{CompileError, Compiled, Dialect, Dialects};
 use crate::execute::Execution;
 use crate::handler::Handler;
-use crate::provider::{Provider, Shapes};
+use crate::provider::{Provider, Shapes, Source};
 use crate::schema::{ArgumentLimits, CompiledSchema};
 use hooks::Hooks;
 
 /// A tool: a name, a description, a parameter schema and a handler.
 ///
-/// A `Tool` is immutable once built and cheap to clone (one reference count). Its provider
-/// shapes are computed once, by [`ToolBuilder::build`], and its parameter schema is compiled
-/// once, so a call clones no schema and no description.
+/// A `Tool` is immutable once built and cheap to clone (one reference count). Its parameter
+/// schema is compiled once, by [`ToolBuilder::build`]; each provider shape and each dialect is
+/// computed on first use and kept, so a call clones no schema and no description.
 ///
 /// ```
 /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), toolwire::DefineError> {
@@ -57,14 +57,15 @@ pub struct Tool {
 pub(crate) struct ToolInner {
     pub(crate) name: Arc<str>,
     pub(crate) description: Option<String>,
-    pub(crate) parameters: Value,
+    /// The parameters as written, shared with the dialects compiled from them.
+    pub(crate) parameters: Arc<Value>,
     pub(crate) validator: CompiledSchema,
     /// The compiled output schema, if the tool declared one.
     pub(crate) output: Option<CompiledSchema>,
     pub(crate) limits: ArgumentLimits,
     /// Marked `strict(true)`: optional properties may arrive as `null`.
     pub(crate) strict: bool,
-    /// The parameters compiled for every dialect, once.
+    /// The parameters compiled for each dialect, on first use.
     pub(crate) dialects: Dialects,
     pub(crate) hooks: Hooks,
     pub(crate) shapes: Shapes,
@@ -160,6 +161,12 @@ impl Tool {
         self.definition(Provider::Anthropic)
     }
 
+    /// An OpenAI Responses function tool: `{"type": "function", "name", "description"?,
+    /// "parameters", "strict"}`.
+    pub fn to_responses(&self) -> &Value {
+        self.definition(Provider::Responses)
+    }
+
     /// A Gemini `functionDeclaration`: `{"name", "description"?, "parametersJsonSchema"}`.
     pub fn to_gemini(&self) -> &Value {
         self.definition(Provider::Gemini)
@@ -175,8 +182,8 @@ impl Tool {
         self.inner.limits
     }
 
-    /// The parameters compiled for `dialect`, with the report of what changed; computed once,
-    /// when the tool was built.
+    /// The parameters compiled for `dialect`, with the report of what changed; computed on
+    /// first use and kept (a strict tool's OpenAI and Anthropic strict ones when it was built).
     ///
     /// # Errors
     ///
@@ -185,9 +192,16 @@ impl Tool {
         self.inner.dialects.get(dialect)
     }
 
-    /// The tool described in `provider`'s wire shape.
+    /// The tool described in `provider`'s wire shape, built on first use and kept.
     pub fn definition(&self, provider: Provider) -> &Value {
-        self.inner.shapes.get(provider)
+        let inner = &*self.inner;
+        let source = Source {
+            name: &inner.name,
+            description: inner.description.as_deref(),
+            parameters: &inner.parameters,
+            dialects: &inner.dialects,
+        };
+        inner.shapes.get(provider, &source)
     }
 
     /// Prepares a call with `input` as its arguments; await it for the [`ToolResult`].

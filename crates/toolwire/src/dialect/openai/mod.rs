@@ -2,13 +2,17 @@
 //! `oneOf` as `anyOf`, references with siblings inlined, unsupported keywords moved into the
 //! description, and the size limits checked.
 
+mod limits;
+mod nullable;
+
 use serde_json::{Map, Value, json};
 
-use super::walk::{
-    self, children, definitions, extend_any_of, guard, is_object_schema, keep_only, local_name,
-    unify_branches,
-};
-use super::{Changes, CompileError, Dialect};
+use super::refs::{Budget, resolve};
+use super::tuples::open_tuples;
+use super::walk::{self, children, guard, is_object_schema, keep_only, unify_branches};
+use super::{Changes, CompileError, CompileErrorKind, Dialect};
+use limits::Totals;
+use nullable::make_nullable;
 
 const DIALECT: Dialect = Dialect::OpenAiStrict;
 
@@ -42,29 +46,30 @@ const ALLOWED: &[&str] = &[
 const FORMATS: &[&str] =
     &["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"];
 
-/// The documented limits (November 2026).
-const MAX_PROPERTIES: usize = 5_000;
-const MAX_OBJECT_DEPTH: usize = 10;
-const MAX_ENUM_VALUES: usize = 1_000;
-const MAX_STRING_LENGTH: usize = 120_000;
-
 pub(super) fn strict(schema: &Value, changes: &mut Changes) -> Result<Value, CompileError> {
     let mut root = schema.clone();
     if root.as_object_mut().is_some_and(|map| map.remove("$schema").is_some()) {
         changes.note("", "removed `$schema`");
     }
-    let defs = definitions(&root);
-    let mut pass = Strict { defs, changes, inlining: Vec::new(), totals: Totals::default() };
+    let mut pass = Strict {
+        source: schema,
+        changes,
+        inlining: Vec::new(),
+        budget: Budget::new(DIALECT),
+        totals: Totals::default(),
+    };
     pass.visit(&mut root, "", 0, 0)?;
     pass.totals.check()?;
     Ok(root)
 }
 
 struct Strict<'a> {
-    defs: Map<String, Value>,
+    /// The schema as written, which references point into.
+    source: &'a Value,
     changes: &'a mut Changes,
-    /// The definitions being inlined, to stop at recursion.
+    /// The references being inlined, to stop at recursion.
     inlining: Vec<String>,
+    budget: Budget,
     totals: Totals,
 }
 
@@ -77,10 +82,11 @@ impl Strict<'_> {
         objects: usize,
     ) -> Result<(), CompileError> {
         guard(DIALECT, depth, path)?;
-        let Value::Object(map) = node else { return Ok(()) };
-        let inlined = self.inline(map, path);
+        let Value::Object(map) = node else { return Err(typeless(path)) };
+        let inlined = self.inline(map, path)?;
         self.rewrite(map, path);
-        self.totals.count(map);
+        check_typed(map, path)?;
+        self.totals.count(map, path)?;
         let object = is_object_schema(map);
         let objects = objects + usize::from(object);
         self.totals.object_depth = self.totals.object_depth.max(objects);
@@ -95,36 +101,38 @@ impl Strict<'_> {
     }
 
     /// Inlines a local `$ref` that has sibling keywords; tells whether it did.
-    fn inline(&mut self, map: &mut Map<String, Value>, path: &str) -> bool {
+    fn inline(&mut self, map: &mut Map<String, Value>, path: &str) -> Result<bool, CompileError> {
         let Some(reference) = map.get("$ref").and_then(Value::as_str).map(str::to_owned) else {
-            return false;
+            return Ok(false);
         };
         if map.len() == 1 {
-            return false;
+            return Ok(false);
         }
-        let name = local_name(&reference).map(str::to_owned);
-        if reference == "#" || name.as_ref().is_some_and(|name| self.inlining.contains(name)) {
+        if reference == "#" || self.inlining.contains(&reference) {
             map.retain(|key, _| key == "$ref");
             self.changes.note(
                 path,
                 format!("dropped the keywords beside the recursive `$ref` to {reference}"),
             );
-            return false;
+            return Ok(false);
         }
-        let Some(name) = name else { return false };
-        let Some(Value::Object(target)) = self.defs.get(&name).cloned() else { return false };
+        let Some(whole @ Value::Object(target)) = resolve(self.source, &reference) else {
+            return Ok(false);
+        };
+        self.budget.spend(whole, path, &reference)?;
         map.remove("$ref");
         for (key, value) in target {
-            map.entry(key).or_insert(value);
+            map.entry(key.clone()).or_insert_with(|| value.clone());
         }
         self.changes.note(path, format!("inlined `$ref` {reference}, which had sibling keywords"));
-        self.inlining.push(name);
-        true
+        self.inlining.push(reference);
+        Ok(true)
     }
 
     /// `oneOf` as `anyOf`, a lone `allOf` merged, unknown formats and keywords moved out.
     fn rewrite(&mut self, map: &mut Map<String, Value>, path: &str) {
         unify_branches(map, path, self.changes);
+        open_tuples(map, path, self.changes);
         let format = map.get("format").and_then(Value::as_str).map(str::to_owned);
         if let Some(format) = format.filter(|f| !FORMATS.contains(&f.as_str())) {
             map.remove("format");
@@ -132,6 +140,23 @@ impl Strict<'_> {
         }
         keep_only(map, path, ALLOWED, self.changes);
     }
+}
+
+/// The error for a node that names no type, which strict mode needs on every node.
+fn typeless(path: &str) -> CompileError {
+    let problem = "the schema has no `type` (nor `anyOf`, `enum`, `const` or `$ref`), which \
+                   strict mode needs";
+    CompileError::new(DIALECT, CompileErrorKind::Unsupported, path, problem)
+}
+
+/// Fails when `map` names no type, or is a root `anyOf`, which strict mode forbids.
+fn check_typed(map: &Map<String, Value>, path: &str) -> Result<(), CompileError> {
+    if path.is_empty() && map.contains_key("anyOf") {
+        let problem = "the root must not be an `anyOf`";
+        return Err(CompileError::new(DIALECT, CompileErrorKind::NotObjectRoot, path, problem));
+    }
+    let typed = ["type", "anyOf", "enum", "const", "$ref"].iter().any(|k| map.contains_key(*k));
+    if typed { Ok(()) } else { Err(typeless(path)) }
 }
 
 /// Closes an object: `additionalProperties: false`, and every property required, the
@@ -167,93 +192,4 @@ fn close(map: &mut Map<String, Value>, path: &str, changes: &mut Changes) {
         all.push(Value::String(name.clone()));
     }
     map.insert("required".into(), Value::Array(all));
-}
-
-/// Lets `schema` accept `null`; tells whether it had to change.
-pub(super) fn make_nullable(schema: &mut Value) -> bool {
-    if allows_null(schema) {
-        return false;
-    }
-    let Value::Object(map) = schema else {
-        *schema = json!({"anyOf": [schema.take(), {"type": "null"}]});
-        return true;
-    };
-    let has_any_of = map.contains_key("anyOf");
-    match map.get_mut("type") {
-        Some(Value::String(kind)) => {
-            let kind = Value::String(std::mem::take(kind));
-            map.insert("type".into(), json!([kind, "null"]));
-            if let Some(Value::Array(values)) = map.get_mut("enum") {
-                values.push(Value::Null);
-            }
-        }
-        Some(Value::Array(kinds)) => kinds.push(json!("null")),
-        _ if has_any_of => extend_any_of(map, [json!({"type": "null"})]),
-        _ => *schema = json!({"anyOf": [schema.take(), {"type": "null"}]}),
-    }
-    true
-}
-
-/// Whether `schema` already accepts `null`.
-fn allows_null(schema: &Value) -> bool {
-    let null = Value::String("null".into());
-    match schema.get("type") {
-        Some(Value::String(kind)) if kind == "null" => return true,
-        Some(Value::Array(kinds)) if kinds.contains(&null) => return true,
-        _ => {}
-    }
-    schema
-        .get("anyOf")
-        .and_then(Value::as_array)
-        .is_some_and(|branches| branches.iter().any(allows_null))
-}
-
-/// What the limits count.
-#[derive(Default)]
-struct Totals {
-    properties: usize,
-    enum_values: usize,
-    string_length: usize,
-    object_depth: usize,
-}
-
-impl Totals {
-    fn count(&mut self, map: &Map<String, Value>) {
-        if let Some(Value::Object(properties)) = map.get("properties") {
-            self.properties += properties.len();
-            self.string_length += properties.keys().map(String::len).sum::<usize>();
-        }
-        for key in ["$defs", "definitions"] {
-            if let Some(Value::Object(defs)) = map.get(key) {
-                self.string_length += defs.keys().map(String::len).sum::<usize>();
-            }
-        }
-        if let Some(Value::Array(values)) = map.get("enum") {
-            self.enum_values += values.len();
-            self.string_length +=
-                values.iter().filter_map(Value::as_str).map(str::len).sum::<usize>();
-        }
-        if let Some(Value::String(value)) = map.get("const") {
-            self.string_length += value.len();
-        }
-    }
-
-    fn check(&self) -> Result<(), CompileError> {
-        let limits = [
-            (self.properties, MAX_PROPERTIES, "object properties in all"),
-            (self.object_depth, MAX_OBJECT_DEPTH, "levels of object nesting"),
-            (self.enum_values, MAX_ENUM_VALUES, "enum values in all"),
-            (self.string_length, MAX_STRING_LENGTH, "characters of names and enum values"),
-        ];
-        for (count, limit, what) in limits {
-            if count > limit {
-                return Err(CompileError::new(
-                    DIALECT,
-                    "",
-                    format!("{count} {what}; the limit is {limit}"),
-                ));
-            }
-        }
-        Ok(())
-    }
 }

@@ -1,13 +1,16 @@
 //! Gemini `parameters`: the OpenAPI 3.0 subset. References are inlined (recursion cannot be
 //! expressed), types are upper-case with `nullable` for null, `oneOf` becomes `anyOf`,
-//! `const` becomes a one-value `enum`, and other keywords move into the description.
+//! `const` becomes a one-value `enum` (see `values`), objects without properties and arrays
+//! without items are made acceptable, and other keywords move into the description.
+
+mod values;
 
 use serde_json::{Map, Value, json};
 
-use super::walk::{
-    children, definitions, extend_any_of, guard, keep_only, local_name, unify_branches,
-};
-use super::{Changes, CompileError, Dialect};
+use super::refs::{Budget, resolve};
+use super::tuples::open_tuples;
+use super::walk::{children, extend_any_of, guard, keep_only, unify_branches};
+use super::{Changes, CompileError, CompileErrorKind, Dialect};
 
 const DIALECT: Dialect = Dialect::Gemini;
 
@@ -39,7 +42,6 @@ const ALLOWED: &[&str] = &[
 
 pub(super) fn parameters(schema: &Value, changes: &mut Changes) -> Result<Value, CompileError> {
     let mut root = schema.clone();
-    let defs = definitions(&root);
     if let Some(map) = root.as_object_mut() {
         for key in ["$schema", "$defs", "definitions"] {
             if map.remove(key).is_some() {
@@ -47,7 +49,8 @@ pub(super) fn parameters(schema: &Value, changes: &mut Changes) -> Result<Value,
             }
         }
     }
-    let mut pass = Gemini { defs, changes, inlining: Vec::new() };
+    let mut pass =
+        Gemini { source: schema, changes, inlining: Vec::new(), budget: Budget::new(DIALECT) };
     pass.visit(&mut root, "", 0)?;
     Ok(root)
 }
@@ -57,13 +60,16 @@ fn recursive(path: &str, reference: &str) -> CompileError {
     let problem = format!(
         "`$ref` {reference} is recursive, which `parameters` cannot express; use `parametersJsonSchema`"
     );
-    CompileError::new(DIALECT, path, problem)
+    CompileError::new(DIALECT, CompileErrorKind::Recursive, path, problem)
 }
 
 struct Gemini<'a> {
-    defs: Map<String, Value>,
+    /// The schema as written, which references point into.
+    source: &'a Value,
     changes: &'a mut Changes,
+    /// The references being inlined, to stop at recursion.
     inlining: Vec<String>,
+    budget: Budget,
 }
 
 impl Gemini<'_> {
@@ -86,44 +92,60 @@ impl Gemini<'_> {
         Ok(())
     }
 
-    /// Replaces a `$ref` by its target; siblings win over the target's keywords.
+    /// Replaces a `$ref` by its target, any local JSON pointer; siblings win over the
+    /// target's keywords.
     fn inline(&mut self, map: &mut Map<String, Value>, path: &str) -> Result<bool, CompileError> {
         let Some(Value::String(reference)) = map.remove("$ref") else { return Ok(false) };
-        if reference == "#" {
+        if reference == "#" || self.inlining.contains(&reference) {
             return Err(recursive(path, &reference));
         }
-        let name = local_name(&reference).map(str::to_owned);
-        let target = name.as_ref().and_then(|name| self.defs.get(name)).cloned();
-        let (Some(name), Some(Value::Object(target))) = (name, target) else {
-            return Err(CompileError::new(
-                DIALECT,
-                path,
-                format!("`$ref` {reference} is not a local definition"),
-            ));
+        let Some(whole @ Value::Object(target)) = resolve(self.source, &reference) else {
+            let problem = format!("`$ref` {reference} does not point at a schema in this one");
+            return Err(CompileError::new(DIALECT, CompileErrorKind::BadReference, path, problem));
         };
-        if self.inlining.contains(&name) {
-            return Err(recursive(path, &reference));
-        }
+        self.budget.spend(whole, path, &reference)?;
         for (key, value) in target {
-            map.entry(key).or_insert(value);
+            map.entry(key.clone()).or_insert_with(|| value.clone());
         }
         self.changes.note(path, format!("inlined `$ref` {reference}"));
-        self.inlining.push(name);
+        self.inlining.push(reference);
         Ok(true)
     }
 
     fn rewrite(&mut self, map: &mut Map<String, Value>, path: &str) {
         unify_branches(map, path, self.changes);
-        if let Some(value) = map.remove("const") {
-            map.insert("enum".into(), json!([value]));
-            self.changes.note(path, "`const` became a one-value `enum`");
-        }
+        open_tuples(map, path, self.changes);
+        values::enums(map, path, self.changes);
         if map.remove("additionalProperties").is_some() {
             self.changes
                 .note(path, "removed `additionalProperties`, which `parameters` does not take");
         }
         self.null_branch(map, path);
         self.types(map, path);
+        self.containers(map, path);
+    }
+
+    /// An object with empty `properties`, which Gemini refuses, loses them (a function without
+    /// parameters may leave `parameters` unset instead); an array gets the `items` Gemini
+    /// requires, `{}` when it had none.
+    fn containers(&mut self, map: &mut Map<String, Value>, path: &str) {
+        let empty = |value: Option<&Value>| match value {
+            Some(Value::Object(map)) => map.is_empty(),
+            Some(Value::Array(list)) => list.is_empty(),
+            _ => false,
+        };
+        if empty(map.get("properties")) {
+            map.remove("properties");
+            if empty(map.get("required")) {
+                map.remove("required");
+            }
+            self.changes.note(path, "removed the empty `properties`, which Gemini refuses");
+        }
+        let is_array = map.get("type").and_then(Value::as_str) == Some("ARRAY");
+        if is_array && !map.contains_key("items") {
+            map.insert("items".into(), json!({}));
+            self.changes.note(path, "added `items: {}` (any item), which Gemini requires");
+        }
     }
 
     /// An `anyOf` with a `{"type": "null"}` branch becomes `nullable`; a single remaining
