@@ -31,7 +31,7 @@ fn receipts() -> Vec<Receipt> {
         .map(|i| Receipt {
             invocation_id: InvocationId::new(),
             tool: Arc::from("get_weather"),
-            call_id: Some(Arc::from(format!("call_{i}").as_str())),
+            call_id: Some(toolwire::CallId::from(format!("call_{i}"))),
             started_at: SystemTime::now(),
             duration: Duration::from_micros(40),
             result: ToolResult::ok(json!({"city": format!("City {i}"), "temp": 21}), "21 degrees"),

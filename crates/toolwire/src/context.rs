@@ -9,8 +9,8 @@ use serde_json::{Map, Value};
 use tokio::time::Instant;
 
 use crate::abort::AbortSignal;
-use crate::state::State;
 use crate::record::{Answer, CallId, InvocationId};
+use crate::state::State;
 
 /// The caller's event callback, shared by every clone of a context.
 pub(crate) type EventSink = Arc<dyn Fn(Value) + Send + Sync>;

@@ -93,8 +93,8 @@ pub mod error;
 mod execute;
 mod handler;
 mod name;
-pub mod policy;
 mod pointer;
+pub mod policy;
 pub mod provider;
 pub mod record;
 pub mod registry;
@@ -111,10 +111,12 @@ pub use error::{DefineError, DefineErrorKind, SealError, SealErrorKind};
 pub use execute::{ExecuteFuture, Execution};
 pub use handler::IntoToolResult;
 pub use provider::Provider;
-pub use record::{Answer, CallId, FailureKind, InvocationId, Receipt, Request, ToolCall, ToolResult};
+pub use record::{
+    Answer, CallId, FailureKind, InvocationId, Receipt, Request, ToolCall, ToolResult,
+};
 pub use registry::{
-    DEFAULT_DISPATCH_LIMIT, DROPPED_CALL_TEXT, Dispatch, DispatchFuture, Invocation, InvokeFuture, Registry,
-    RegistryBuilder,
+    DEFAULT_DISPATCH_LIMIT, DROPPED_CALL_TEXT, Dispatch, DispatchFuture, Invocation, InvokeFuture,
+    Registry, RegistryBuilder,
 };
 pub use schema::ArgumentLimits;
 pub use tool::{Proposal, Tool, ToolBuilder};

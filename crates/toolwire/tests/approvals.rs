@@ -5,9 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
 use toolwire::policy::{ApprovalKey, Decision};
-use toolwire::{
-    Answer, FailureKind, Registry, Request, Tool, ToolCall, ToolContext, ToolResult,
-};
+use toolwire::{Answer, FailureKind, Registry, Request, Tool, ToolCall, ToolContext, ToolResult};
 
 /// A `deploy` tool that needs approval, counting its runs and keeping the answers it saw.
 fn deploy(runs: &Arc<AtomicUsize>, seen: &Arc<Mutex<Vec<Option<Answer>>>>) -> Tool {
@@ -60,7 +58,11 @@ async fn a_tool_that_needs_approval_parks_until_an_answer_accepts_that_very_call
     let done = resume(&f.registry, "prod", "c1", Answer::accept(request.id, json!(null))).await;
     assert!(done.is_success(), "{done:?}");
     assert_eq!(f.runs.load(Ordering::SeqCst), 1);
-    assert_eq!(*f.seen.lock().unwrap(), vec![None], "the approval is the policy's, not the handler's");
+    assert_eq!(
+        *f.seen.lock().unwrap(),
+        vec![None],
+        "the approval is the policy's, not the handler's"
+    );
 }
 
 #[tokio::test]
@@ -131,10 +133,8 @@ async fn regression_an_approval_replayed_for_other_arguments_or_another_call_is_
     refused(&f, "prod", "c1", answer.clone(), "issued for another call").await;
     refused(&f, "staging", "c2", answer.clone(), "issued for another call").await;
     // Another tool that asks nothing still refuses it: it never asked.
-    let free = Tool::define("free")
-        .execute_sync(|_, _| ToolResult::ok(json!({}), "ran"))
-        .build()
-        .unwrap();
+    let free =
+        Tool::define("free").execute_sync(|_, _| ToolResult::ok(json!({}), "ran")).build().unwrap();
     let registry = Registry::builder().register(free).seal().unwrap();
     let result = registry.invoke("free", json!({})).call_id("c1").answer(answer).await.result;
     assert_eq!(result.failure_kind(), Some(FailureKind::Denied));
@@ -146,8 +146,14 @@ async fn regression_an_approval_for_a_call_that_never_asked_is_denied() {
     let other = fixture();
     let request = ask(&other.registry, "prod", "c1").await;
     // The same call on a registry with another key: this one never asked.
-    refused(&f, "prod", "c1", Answer::accept(request.id, json!(null)), "not issued by this registry")
-        .await;
+    refused(
+        &f,
+        "prod",
+        "c1",
+        Answer::accept(request.id, json!(null)),
+        "not issued by this registry",
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -258,11 +264,8 @@ async fn parallel_approvals_in_one_dispatch_are_each_bound_to_their_call() {
     let ids: Vec<String> =
         first.iter().map(|r| r.result.pending_request().unwrap().id.clone()).collect();
     assert_ne!(ids[0], ids[1]);
-    let second = f
-        .registry
-        .dispatch(calls)
-        .answer("a", Answer::accept(ids[0].clone(), json!(null)))
-        .await;
+    let second =
+        f.registry.dispatch(calls).answer("a", Answer::accept(ids[0].clone(), json!(null))).await;
     assert!(second[0].result.is_success());
     assert_eq!(second[1].result.failure_kind(), Some(FailureKind::Pending), "b is still asked");
     assert_eq!(f.runs.load(Ordering::SeqCst), 1);

@@ -186,7 +186,8 @@ async fn parsers_can_transform_input_and_output() {
 #[tokio::test]
 async fn panicking_hooks_are_failures_naming_the_hook() {
     let base = || Tool::define("fragile").execute_sync(|_, _| ToolResult::ok(json!({}), "ok"));
-    let authorizer = base().authorize_sync(|_, _| -> Result<(), String> { panic!("auth backend down") });
+    let authorizer =
+        base().authorize_sync(|_, _| -> Result<(), String> { panic!("auth backend down") });
     let input = base().parse_input(|_| -> Result<Value, String> { panic!("parser bug") });
     let output = base().parse_output(|_| -> Result<ToolResult, String> { panic!("cache corrupt") });
     for (builder, expected) in [

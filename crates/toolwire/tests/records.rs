@@ -7,9 +7,7 @@ use proptest::prelude::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
-use toolwire::{
-    Answer, CallId, FailureKind, InvocationId, Receipt, Request, ToolCall, ToolResult,
-};
+use toolwire::{Answer, CallId, FailureKind, InvocationId, Receipt, Request, ToolCall, ToolResult};
 
 /// Any JSON value, up to a few levels deep, floats included.
 fn any_json() -> impl Strategy<Value = Value> {

@@ -7,8 +7,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use toolwire::{
-    AbortController, DROPPED_CALL_TEXT, FailureKind, Receipt, Registry, Tool, ToolCall,
-    ToolResult,
+    AbortController, DROPPED_CALL_TEXT, FailureKind, Receipt, Registry, Tool, ToolCall, ToolResult,
 };
 
 /// A value nested `depth` arrays deep, built without recursion.
@@ -55,7 +54,8 @@ async fn regression_a_handler_future_that_panics_when_dropped_on_timeout_stays_c
 #[tokio::test]
 async fn regression_a_handler_future_that_panics_when_dropped_on_abort_stays_contained() {
     let ctl = AbortController::new();
-    let call = tokio::spawn(panics_when_dropped().execute(json!({})).signal(ctl.signal()).into_future());
+    let call =
+        tokio::spawn(panics_when_dropped().execute(json!({})).signal(ctl.signal()).into_future());
     tokio::task::yield_now().await;
     ctl.abort_with("stop");
     assert_eq!(call.await.unwrap().text(), Some("stop"));
@@ -157,7 +157,8 @@ async fn regression_failure_texts_stay_under_16_kib_whatever_a_handler_returns()
 #[test]
 fn regression_a_huge_tool_name_gives_a_small_setup_error() {
     let name = "n".repeat(10 * 1024 * 1024);
-    let error = Tool::define(name).execute_sync(|_, _| ToolResult::failure("")).build().unwrap_err();
+    let error =
+        Tool::define(name).execute_sync(|_, _| ToolResult::failure("")).build().unwrap_err();
     assert!(error.to_string().len() < 1024, "{} bytes", error.to_string().len());
     assert!(error.tool().len() < 1024);
 }
@@ -165,7 +166,8 @@ fn regression_a_huge_tool_name_gives_a_small_setup_error() {
 #[tokio::test]
 async fn regression_dropping_unpolled_calls_with_deeply_nested_arguments_does_not_overflow() {
     const DEPTH: usize = 100_000;
-    let tool = Tool::define("t").execute_sync(|_, _| ToolResult::ok(json!({}), "ok")).build().unwrap();
+    let tool =
+        Tool::define("t").execute_sync(|_, _| ToolResult::ok(json!({}), "ok")).build().unwrap();
     let registry = Registry::builder().register(tool.clone()).seal().unwrap();
     drop(tool.execute(deep(DEPTH)));
     drop(tool.execute(deep(DEPTH)).into_future());

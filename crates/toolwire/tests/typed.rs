@@ -172,14 +172,13 @@ fn arguments_that_are_not_an_object_are_a_setup_error() {
 
 #[tokio::test]
 async fn a_typed_tool_takes_hooks_through_its_builder() {
-    let tool = ToolBuilder::from(ForecastTool)
-        .authorize_sync(
-            |args: &Value, _: &ToolContext| {
+    let tool =
+        ToolBuilder::from(ForecastTool)
+            .authorize_sync(|args: &Value, _: &ToolContext| {
                 if args["place"]["city"] == "Secret" { Err("classified") } else { Ok(()) }
-            },
-        )
-        .build()
-        .unwrap();
+            })
+            .build()
+            .unwrap();
     let denied = tool.execute(json!({"place": {"city": "Secret"}, "days": []})).await;
     assert_eq!(denied.failure_kind(), Some(FailureKind::Denied));
     assert!(tool.execute(json!({"place": {"city": "Rome"}, "days": [0]})).await.is_success());

@@ -40,8 +40,10 @@ impl Gate {
     ) -> Result<Decision, ToolResult> {
         let own = tool_decision(tool, args)?;
         let registry = match &self.policy {
-            Some(Policy::Sync(policy)) => catch_unwind(AssertUnwindSafe(|| policy(tool, args, ctx)))
-                .map_err(|payload| hook_panicked(tool.name(), "policy", payload))?,
+            Some(Policy::Sync(policy)) => {
+                catch_unwind(AssertUnwindSafe(|| policy(tool, args, ctx)))
+                    .map_err(|payload| hook_panicked(tool.name(), "policy", payload))?
+            }
             _ => Decision::Allow,
         };
         Ok(own.and(registry))

@@ -36,9 +36,9 @@
 
 mod admit;
 mod body;
-mod gate;
 mod finish;
 mod future;
+mod gate;
 mod options;
 mod outcome;
 mod race;

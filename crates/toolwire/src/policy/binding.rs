@@ -92,7 +92,11 @@ pub(crate) fn approval_id(key: &ApprovalKey, digest: &str) -> String {
 
 /// Checks that `answer` answers an approval issued for a call with `digest`; the error says
 /// what did not match.
-pub(crate) fn check_approval(key: &ApprovalKey, answer: &Answer, digest: &str) -> Result<(), String> {
+pub(crate) fn check_approval(
+    key: &ApprovalKey,
+    answer: &Answer,
+    digest: &str,
+) -> Result<(), String> {
     let id = answer.id.as_str();
     if id.is_empty() {
         return Err("the answer has an empty id".into());

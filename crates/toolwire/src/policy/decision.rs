@@ -36,8 +36,9 @@ impl Decision {
 /// A sync policy.
 type SyncPolicy = dyn Fn(&Tool, &Value, &ToolContext) -> Decision + Send + Sync;
 /// An async policy, given its own copies of the tool, the arguments and the context.
-pub(crate) type AsyncPolicy =
-    dyn Fn(Tool, Value, ToolContext) -> Pin<Box<dyn Future<Output = Decision> + Send>> + Send + Sync;
+pub(crate) type AsyncPolicy = dyn Fn(Tool, Value, ToolContext) -> Pin<Box<dyn Future<Output = Decision> + Send>>
+    + Send
+    + Sync;
 
 /// A registry's policy, with its generics erased.
 #[derive(Clone)]

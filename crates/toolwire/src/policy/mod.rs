@@ -61,8 +61,8 @@ mod decision;
 mod digest;
 
 pub use binding::ApprovalKey;
-pub use decision::Decision;
 pub(crate) use binding::{approval_id, check_approval, is_approval_id};
+pub use decision::Decision;
 pub(crate) use decision::{AsyncPolicy, Policy};
 pub(crate) use digest::call_digest;
 

@@ -119,11 +119,10 @@ impl FromStr for InvocationId {
 
     fn from_str(text: &str) -> Result<Self, ParseIdError> {
         let shown = super::clip(text, 64);
-        let uuid = Uuid::try_parse(text)
-            .map_err(|e| ParseIdError {
-                kind: ParseIdErrorKind::NotUuid,
-                problem: format!("{shown:?} is not a UUID: {e}"),
-            })?;
+        let uuid = Uuid::try_parse(text).map_err(|e| ParseIdError {
+            kind: ParseIdErrorKind::NotUuid,
+            problem: format!("{shown:?} is not a UUID: {e}"),
+        })?;
         if uuid.get_version_num() != 7 {
             let problem = format!("{shown:?} is a version {} UUID, not 7", uuid.get_version_num());
             return Err(ParseIdError { kind: ParseIdErrorKind::WrongVersion, problem });

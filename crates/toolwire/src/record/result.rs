@@ -137,10 +137,10 @@ impl ToolResult {
     /// The same result with `kind` as its failure kind, as a receipt read from storage
     /// restores it; successes and pending results keep theirs.
     pub(crate) fn with_failure_kind(mut self, kind: Option<FailureKind>) -> Self {
-        if let (Outcome::Failure(_), Some(kind)) = (&self.outcome, kind) {
-            if kind != FailureKind::Pending {
-                self.outcome = Outcome::Failure(kind);
-            }
+        if let (Outcome::Failure(_), Some(kind)) = (&self.outcome, kind)
+            && kind != FailureKind::Pending
+        {
+            self.outcome = Outcome::Failure(kind);
         }
         self
     }
@@ -239,7 +239,7 @@ impl<'de> Deserialize<'de> for ToolResult {
         let outcome = if success {
             Outcome::Success
         } else {
-            match json.get("pending").map(|r| Request::deserialize(r)) {
+            match json.get("pending").map(Request::deserialize) {
                 Some(Ok(request)) => Outcome::Pending(Box::new(request)),
                 _ => Outcome::Failure(FailureKind::Handler),
             }

@@ -66,7 +66,8 @@ impl RegistryBuilder {
         F: Fn(Tool, Value, ToolContext) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Decision> + Send + 'static,
     {
-        let erased: Arc<AsyncPolicy> = Arc::new(move |tool, args, ctx| Box::pin(policy(tool, args, ctx)));
+        let erased: Arc<AsyncPolicy> =
+            Arc::new(move |tool, args, ctx| Box::pin(policy(tool, args, ctx)));
         self.policy = Some(Policy::Async(erased));
         self
     }

@@ -175,7 +175,11 @@ pub struct DispatchFuture {
 
 enum State {
     /// Not polled yet: nothing has started.
-    Ready { batch: Arc<Batch>, arguments: Vec<Value>, limit: usize },
+    Ready {
+        batch: Arc<Batch>,
+        arguments: Vec<Value>,
+        limit: usize,
+    },
     Running(Pin<Box<dyn Future<Output = Vec<Receipt>> + Send>>),
     Done,
 }
@@ -235,7 +239,8 @@ impl Drop for Slots {
     fn drop(&mut self) {
         for (position, slot) in self.slots.iter().enumerate() {
             if matches!(slot, Slot::Waiting) {
-                self.batch.lost(position, ToolResult::failed(FailureKind::Aborted, DROPPED_CALL_TEXT));
+                self.batch
+                    .lost(position, ToolResult::failed(FailureKind::Aborted, DROPPED_CALL_TEXT));
             }
         }
     }
@@ -311,7 +316,7 @@ impl Drop for Waiting {
 async fn one_by_one(batch: &Batch, arguments: Vec<Value>) -> Vec<Receipt> {
     let mut receipts = Vec::with_capacity(arguments.len());
     let mut waiting = Waiting(arguments.into_iter().enumerate());
-    while let Some((position, arguments)) = waiting.0.next() {
+    for (position, arguments) in waiting.0.by_ref() {
         receipts.push(batch.invocation(position, arguments).await);
     }
     receipts

@@ -224,7 +224,8 @@ impl Drop for InvokeFuture {
         crate::execute::drop_quietly(mem::replace(&mut self.body, Body::Done));
         if self.on_receipt.is_some() {
             let started = self.started.unwrap_or_else(Instant::now);
-            let receipt = self.receipt(started, ToolResult::failed(FailureKind::Aborted, DROPPED_CALL_TEXT));
+            let receipt =
+                self.receipt(started, ToolResult::failed(FailureKind::Aborted, DROPPED_CALL_TEXT));
             report(self.on_receipt.as_ref(), &receipt);
         }
     }

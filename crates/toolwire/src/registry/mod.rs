@@ -58,10 +58,10 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+pub use crate::record::{Receipt, ToolCall};
 pub use builder::RegistryBuilder;
 pub use dispatch::{DEFAULT_DISPATCH_LIMIT, Dispatch, DispatchFuture};
 pub use invoke::{DROPPED_CALL_TEXT, Invocation, InvokeFuture};
-pub use crate::record::{Receipt, ToolCall};
 
 use crate::execute::Options;
 use crate::policy::{ApprovalKey, Policy};

@@ -99,7 +99,8 @@ impl Walk {
                 self.enter(depth)?;
                 for (key, item) in map {
                     self.add(entry_size(key))?;
-                    self.visit(item, depth + 1).map_err(|e| e.under(crate::pointer::escape(key).into_owned()))?;
+                    self.visit(item, depth + 1)
+                        .map_err(|e| e.under(crate::pointer::escape(key).into_owned()))?;
                 }
                 Ok(())
             }

@@ -9,12 +9,12 @@ use crate::context::ToolContext;
 use crate::dialect::{Dialect, Dialects};
 use crate::error::{DefineError, DefineErrorKind};
 use crate::handler::{Handler, IntoToolResult};
+use crate::name::check_name;
 use crate::provider::{Extras, Shapes};
 use crate::schema::{
     self, ArgumentLimits, CompiledSchema, check_limits, check_schema_size, drop_iteratively,
 };
 use crate::tool::hooks::Hooks;
-use crate::name::check_name;
 use crate::tool::{Tool, ToolInner};
 
 /// Collects a tool's definition; made by [`Tool::define`], finished by [`ToolBuilder::build`].
