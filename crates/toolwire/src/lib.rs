@@ -119,7 +119,7 @@ pub use registry::{
     Registry, RegistryBuilder,
 };
 pub use schema::ArgumentLimits;
-pub use tool::{Proposal, Tool, ToolBuilder};
+pub use tool::{Annotations, Proposal, Tool, ToolBuilder};
 #[cfg(feature = "typed")]
 pub use typed::TypedTool;
 

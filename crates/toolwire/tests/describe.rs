@@ -125,3 +125,26 @@ fn examples_and_cache_control_appear_only_for_anthropic() {
         assert!(!text.contains("input_examples") && !text.contains("cache_control"), "{text}");
     }
 }
+
+#[test]
+fn annotations_appear_in_the_mcp_shape_only_when_set() {
+    let plain = Tool::define("plain").execute_sync(|_, _| ToolResult::failure("")).build().unwrap();
+    assert!(plain.to_mcp().get("annotations").is_none());
+    assert!(!plain.is_idempotent());
+    let hinted = Tool::define("hinted")
+        .title("A hinted tool")
+        .read_only(true)
+        .idempotent(true)
+        .open_world(false)
+        .execute_sync(|_, _| ToolResult::failure(""))
+        .build()
+        .unwrap();
+    let mcp = hinted.to_mcp();
+    assert_eq!(mcp["title"], "A hinted tool");
+    assert_eq!(
+        mcp["annotations"],
+        json!({"title": "A hinted tool", "readOnlyHint": true, "idempotentHint": true, "openWorldHint": false})
+    );
+    assert!(hinted.is_idempotent());
+    assert!(hinted.to_openai().get("annotations").is_none(), "only MCP carries hints");
+}

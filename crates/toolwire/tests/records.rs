@@ -58,6 +58,7 @@ fn any_kind() -> impl Strategy<Value = FailureKind> {
         FailureKind::InvalidOutput,
         FailureKind::Handler,
         FailureKind::Panic,
+        FailureKind::UnknownOutcome,
     ])
 }
 

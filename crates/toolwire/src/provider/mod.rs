@@ -88,6 +88,7 @@ pub(crate) struct Definition<'a> {
     pub(crate) input_examples: &'a [Value],
     pub(crate) cache_control: Option<&'a Value>,
     pub(crate) output_schema: Option<&'a Value>,
+    pub(crate) annotations: &'a crate::tool::Annotations,
 }
 
 /// What a tool's shapes are built from besides its name, description and parameters.
@@ -97,6 +98,7 @@ pub(crate) struct Extras {
     pub(crate) input_examples: Vec<Value>,
     pub(crate) cache_control: Option<Value>,
     pub(crate) output_schema: Option<Value>,
+    pub(crate) annotations: crate::tool::Annotations,
 }
 
 /// The parts of a tool its shapes describe, lent when a shape is first built.
@@ -124,6 +126,11 @@ impl Shapes {
     /// Keeps `extras`, building no shape yet.
     pub(crate) fn new(extras: Extras) -> Self {
         Self { extras, ..Self::default() }
+    }
+
+    /// The tool's annotations.
+    pub(crate) fn annotations(&self) -> &crate::tool::Annotations {
+        &self.extras.annotations
     }
 
     /// The shape for `provider`, built now from `source` if it is the first time.
@@ -160,6 +167,7 @@ impl Shapes {
             input_examples: &self.extras.input_examples,
             cache_control: self.extras.cache_control.as_ref(),
             output_schema: self.extras.output_schema.as_ref(),
+            annotations: &self.extras.annotations,
         }
     }
 }

@@ -38,6 +38,10 @@ pub enum FailureKind {
     /// The call is suspended until a host answers its [`Request`]; see
     /// [`ToolResult::pending_request`].
     Pending,
+    /// A journal recorded that the call started but not that it finished (the process died
+    /// in between), and the tool is not idempotent: whether it took effect is unknown until
+    /// the host resolves it.
+    UnknownOutcome,
 }
 
 impl FailureKind {
@@ -54,6 +58,7 @@ impl FailureKind {
             Self::Handler => "handler",
             Self::Panic => "panic",
             Self::Pending => "pending",
+            Self::UnknownOutcome => "unknown_outcome",
         }
     }
 }

@@ -14,6 +14,7 @@ use crate::provider::{Extras, Shapes};
 use crate::schema::{
     self, ArgumentLimits, CompiledSchema, check_limits, check_schema_size, drop_iteratively,
 };
+use crate::tool::annotations::Annotations;
 use crate::tool::hooks::Hooks;
 use crate::tool::{Tool, ToolInner};
 
@@ -28,6 +29,7 @@ pub struct ToolBuilder {
     input_examples: Vec<Value>,
     cache_control: Option<Value>,
     output_schema: Option<Value>,
+    annotations: Annotations,
     limits: ArgumentLimits,
     hooks: Hooks,
     handler: Option<Handler>,
@@ -39,6 +41,12 @@ impl ToolBuilder {
     }
 
     /// Applies `set` to the hooks; the hook methods live in [`hooks`](super::hooks).
+    /// Applies `set` to the annotations; their methods live in [`annotations`](super::annotations).
+    pub(super) fn with_annotations(mut self, set: impl FnOnce(&mut Annotations)) -> Self {
+        set(&mut self.annotations);
+        self
+    }
+
     pub(super) fn with_hooks(mut self, set: impl FnOnce(&mut Hooks)) -> Self {
         set(&mut self.hooks);
         self
@@ -176,6 +184,7 @@ impl ToolBuilder {
             input_examples: self.input_examples,
             cache_control: self.cache_control,
             output_schema: self.output_schema,
+            annotations: self.annotations,
         });
         let inner = ToolInner {
             name: name.into(),

@@ -1,5 +1,6 @@
 //! [`Tool`]: a defined tool, described to providers and executed safely.
 
+mod annotations;
 mod builder;
 pub(crate) mod hooks;
 
@@ -9,6 +10,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+pub use annotations::Annotations;
 pub use builder::ToolBuilder;
 pub use hooks::Proposal;
 
@@ -91,6 +93,18 @@ impl Tool {
     /// The tool's name, shared: cloning it is a reference-count bump.
     pub fn shared_name(&self) -> Arc<str> {
         Arc::clone(&self.inner.name)
+    }
+
+    /// The hints set with [`ToolBuilder::title`], [`read_only`](ToolBuilder::read_only),
+    /// [`destructive`](ToolBuilder::destructive), [`idempotent`](ToolBuilder::idempotent) and
+    /// [`open_world`](ToolBuilder::open_world).
+    pub fn annotations(&self) -> &Annotations {
+        self.inner.shapes.annotations()
+    }
+
+    /// Whether the tool was declared [`idempotent`](ToolBuilder::idempotent).
+    pub fn is_idempotent(&self) -> bool {
+        self.annotations().idempotent_hint == Some(true)
     }
 
     /// The grouping declared with [`ToolBuilder::kind`], if any.
