@@ -1,0 +1,1 @@
+//! Importing MCP servers' tools.
