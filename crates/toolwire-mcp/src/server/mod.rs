@@ -1,1 +1,215 @@
-//! Serving a registry over MCP.
+//! Serving a [`Registry`](toolwire::Registry) over MCP: stdio, and streamable HTTP behind
+//! toolwire's own checks.
+//!
+//! [`McpServer`] is an rmcp [`ServerHandler`](rmcp::ServerHandler): `tools/list` lists the
+//! registry's tools in their MCP shape, and every `tools/call` runs through the registry's
+//! pipeline (validation, policy, authorization, receipts), with the JSON-RPC request id as
+//! its call id.
+//!
+//! - A success gives `content` (the result's text) and `structuredContent` (its JSON, when
+//!   it is an object). Every failure is a result with `isError: true` and a readable text,
+//!   never a JSON-RPC error; an unknown tool is a JSON-RPC error, as the specification says.
+//! - [`ToolContext::progress`](toolwire::ToolContext::progress) becomes
+//!   `notifications/progress` when the request carried a `progressToken`, and
+//!   [`ToolContext::emit`](toolwire::ToolContext::emit) becomes `notifications/message`,
+//!   filtered by the level the client set with `logging/setLevel`.
+//! - `notifications/cancelled` aborts the call through its signal: the handler's future is
+//!   dropped, and no response is sent.
+//! - A pending result (a handler's [`Request`](toolwire::Request), or an approval a policy
+//!   asked for) becomes `elicitation/create` when the client declared elicitation, and the
+//!   call is retried in the same `tools/call` with the client's answer. A client without
+//!   elicitation gets an `isError` result carrying the prompt.
+//! - Resources, prompts and completions come from an rmcp handler handed in with
+//!   [`McpServer::with_extras`].
+//!
+//! ```no_run
+//! # async fn run() -> std::io::Result<()> {
+//! use serde_json::json;
+//! use toolwire::{Registry, Tool, ToolResult};
+//! use toolwire_mcp::server::McpServer;
+//!
+//! let echo = Tool::define("echo")
+//!     .description("Echo the arguments back")
+//!     .execute_sync(|args, _| ToolResult::ok(args, "echoed"))
+//!     .build()
+//!     .expect("a valid tool");
+//! let registry = Registry::builder().register(echo).seal().expect("unique names");
+//!
+//! // Over stdio, for editors that start the server as a child process:
+//! McpServer::new(registry.clone()).serve_stdio().await?;
+//! // Or over streamable HTTP on 127.0.0.1:3000, at /mcp:
+//! toolwire_mcp::server::serve_http(McpServer::new(registry), "127.0.0.1:3000").await?;
+//! # Ok(()) }
+//! ```
+
+mod call;
+mod content;
+mod elicit;
+mod events;
+mod extras;
+mod guard;
+mod handler;
+mod http;
+mod limits;
+mod session;
+mod stdio;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::model::Implementation;
+use toolwire::{Invocation, Registry};
+
+pub use content::{CONTENT_KEY, with_content};
+pub use extras::{Extras, NoExtras};
+pub use http::{DEFAULT_MAX_BODY_BYTES, HttpOptions, router, serve_http, serve_http_with, serve_on};
+pub use limits::CallLimits;
+
+/// How many tools one `tools/list` page holds, by default.
+pub const DEFAULT_PAGE_SIZE: usize = 100;
+
+/// A registry served over MCP, with optional extras for resources, prompts and completions.
+///
+/// It is cheap to clone; each MCP session gets its own copy with its own logging level and
+/// call limits, made by [`McpServer::session`].
+pub struct McpServer<H = NoExtras> {
+    pub(crate) shared: Arc<Shared<H>>,
+    pub(crate) session: Arc<session::Session>,
+}
+
+/// What every session of a server shares.
+pub(crate) struct Shared<H> {
+    pub(crate) registry: Registry,
+    pub(crate) info: Implementation,
+    pub(crate) instructions: Option<String>,
+    pub(crate) page_size: usize,
+    pub(crate) call_timeout: Option<Duration>,
+    pub(crate) limits: limits::Limits,
+    pub(crate) state: Option<StateHook>,
+    pub(crate) extras: H,
+}
+
+/// Applies the host's application state to a call and to listings.
+#[derive(Clone)]
+pub(crate) struct StateHook {
+    pub(crate) apply: Arc<dyn Fn(Invocation) -> Invocation + Send + Sync>,
+    pub(crate) active: Arc<dyn Fn(&toolwire::Tool) -> bool + Send + Sync>,
+}
+
+impl McpServer<NoExtras> {
+    /// Serves `registry`, naming the server after this crate.
+    pub fn new(registry: Registry) -> Self {
+        let info = Implementation::new("toolwire-mcp", env!("CARGO_PKG_VERSION"));
+        let shared = Shared {
+            registry,
+            info,
+            instructions: None,
+            page_size: DEFAULT_PAGE_SIZE,
+            call_timeout: None,
+            limits: limits::Limits::new(CallLimits::default()),
+            state: None,
+            extras: NoExtras,
+        };
+        Self::from_shared(shared)
+    }
+}
+
+impl<H: Extras> McpServer<H> {
+    fn from_shared(shared: Shared<H>) -> Self {
+        let session = Arc::new(session::Session::new(&shared.limits));
+        Self { shared: Arc::new(shared), session }
+    }
+
+    /// Rebuilds the shared part; only before the server is cloned into sessions.
+    fn map_shared(self, change: impl FnOnce(&mut Shared<H>)) -> Self {
+        let mut shared = match Arc::try_unwrap(self.shared) {
+            Ok(shared) => shared,
+            Err(shared) => return Self { shared, session: self.session },
+        };
+        change(&mut shared);
+        Self::from_shared(shared)
+    }
+
+    /// The name and version the server gives in `initialize`.
+    pub fn name(self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        let info = Implementation::new(name, version);
+        self.map_shared(|shared| shared.info = info)
+    }
+
+    /// Instructions for the client's model, given in `initialize`.
+    pub fn instructions(self, instructions: impl Into<String>) -> Self {
+        let instructions = instructions.into();
+        self.map_shared(|shared| shared.instructions = Some(instructions))
+    }
+
+    /// How many tools one `tools/list` page holds (at least one); default
+    /// [`DEFAULT_PAGE_SIZE`]. Larger registries are listed with cursors.
+    pub fn page_size(self, size: usize) -> Self {
+        self.map_shared(|shared| shared.page_size = size.max(1))
+    }
+
+    /// A time budget for every call; without one, calls run until they finish or the client
+    /// cancels them.
+    pub fn call_timeout(self, timeout: Duration) -> Self {
+        self.map_shared(|shared| shared.call_timeout = Some(timeout))
+    }
+
+    /// How many calls may run at once, per session and in total.
+    pub fn call_limits(self, limits: CallLimits) -> Self {
+        self.map_shared(|shared| shared.limits = limits::Limits::new(limits))
+    }
+
+    /// The application state every call gets, and which decides the tools each session lists
+    /// (see [`ToolBuilder::active`](toolwire::ToolBuilder::active)).
+    pub fn state<S: std::any::Any + Send + Sync>(self, state: Arc<S>) -> Self {
+        let for_calls = Arc::clone(&state);
+        let hook = StateHook {
+            apply: Arc::new(move |call: Invocation| call.state(Arc::clone(&for_calls))),
+            active: Arc::new(move |tool| tool.is_active(&*state)),
+        };
+        self.map_shared(|shared| shared.state = Some(hook))
+    }
+
+    /// Serves resources, prompts and completions from `extras`, an rmcp handler, next to the
+    /// registry's tools; the capabilities it declares are merged with the server's.
+    pub fn with_extras<E: Extras>(self, extras: E) -> McpServer<E> {
+        let shared = &self.shared;
+        McpServer::from_shared(Shared {
+            registry: shared.registry.clone(),
+            info: shared.info.clone(),
+            instructions: shared.instructions.clone(),
+            page_size: shared.page_size,
+            call_timeout: shared.call_timeout,
+            limits: shared.limits.clone(),
+            state: shared.state.clone(),
+            extras,
+        })
+    }
+
+    /// A copy for a new session: the same registry and settings, a fresh logging level and
+    /// per-session call limit.
+    pub fn session(&self) -> Self {
+        let session = Arc::new(session::Session::new(&self.shared.limits));
+        Self { shared: Arc::clone(&self.shared), session }
+    }
+
+    /// The registry being served.
+    pub fn registry(&self) -> &Registry {
+        &self.shared.registry
+    }
+}
+
+impl<H> Clone for McpServer<H> {
+    fn clone(&self) -> Self {
+        Self { shared: Arc::clone(&self.shared), session: Arc::clone(&self.session) }
+    }
+}
+
+impl<H> std::fmt::Debug for McpServer<H> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpServer")
+            .field("name", &self.shared.info.name)
+            .field("tools", &self.shared.registry.len())
+            .finish_non_exhaustive()
+    }
+}

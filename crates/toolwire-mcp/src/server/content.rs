@@ -1,0 +1,80 @@
+//! A [`ToolResult`] as an MCP `CallToolResult`.
+
+use rmcp::model::{CallToolResult, ContentBlock};
+use serde_json::{Map, Value};
+use toolwire::ToolResult;
+
+/// The key under which a result's JSON carries MCP content blocks; see [`with_content`].
+pub const CONTENT_KEY: &str = "mcp_content";
+
+/// A successful result whose MCP `content` is `blocks` (MCP content blocks as JSON: `text`,
+/// `image`, `audio`, `resource`, `resource_link`), for tools that return more than text.
+///
+/// Outside MCP the result reads as `{"mcp_content": [blocks]}` with `text`.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire_mcp::server::with_content;
+///
+/// let result = with_content(
+///     vec![json!({"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"})],
+///     "a tiny picture",
+/// );
+/// assert!(result.is_success());
+/// ```
+pub fn with_content(blocks: Vec<Value>, text: impl Into<String>) -> ToolResult {
+    let mut map = Map::with_capacity(1);
+    map.insert(CONTENT_KEY.to_owned(), Value::Array(blocks));
+    ToolResult::ok(Value::Object(map), text)
+}
+
+/// The MCP result of `result`: a success's text as `content` and its object JSON as
+/// `structuredContent`; a failure as an `isError` result with its text.
+pub(crate) fn call_result(result: &ToolResult) -> CallToolResult {
+    if !result.is_success() {
+        return CallToolResult::error(vec![ContentBlock::text(failure_text(result))]);
+    }
+    if let Some(blocks) = content_blocks(result.json()) {
+        return CallToolResult::success(blocks);
+    }
+    let json = result.json();
+    let text = match (result.text(), json.is_null()) {
+        (Some(text), _) => text.to_owned(),
+        (None, false) => json.to_string(),
+        (None, true) => String::new(),
+    };
+    let mut call = CallToolResult::success(vec![ContentBlock::text(text)]);
+    if json.is_object() {
+        call.structured_content = Some(json.clone());
+    }
+    call
+}
+
+/// The text a model reads for a failed or pending result. A pending result shows its prompt
+/// only: never its id, which would let a model forge an answer.
+pub(crate) fn failure_text(result: &ToolResult) -> String {
+    match result.pending_request() {
+        Some(request) if request.kind == "approval" => {
+            format!("awaiting approval: {}", request.prompt)
+        }
+        Some(request) => format!("awaiting input: {}", request.prompt),
+        None => result.text().unwrap_or_default().to_owned(),
+    }
+}
+
+/// The content blocks a result made with [`with_content`] carries; a block that is not valid
+/// MCP content becomes a text block saying so.
+fn content_blocks(json: &Value) -> Option<Vec<ContentBlock>> {
+    let map = json.as_object().filter(|map| map.len() == 1)?;
+    let blocks = map.get(CONTENT_KEY)?.as_array()?;
+    let parsed = blocks
+        .iter()
+        .enumerate()
+        .map(|(i, block)| {
+            serde_json::from_value(block.clone()).unwrap_or_else(|error| {
+                ContentBlock::text(format!("content block {i} is not valid MCP content: {error}"))
+            })
+        })
+        .collect();
+    Some(parsed)
+}

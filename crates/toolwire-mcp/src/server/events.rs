@@ -1,0 +1,92 @@
+//! A call's events as MCP notifications: progress as `notifications/progress`, everything
+//! else as `notifications/message`.
+
+#![expect(deprecated, reason = "MCP logging is deprecated by SEP-2577 but still specified")]
+
+use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam};
+use rmcp::model::ProgressToken;
+use rmcp::{Peer, RoleServer};
+use serde_json::Value;
+
+use super::session::{LEVELS, Session, rank};
+
+/// Where one call's events go.
+pub(crate) struct Forwarder<'a> {
+    pub(crate) peer: &'a Peer<RoleServer>,
+    pub(crate) session: &'a Session,
+    pub(crate) progress_token: Option<ProgressToken>,
+    pub(crate) logger: &'a str,
+}
+
+impl Forwarder<'_> {
+    /// Sends `event`: a `{"type": "progress", ..}` event as progress when the request asked
+    /// for it, any other as a log message that passes the session's level. A failed send is
+    /// logged and dropped: the call goes on.
+    pub(crate) async fn forward(&self, event: Value) {
+        if event.get("type").and_then(Value::as_str) == Some("progress") {
+            return self.progress(&event).await;
+        }
+        self.log(event).await;
+    }
+
+    async fn progress(&self, event: &Value) {
+        let Some(token) = self.progress_token.clone() else { return };
+        let done = event.get("progress").and_then(Value::as_f64).unwrap_or(0.0);
+        let mut param = ProgressNotificationParam::new(token, done);
+        if let Some(total) = event.get("total").and_then(Value::as_f64) {
+            param = param.with_total(total);
+        }
+        if let Some(message) = event.get("message").and_then(Value::as_str) {
+            param = param.with_message(message);
+        }
+        if let Err(error) = self.peer.notify_progress(param).await {
+            tracing::debug!(%error, "a progress notification could not be sent");
+        }
+    }
+
+    /// `{"level"?, "logger"?, "data"?}` or any other value, sent as a log message.
+    async fn log(&self, mut event: Value) {
+        let level = event.get("level").and_then(Value::as_str).map_or(1, rank);
+        if !self.session.passes(level) {
+            return;
+        }
+        let logger = event.get("logger").and_then(Value::as_str).unwrap_or(self.logger).to_owned();
+        let data = match event.get_mut("data") {
+            Some(data) => data.take(),
+            None => event,
+        };
+        let param = LoggingMessageNotificationParam::new(level_of(level), data).with_logger(logger);
+        if let Err(error) = self.peer.notify_logging_message(param).await {
+            tracing::debug!(%error, "a log notification could not be sent");
+        }
+    }
+}
+
+/// The rmcp level of a rank.
+fn level_of(rank: u8) -> LoggingLevel {
+    match LEVELS.get(usize::from(rank)).copied() {
+        Some("debug") => LoggingLevel::Debug,
+        Some("notice") => LoggingLevel::Notice,
+        Some("warning") => LoggingLevel::Warning,
+        Some("error") => LoggingLevel::Error,
+        Some("critical") => LoggingLevel::Critical,
+        Some("alert") => LoggingLevel::Alert,
+        Some("emergency") => LoggingLevel::Emergency,
+        _ => LoggingLevel::Info,
+    }
+}
+
+/// The rank of an rmcp level.
+pub(crate) fn rank_of(level: LoggingLevel) -> u8 {
+    let name = match level {
+        LoggingLevel::Debug => "debug",
+        LoggingLevel::Info => "info",
+        LoggingLevel::Notice => "notice",
+        LoggingLevel::Warning => "warning",
+        LoggingLevel::Error => "error",
+        LoggingLevel::Critical => "critical",
+        LoggingLevel::Alert => "alert",
+        LoggingLevel::Emergency => "emergency",
+    };
+    rank(name)
+}

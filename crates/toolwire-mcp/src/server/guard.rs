@@ -1,0 +1,173 @@
+//! The checks every HTTP request passes before rmcp sees it: Host, Origin, bearer token,
+//! body size, and a body that is JSON-RPC.
+
+use std::sync::Arc;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use http::{HeaderMap, Method, StatusCode, header};
+use serde_json::{Value, json};
+use subtle::ConstantTimeEq;
+
+use super::http::HttpOptions;
+
+/// The guard's settings, shared by every request.
+#[derive(Debug)]
+pub(crate) struct Guard {
+    hosts: Vec<Authority>,
+    origins: Vec<(String, Authority)>,
+    token: Option<Vec<u8>>,
+    max_body: usize,
+}
+
+/// A host and, when it was given, a port.
+#[derive(Debug, PartialEq)]
+struct Authority {
+    host: String,
+    port: Option<u16>,
+}
+
+impl Guard {
+    pub(crate) fn new(options: &HttpOptions) -> Self {
+        let hosts = options.allowed_hosts.iter().filter_map(|h| authority(h)).collect();
+        let origins = options.allowed_origins.iter().filter_map(|o| origin(o)).collect();
+        let token = options.bearer_token.as_ref().map(|t| t.as_bytes().to_vec());
+        Self { hosts, origins, token, max_body: options.max_body_bytes }
+    }
+
+    /// Whether the `Host` header names an allowed host.
+    fn host_allowed(&self, headers: &HeaderMap) -> bool {
+        let Some(host) = text(headers, header::HOST).and_then(authority) else { return false };
+        self.hosts.iter().any(|allowed| matches(allowed, &host))
+    }
+
+    /// Whether the `Origin` header, if any, is an allowed origin.
+    fn origin_allowed(&self, headers: &HeaderMap) -> bool {
+        let Some(value) = headers.get(header::ORIGIN) else { return true };
+        let Some((scheme, found)) = value.to_str().ok().and_then(origin) else { return false };
+        self.origins.iter().any(|(s, allowed)| *s == scheme && matches(allowed, &found))
+    }
+
+    /// Whether the request carries the bearer token, when one is required.
+    fn token_ok(&self, headers: &HeaderMap) -> bool {
+        let Some(expected) = &self.token else { return true };
+        let given = text(headers, header::AUTHORIZATION).and_then(|v| v.strip_prefix("Bearer "));
+        given.is_some_and(|given| bool::from(given.as_bytes().ct_eq(expected)))
+    }
+}
+
+/// The middleware: each check in turn, then the request, with its body read and checked.
+pub(crate) async fn guard(State(guard): State<Arc<Guard>>, request: Request, next: Next) -> Response {
+    let headers = request.headers();
+    if !guard.host_allowed(headers) {
+        return rejection(StatusCode::FORBIDDEN, -32600, "the Host header is not allowed");
+    }
+    if !guard.origin_allowed(headers) {
+        return rejection(StatusCode::FORBIDDEN, -32600, "the Origin header is not allowed");
+    }
+    if !guard.token_ok(headers) {
+        let mut response =
+            rejection(StatusCode::UNAUTHORIZED, -32600, "a valid bearer token is required");
+        response.headers_mut().insert(header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
+        return response;
+    }
+    if request.method() != Method::POST {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let bytes = match read_body(body, guard.max_body).await {
+        Ok(bytes) => bytes,
+        Err(response) => return response,
+    };
+    if let Some(response) = json_rpc_problem(&bytes) {
+        return response;
+    }
+    next.run(Request::from_parts(parts, Body::from(bytes))).await
+}
+
+/// The body, up to `max` bytes; past that, 413.
+async fn read_body(body: Body, max: usize) -> Result<Bytes, Response> {
+    axum::body::to_bytes(body, max).await.map_err(|_| {
+        let message = format!("the request body is larger than {max} bytes");
+        rejection(StatusCode::PAYLOAD_TOO_LARGE, -32600, &message)
+    })
+}
+
+/// The JSON-RPC error response for `bytes` that are not a JSON-RPC message or batch.
+fn json_rpc_problem(bytes: &[u8]) -> Option<Response> {
+    let value: Value = match serde_json::from_slice(bytes) {
+        Ok(value) => value,
+        Err(error) => {
+            let message = format!("the body is not valid JSON: {error}");
+            return Some(rejection(StatusCode::BAD_REQUEST, -32700, &message));
+        }
+    };
+    let is_message = |v: &Value| v.get("jsonrpc").and_then(Value::as_str) == Some("2.0");
+    let ok = match &value {
+        Value::Object(_) => is_message(&value),
+        Value::Array(items) => !items.is_empty() && items.iter().all(is_message),
+        _ => false,
+    };
+    if ok {
+        return None;
+    }
+    let message = "the body is not a JSON-RPC 2.0 message: it needs \"jsonrpc\": \"2.0\"";
+    Some(rejection(StatusCode::BAD_REQUEST, -32600, message))
+}
+
+/// A JSON-RPC error response with `status`, and nothing else.
+fn rejection(status: StatusCode, code: i64, message: &str) -> Response {
+    let body = json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}});
+    (status, [(header::CONTENT_TYPE, "application/json")], body.to_string()).into_response()
+}
+
+fn text(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {
+    headers.get(name).and_then(|v| v.to_str().ok())
+}
+
+fn matches(allowed: &Authority, found: &Authority) -> bool {
+    allowed.host == found.host && allowed.port.is_none_or(|port| found.port == Some(port))
+}
+
+/// `host`, `host:port`, `[v6]` or `[v6]:port`, the host in lower case.
+fn authority(text: &str) -> Option<Authority> {
+    let text = text.trim();
+    let (host, port) = if let Some(rest) = text.strip_prefix('[') {
+        let (inside, after) = rest.split_once(']')?;
+        (format!("[{inside}]"), after.strip_prefix(':'))
+    } else {
+        match text.rsplit_once(':') {
+            Some((host, port)) => (host.to_owned(), Some(port)),
+            None => (text.to_owned(), None),
+        }
+    };
+    let port = match port {
+        Some(port) => Some(port.parse().ok()?),
+        None => None,
+    };
+    (!host.is_empty()).then(|| Authority { host: host.to_ascii_lowercase(), port })
+}
+
+/// `scheme://authority`, as an `Origin` header or an allowed origin has it.
+fn origin(text: &str) -> Option<(String, Authority)> {
+    let (scheme, rest) = text.trim().split_once("://")?;
+    Some((scheme.to_ascii_lowercase(), authority(rest.trim_end_matches('/'))?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn authorities_parse_with_and_without_ports() {
+        let plain = authority("LocalHost").unwrap();
+        assert_eq!((plain.host.as_str(), plain.port), ("localhost", None));
+        let v6 = authority("[::1]:3000").unwrap();
+        assert_eq!((v6.host.as_str(), v6.port), ("[::1]", Some(3000)));
+        assert!(authority("host:notaport").is_none());
+        let (scheme, found) = origin("https://evil.example:443").unwrap();
+        assert_eq!((scheme.as_str(), found.host.as_str()), ("https", "evil.example"));
+    }
+}

@@ -1,0 +1,169 @@
+//! [`McpServer`] as an rmcp [`ServerHandler`]: tools from the registry, logging levels, and
+//! the extras' resources, prompts and completions.
+
+#![expect(deprecated, reason = "MCP logging is deprecated by SEP-2577 but still specified")]
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
+    GetPromptRequestParams, GetPromptResponse, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, ServerCapabilities, ServerConfig, SetLevelRequestParams,
+    SubscribeRequestParams, Tool as McpTool, ToolsCapability, UnsubscribeRequestParams,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use toolwire::{Provider, Tool};
+
+use super::events::rank_of;
+use super::{Extras, McpServer, call};
+
+impl<H: Extras> ServerHandler for McpServer<H> {
+    fn get_info(&self) -> ServerConfig {
+        let extras = self.shared.extras.get_info();
+        let mut capabilities = ServerCapabilities::default();
+        capabilities.resources = extras.capabilities.resources;
+        capabilities.prompts = extras.capabilities.prompts;
+        capabilities.completions = extras.capabilities.completions;
+        capabilities.tools = Some(ToolsCapability::default());
+        capabilities.logging = Some(Default::default());
+        let mut info = ServerConfig::new(capabilities).with_server_info(self.shared.info.clone());
+        if let Some(instructions) = &self.shared.instructions {
+            info = info.with_instructions(instructions.clone());
+        }
+        info
+    }
+
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.session.set_level(rank_of(request.level));
+        Ok(())
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let cursor = request.and_then(|r| r.cursor);
+        self.page(cursor.as_deref())
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        call::call_tool(self, request, context).await
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        self.shared.extras.complete(request, context).await
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        self.shared.extras.get_prompt(request, context).await
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        self.shared.extras.list_prompts(request, context).await
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.shared.extras.list_resources(request, context).await
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        self.shared.extras.list_resource_templates(request, context).await
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        self.shared.extras.read_resource(request, context).await
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.shared.extras.subscribe(request, context).await
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.shared.extras.unsubscribe(request, context).await
+    }
+}
+
+impl<H: Extras> McpServer<H> {
+    /// One page of the tools active for this server's state, from `cursor` (the position of
+    /// the page's first tool, as the previous page's `nextCursor` gave it).
+    fn page(&self, cursor: Option<&str>) -> Result<ListToolsResult, ErrorData> {
+        let start = match cursor {
+            None => 0,
+            Some(text) => text.parse::<usize>().map_err(|_| {
+                ErrorData::invalid_params(format!("invalid cursor {:?}", clip(text)), None)
+            })?,
+        };
+        let active: Vec<&Tool> = self.active_tools().collect();
+        let size = self.shared.page_size;
+        let page = active.get(start..).unwrap_or_default();
+        let tools = page
+            .iter()
+            .take(size)
+            .filter_map(|tool| match serde_json::from_value::<McpTool>(tool.definition(Provider::Mcp).clone()) {
+                Ok(described) => Some(described),
+                Err(error) => {
+                    tracing::warn!(tool = tool.name(), %error, "a tool's MCP shape is not an MCP tool; left out");
+                    None
+                }
+            })
+            .collect();
+        let mut result = ListToolsResult::with_all_items(tools);
+        let next = start + size;
+        result.next_cursor = (next < active.len()).then(|| next.to_string());
+        Ok(result)
+    }
+
+    fn active_tools(&self) -> impl Iterator<Item = &Tool> {
+        let state = self.shared.state.as_ref();
+        self.shared
+            .registry
+            .tools()
+            .iter()
+            .filter(move |tool| state.map_or_else(|| tool.is_active(&()), |hook| (hook.active)(tool)))
+    }
+}
+
+fn clip(text: &str) -> String {
+    text.chars().take(64).collect()
+}
