@@ -36,7 +36,8 @@ fn interop_dir() -> PathBuf {
 fn demo_server() -> PathBuf {
     let exe = std::env::current_exe().expect("the test knows its path");
     let debug = exe.parent().and_then(Path::parent).expect("target/<profile>/deps/<test>");
-    let server = debug.join("examples").join(format!("demo_server{}", std::env::consts::EXE_SUFFIX));
+    let server =
+        debug.join("examples").join(format!("demo_server{}", std::env::consts::EXE_SUFFIX));
     assert!(server.exists(), "{} was not built", server.display());
     server
 }
@@ -52,7 +53,10 @@ fn run_client(args: &[&str]) -> Value {
     let stdout = String::from_utf8_lossy(&output.stdout);
     let line = stdout.lines().last().unwrap_or_default();
     serde_json::from_str(line).unwrap_or_else(|e| {
-        panic!("the client printed no JSON ({e}): {stdout}\n{}", String::from_utf8_lossy(&output.stderr))
+        panic!(
+            "the client printed no JSON ({e}): {stdout}\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        )
     })
 }
 
@@ -63,12 +67,23 @@ fn assert_interop(seen: &Value) {
     assert_eq!(seen["tools"], json!(["count", "echo", "hang", "hang_status"]));
     assert_eq!(seen["count"]["result"], json!({"counted": 3}));
     assert_eq!(seen["count"]["progress"], json!([1, 2, 3]), "progress arrives in order");
-    assert_eq!(seen["invalid"]["isError"], true, "a validation failure is isError, not an exception");
+    assert_eq!(
+        seen["invalid"]["isError"], true,
+        "a validation failure is isError, not an exception"
+    );
     let text = seen["invalid"]["text"].as_str().unwrap_or_default();
     assert!(text.contains("/n"), "the failure names where: {text}");
     assert_eq!(seen["cancel"]["rejected"], true);
-    assert_eq!(seen["hang"], json!({"started": true, "dropped": true}), "the cancelled handler was dropped");
-    assert_eq!(seen["unknown"], json!({"error": true, "code": -32602}), "an unknown tool is a JSON-RPC error");
+    assert_eq!(
+        seen["hang"],
+        json!({"started": true, "dropped": true}),
+        "the cancelled handler was dropped"
+    );
+    assert_eq!(
+        seen["unknown"],
+        json!({"error": true, "code": -32602}),
+        "an unknown tool is a JSON-RPC error"
+    );
 }
 
 #[test]

@@ -62,7 +62,9 @@ use toolwire::{Invocation, Registry};
 
 pub use content::{CONTENT_KEY, with_content};
 pub use extras::{Extras, NoExtras};
-pub use http::{DEFAULT_MAX_BODY_BYTES, HttpOptions, router, serve_http, serve_http_with, serve_on};
+pub use http::{
+    DEFAULT_MAX_BODY_BYTES, HttpOptions, router, serve_http, serve_http_with, serve_on,
+};
 pub use limits::CallLimits;
 
 /// How many tools one `tools/list` page holds, by default.
