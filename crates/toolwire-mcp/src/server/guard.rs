@@ -166,14 +166,18 @@ fn origin(text: &str) -> Option<(String, Authority)> {
 mod tests {
     use super::*;
 
+    fn at(host: &str, port: Option<u16>) -> Authority {
+        Authority { host: host.into(), port }
+    }
+
     #[test]
     fn authorities_parse_with_and_without_ports() {
-        let plain = authority("LocalHost").unwrap();
-        assert_eq!((plain.host.as_str(), plain.port), ("localhost", None));
-        let v6 = authority("[::1]:3000").unwrap();
-        assert_eq!((v6.host.as_str(), v6.port), ("[::1]", Some(3000)));
-        assert!(authority("host:notaport").is_none());
-        let (scheme, found) = origin("https://evil.example:443").unwrap();
-        assert_eq!((scheme.as_str(), found.host.as_str()), ("https", "evil.example"));
+        assert_eq!(authority("LocalHost"), Some(at("localhost", None)));
+        assert_eq!(authority("[::1]:3000"), Some(at("[::1]", Some(3000))));
+        assert_eq!(authority("host:notaport"), None);
+        assert_eq!(
+            origin("https://evil.example:443"),
+            Some(("https".into(), at("evil.example", Some(443))))
+        );
     }
 }

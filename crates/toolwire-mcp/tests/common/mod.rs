@@ -15,10 +15,10 @@ use toolwire_mcp::server::{HttpOptions, McpServer, serve_on};
 
 /// What the test tools record.
 #[derive(Default)]
-pub struct Probe {
-    pub started: AtomicUsize,
-    pub dropped: AtomicUsize,
-    pub finished: AtomicBool,
+pub(crate) struct Probe {
+    pub(crate) started: AtomicUsize,
+    pub(crate) dropped: AtomicUsize,
+    pub(crate) finished: AtomicBool,
 }
 
 struct DropCount(Arc<Probe>);
@@ -30,7 +30,7 @@ impl Drop for DropCount {
 }
 
 /// `echo`, and `hang`, which never finishes and counts its starts and drops.
-pub fn registry(probe: &Arc<Probe>) -> Registry {
+pub(crate) fn registry(probe: &Arc<Probe>) -> Registry {
     let hanging = Arc::clone(probe);
     let hang = Tool::define("hang")
         .execute(move |_, _| {
@@ -51,7 +51,7 @@ pub fn registry(probe: &Arc<Probe>) -> Registry {
 }
 
 /// Serves `registry` with `options` on a free port; returns the address.
-pub async fn serve(registry: Registry, options: HttpOptions) -> std::net::SocketAddr {
+pub(crate) async fn serve(registry: Registry, options: HttpOptions) -> std::net::SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
     let addr = listener.local_addr().expect("bound");
     tokio::spawn(serve_on(listener, McpServer::new(registry), options));
@@ -60,33 +60,33 @@ pub async fn serve(registry: Registry, options: HttpOptions) -> std::net::Socket
 
 /// One HTTP response.
 #[derive(Debug)]
-pub struct Reply {
-    pub status: u16,
-    pub headers: Vec<(String, String)>,
-    pub body: String,
+pub(crate) struct Reply {
+    pub(crate) status: u16,
+    pub(crate) headers: Vec<(String, String)>,
+    pub(crate) body: String,
 }
 
 impl Reply {
-    pub fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
     }
 
     /// The body as JSON, or the JSON of its last SSE `data:` line.
-    pub fn json(&self) -> Value {
+    pub(crate) fn json(&self) -> Value {
         if let Ok(value) = serde_json::from_str(&self.body) {
             return value;
         }
-        let data = self.body.lines().filter_map(|l| l.strip_prefix("data:")).map(str::trim);
-        let last = data.filter(|d| !d.is_empty()).last().unwrap_or("null");
+        let mut data = self.body.lines().filter_map(|l| l.strip_prefix("data:")).map(str::trim);
+        let last = data.rfind(|d| !d.is_empty()).unwrap_or("null");
         serde_json::from_str(last).unwrap_or(Value::Null)
     }
 }
 
 /// A request's parts beyond the body.
-pub struct Send<'a> {
-    pub method: &'a str,
-    pub host: Option<&'a str>,
-    pub headers: Vec<(&'a str, String)>,
+pub(crate) struct Send<'a> {
+    pub(crate) method: &'a str,
+    pub(crate) host: Option<&'a str>,
+    pub(crate) headers: Vec<(&'a str, String)>,
 }
 
 impl Default for Send<'_> {
@@ -96,7 +96,7 @@ impl Default for Send<'_> {
 }
 
 /// Sends one request on its own connection and reads the whole response.
-pub async fn send(addr: std::net::SocketAddr, parts: Send<'_>, body: &[u8]) -> Reply {
+pub(crate) async fn send(addr: std::net::SocketAddr, parts: Send<'_>, body: &[u8]) -> Reply {
     let mut stream = TcpStream::connect(addr).await.expect("connects");
     let host = parts.host.map_or_else(|| addr.to_string(), str::to_owned);
     let mut head = format!(
@@ -147,12 +147,15 @@ fn unchunk(mut rest: &str) -> String {
 }
 
 /// A JSON-RPC request body.
-pub fn rpc(id: u64, method: &str, params: Value) -> Vec<u8> {
+pub(crate) fn rpc(id: u64, method: &str, params: Value) -> Vec<u8> {
     json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string().into_bytes()
 }
 
 /// Opens a session: `initialize`, then `notifications/initialized`; returns its id.
-pub async fn open_session(addr: std::net::SocketAddr, extra: &[(&'static str, String)]) -> String {
+pub(crate) async fn open_session(
+    addr: std::net::SocketAddr,
+    extra: &[(&'static str, String)],
+) -> String {
     let init = rpc(
         0,
         "initialize",
@@ -175,6 +178,6 @@ pub async fn open_session(addr: std::net::SocketAddr, extra: &[(&'static str, St
 }
 
 /// The headers of a request in `session`.
-pub fn in_session(session: &str) -> Vec<(&'static str, String)> {
+pub(crate) fn in_session(session: &str) -> Vec<(&'static str, String)> {
     vec![("Mcp-Session-Id", session.to_owned()), ("MCP-Protocol-Version", "2025-11-25".into())]
 }

@@ -1,0 +1,57 @@
+//! `tools/call` of a trivial tool over streamable HTTP on loopback, at concurrency 1 and 64,
+//! on three servers in one run: toolwire-mcp (validating, with receipts), a bare rmcp
+//! `ServerHandler` served with `axum::serve` and TCP_NODELAY, and the TypeScript SDK's
+//! `McpServer` (`interop/server.mjs`). Also the same call over an in-process pipe with rmcp's
+//! client, and the memory of 1,000 idle sessions.
+//!
+//! Run with `cargo bench -p toolwire-mcp --bench http_load` (needs Node.js; the npm packages
+//! of `interop/` are installed if missing). Every server shares the machine's cores with the
+//! load generator, as the numbers in BENCHMARKS.md say.
+
+#[path = "load/client.rs"]
+mod client;
+#[path = "load/servers.rs"]
+mod servers;
+
+use std::time::Duration;
+
+use client::{Stats, measure};
+
+/// One line of the table.
+fn row(server: &str, concurrency: usize, stats: &Stats) {
+    println!(
+        "| {server} | {concurrency} | {:.0} | {:.3} | {:.3} | {:.2} |",
+        stats.per_second,
+        stats.p50.as_secs_f64() * 1e3,
+        stats.p99.as_secs_f64() * 1e3,
+        stats.p99.as_secs_f64() / stats.p50.as_secs_f64().max(1e-9),
+    );
+}
+
+fn main() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async {
+        let targets =
+            [servers::toolwire().await, servers::rmcp_bare().await, servers::typescript().await];
+        println!("| server | concurrency | req/s | p50 ms | p99 ms | p99/p50 |");
+        println!("|---|---|---|---|---|---|");
+        for (concurrency, calls) in [(1, 3_000), (64, 30_000)] {
+            for target in &targets {
+                let stats = measure(&target.url, concurrency, calls).await;
+                row(&target.name, concurrency, &stats);
+            }
+        }
+        let stdio = client::pipe_latency(3_000).await;
+        row("toolwire-mcp, in-process pipe (rmcp client)", 1, &stdio);
+        let per_session = client::idle_session_bytes(&targets[0].url, 1_000).await;
+        println!(
+            "\nmemory of 1,000 idle sessions on toolwire-mcp: {:.1} KiB each",
+            per_session / 1024.0
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    });
+}
