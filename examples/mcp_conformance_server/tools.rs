@@ -30,6 +30,7 @@ pub(crate) fn all() -> Result<Vec<Tool>, DefineError> {
         elicit_tool("test_elicitation_sep1034_defaults", "Ask for a form whose fields have defaults", defaults_form())?,
         elicit_tool("test_elicitation_sep1330_enums", "Ask for a form with every kind of enum", enums_form())?,
         json_schema_2020_12()?,
+        reconnection()?,
     ])
 }
 
@@ -260,5 +261,19 @@ fn json_schema_2020_12() -> Result<Tool, DefineError> {
             "additionalProperties": false
         }))
         .execute_sync(|args: Value, _| ToolResult::ok(args, "received"))
+        .build()
+}
+
+/// SEP-1699's `test_reconnection`. The reference server closes the call's SSE stream and lets
+/// the client resume it with `Last-Event-ID`; rmcp 3.11 gives a handler no way to reach its
+/// request's stream (`LocalSessionHandle::close_sse_stream` wants rmcp's private HTTP request
+/// id), so this one answers on the open stream, which the suite accepts.
+fn reconnection() -> Result<Tool, DefineError> {
+    Tool::define("test_reconnection")
+        .description("Answer a call whose SSE stream a client may resume (SEP-1699)")
+        .execute(|_: Value, _| async move {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            ToolResult::ok(Value::Null, "Reconnection test completed")
+        })
         .build()
 }
