@@ -133,6 +133,12 @@ fn sampling() -> Result<Tool, DefineError> {
 #[expect(deprecated, reason = "MCP sampling is deprecated by SEP-2577 but the suite still tests it")]
 async fn sample(prompt: &str) -> Result<String, String> {
     let peer = peer().ok_or("this tool must be called over MCP")?;
+    // rmcp sends the request even to a client that never declared sampling; ask only those
+    // that did, or the call would wait for an answer that never comes.
+    let declared = peer.peer_info().is_some_and(|info| info.capabilities.sampling.is_some());
+    if !declared {
+        return Err("the client does not offer sampling".into());
+    }
     let params: CreateMessageRequestParams = serde_json::from_value(json!({
         "messages": [{"role": "user", "content": {"type": "text", "text": prompt}}],
         "maxTokens": 100

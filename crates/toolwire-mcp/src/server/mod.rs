@@ -53,7 +53,7 @@ mod guard;
 mod handler;
 mod http;
 mod limits;
-mod peer;
+mod task_peer;
 mod session;
 mod stdio;
 
@@ -67,7 +67,7 @@ pub use content::{CONTENT_KEY, with_content};
 pub use extras::{Extras, NoExtras};
 pub use http::{DEFAULT_MAX_BODY_BYTES, HttpOptions, router, serve_http, serve_http_with, serve_on};
 pub use limits::CallLimits;
-pub use peer::peer;
+pub use task_peer::peer;
 
 /// How many tools one `tools/list` page holds, by default.
 pub const DEFAULT_PAGE_SIZE: usize = 100;
