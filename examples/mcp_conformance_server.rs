@@ -2,7 +2,8 @@
 //! and an rmcp handler, plugged in with `McpServer::with_extras`, for the resources, prompts and
 //! completions the suite asks for.
 //!
-//! Run it with `cargo run --example mcp_conformance_server -- --addr 127.0.0.1:3001`, then
+//! Run it with `cargo run --example mcp_conformance_server -- --addr 127.0.0.1:3001` (port 0
+//! picks a free one; the address served is printed on stderr), then
 //! point the suite at it: `npx @modelcontextprotocol/conformance server --url
 //! http://localhost:3001/mcp --suite all` (see `CONFORMANCE.md` and `scripts/conformance.sh`).
 
@@ -14,7 +15,8 @@ mod media;
 mod tools;
 
 use toolwire::Registry;
-use toolwire_mcp::server::{McpServer, serve_http};
+use tokio::net::TcpListener;
+use toolwire_mcp::server::{HttpOptions, McpServer, serve_on};
 
 /// Where the server listens unless `--addr HOST:PORT` says otherwise.
 const DEFAULT_ADDR: &str = "127.0.0.1:3000";
@@ -26,8 +28,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let server = McpServer::new(registry)
         .name("toolwire-conformance-server", env!("CARGO_PKG_VERSION"))
         .with_extras(extras::Extras::default());
-    eprintln!("serving MCP at http://{addr}/mcp");
-    serve_http(server, addr.as_str()).await?;
+    // Bound here rather than by `serve_http`, so that `--addr 127.0.0.1:0` prints the port
+    // the system picked (scripts/conformance.sh reads it).
+    let listener = TcpListener::bind(addr.as_str()).await?;
+    eprintln!("serving MCP at http://{}/mcp", listener.local_addr()?);
+    serve_on(listener, server, HttpOptions::default()).await?;
     Ok(())
 }
 
