@@ -14,8 +14,8 @@ mod media;
 #[path = "mcp_conformance_server/tools.rs"]
 mod tools;
 
-use toolwire::Registry;
 use tokio::net::TcpListener;
+use toolwire::Registry;
 use toolwire_mcp::server::{HttpOptions, McpServer, serve_on};
 
 /// Where the server listens unless `--addr HOST:PORT` says otherwise.

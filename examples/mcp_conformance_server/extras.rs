@@ -4,10 +4,10 @@ use std::collections::HashSet;
 use std::sync::Mutex;
 
 use rmcp::model::{
-    CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
-    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerCapabilities, ServerConfig,
-    SubscribeRequestParams, UnsubscribeRequestParams,
+    CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResponse,
+    GetPromptResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    ServerCapabilities, ServerConfig, SubscribeRequestParams, UnsubscribeRequestParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -24,7 +24,8 @@ pub(crate) struct Extras {
 
 /// `value` as the rmcp type `T`; the fixed shapes below always fit.
 fn typed<T: DeserializeOwned>(value: Value) -> Result<T, ErrorData> {
-    serde_json::from_value(value).map_err(|e| ErrorData::internal_error(format!("malformed reply: {e}"), None))
+    serde_json::from_value(value)
+        .map_err(|e| ErrorData::internal_error(format!("malformed reply: {e}"), None))
 }
 
 impl ServerHandler for Extras {
@@ -73,15 +74,21 @@ impl ServerHandler for Extras {
             "test://static-text" => {
                 json!({"uri": uri, "mimeType": "text/plain", "text": "This is the content of the static text resource."})
             }
-            "test://static-binary" => json!({"uri": uri, "mimeType": "application/octet-stream", "blob": BYTES}),
-            "test://watched-resource" => json!({"uri": uri, "mimeType": "text/plain", "text": "Watched resource content"}),
+            "test://static-binary" => {
+                json!({"uri": uri, "mimeType": "application/octet-stream", "blob": BYTES})
+            }
+            "test://watched-resource" => {
+                json!({"uri": uri, "mimeType": "text/plain", "text": "Watched resource content"})
+            }
             other => match template_id(other) {
                 Some(id) => json!({
                     "uri": uri,
                     "mimeType": "application/json",
                     "text": json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")}).to_string()
                 }),
-                None => return Err(ErrorData::resource_not_found(format!("no resource {uri:?}"), None)),
+                None => {
+                    return Err(ErrorData::resource_not_found(format!("no resource {uri:?}"), None));
+                }
             },
         };
         typed::<ReadResourceResult>(json!({"contents": [content]})).map(Into::into)
@@ -127,8 +134,10 @@ impl ServerHandler for Extras {
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         let arguments = request.arguments.unwrap_or_default();
-        let argument = |name: &str| arguments.get(name).and_then(Value::as_str).unwrap_or_default().to_owned();
-        let text = |text: String| json!({"role": "user", "content": {"type": "text", "text": text}});
+        let argument =
+            |name: &str| arguments.get(name).and_then(Value::as_str).unwrap_or_default().to_owned();
+        let text =
+            |text: String| json!({"role": "user", "content": {"type": "text", "text": text}});
         let messages = match request.name.as_str() {
             "test_simple_prompt" => vec![text("This is a simple prompt for testing.".into())],
             "test_prompt_with_arguments" => vec![text(format!(
@@ -159,18 +168,25 @@ impl ServerHandler for Extras {
         _context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
         let typed_so_far = request.argument.value;
-        let values: Vec<&str> = ["paris", "park", "party"].into_iter().filter(|v| v.starts_with(&typed_so_far)).collect();
+        let values: Vec<&str> = ["paris", "park", "party"]
+            .into_iter()
+            .filter(|v| v.starts_with(&typed_so_far))
+            .collect();
         typed(json!({"completion": {"values": values, "total": values.len(), "hasMore": false}}))
     }
 }
 
 impl Extras {
     fn subscriptions(&self) -> Result<std::sync::MutexGuard<'_, HashSet<String>>, ErrorData> {
-        self.subscribed.lock().map_err(|_| ErrorData::internal_error("the subscriptions are unavailable", None))
+        self.subscribed
+            .lock()
+            .map_err(|_| ErrorData::internal_error("the subscriptions are unavailable", None))
     }
 }
 
 /// The `{id}` of a `test://template/{id}/data` URI.
 fn template_id(uri: &str) -> Option<&str> {
-    uri.strip_prefix("test://template/")?.strip_suffix("/data").filter(|id| !id.is_empty() && !id.contains('/'))
+    uri.strip_prefix("test://template/")?
+        .strip_suffix("/data")
+        .filter(|id| !id.is_empty() && !id.contains('/'))
 }

@@ -2,7 +2,10 @@
 
 use std::time::Duration;
 
-#[expect(deprecated, reason = "MCP sampling is deprecated by SEP-2577 but the suite still tests it")]
+#[expect(
+    deprecated,
+    reason = "MCP sampling is deprecated by SEP-2577 but the suite still tests it"
+)]
 use rmcp::model::{CreateMessageRequestParams, CreateMessageResult};
 use serde_json::{Value, json};
 use toolwire::{Answer, DefineError, Request, Tool, ToolContext, ToolResult};
@@ -27,8 +30,16 @@ pub(crate) fn all() -> Result<Vec<Tool>, DefineError> {
         progress()?,
         sampling()?,
         elicitation()?,
-        elicit_tool("test_elicitation_sep1034_defaults", "Ask for a form whose fields have defaults", defaults_form())?,
-        elicit_tool("test_elicitation_sep1330_enums", "Ask for a form with every kind of enum", enums_form())?,
+        elicit_tool(
+            "test_elicitation_sep1034_defaults",
+            "Ask for a form whose fields have defaults",
+            defaults_form(),
+        )?,
+        elicit_tool(
+            "test_elicitation_sep1330_enums",
+            "Ask for a form with every kind of enum",
+            enums_form(),
+        )?,
         json_schema_2020_12()?,
         reconnection()?,
     ])
@@ -37,7 +48,9 @@ pub(crate) fn all() -> Result<Vec<Tool>, DefineError> {
 fn simple_text() -> Result<Tool, DefineError> {
     Tool::define("test_simple_text")
         .description("Return a simple text")
-        .execute_sync(|_: Value, _| ToolResult::ok(Value::Null, "This is a simple text response for testing."))
+        .execute_sync(|_: Value, _| {
+            ToolResult::ok(Value::Null, "This is a simple text response for testing.")
+        })
         .build()
 }
 
@@ -45,7 +58,9 @@ fn simple_text() -> Result<Tool, DefineError> {
 fn content(name: &str, description: &str, blocks: Vec<Value>) -> Result<Tool, DefineError> {
     Tool::define(name)
         .description(description)
-        .execute_sync(move |_: Value, _| with_content(blocks.clone(), "content for the conformance suite"))
+        .execute_sync(move |_: Value, _| {
+            with_content(blocks.clone(), "content for the conformance suite")
+        })
         .build()
 }
 
@@ -77,7 +92,8 @@ fn logging() -> Result<Tool, DefineError> {
     Tool::define("test_tool_with_logging")
         .description("Send three log messages while it runs")
         .execute(|_: Value, ctx: ToolContext| async move {
-            let steps = ["Tool execution started", "Tool processing data", "Tool execution completed"];
+            let steps =
+                ["Tool execution started", "Tool processing data", "Tool execution completed"];
             for (i, step) in steps.into_iter().enumerate() {
                 if i > 0 {
                     tokio::time::sleep(Duration::from_millis(50)).await;
@@ -92,7 +108,9 @@ fn logging() -> Result<Tool, DefineError> {
 fn failing() -> Result<Tool, DefineError> {
     Tool::define("test_error_handling")
         .description("Always fail")
-        .execute_sync(|_: Value, _| ToolResult::failure("This tool intentionally returns an error for testing"))
+        .execute_sync(|_: Value, _| {
+            ToolResult::failure("This tool intentionally returns an error for testing")
+        })
         .build()
 }
 
@@ -130,7 +148,10 @@ fn sampling() -> Result<Tool, DefineError> {
 }
 
 /// Sends `sampling/createMessage` with `prompt` to the session's client; its reply's text.
-#[expect(deprecated, reason = "MCP sampling is deprecated by SEP-2577 but the suite still tests it")]
+#[expect(
+    deprecated,
+    reason = "MCP sampling is deprecated by SEP-2577 but the suite still tests it"
+)]
 async fn sample(prompt: &str) -> Result<String, String> {
     let peer = peer().ok_or("this tool must be called over MCP")?;
     // rmcp sends the request even to a client that never declared sampling; ask only those
@@ -146,7 +167,8 @@ async fn sample(prompt: &str) -> Result<String, String> {
     .map_err(|e| format!("the sampling request could not be built: {e}"))?;
     let result: CreateMessageResult =
         peer.create_message(params).await.map_err(|e| format!("sampling failed: {e}"))?;
-    let reply = serde_json::to_value(&result).map_err(|e| format!("the reply is unreadable: {e}"))?;
+    let reply =
+        serde_json::to_value(&result).map_err(|e| format!("the reply is unreadable: {e}"))?;
     Ok(reply.pointer("/content/text").and_then(Value::as_str).unwrap_or_default().to_owned())
 }
 
@@ -183,8 +205,13 @@ fn elicit_tool(name: &str, description: &str, form: Value) -> Result<Tool, Defin
     Tool::define(name)
         .description(description)
         .execute_sync(move |_: Value, ctx: ToolContext| match ctx.answer() {
-            None => ToolResult::pending(Request::new("input", "Please review and update the form fields").data(form.clone())),
-            Some(answer) => ToolResult::ok(Value::Null, format!("Elicitation completed: {}", described(answer))),
+            None => ToolResult::pending(
+                Request::new("input", "Please review and update the form fields")
+                    .data(form.clone()),
+            ),
+            Some(answer) => {
+                ToolResult::ok(Value::Null, format!("Elicitation completed: {}", described(answer)))
+            }
         })
         .build()
 }

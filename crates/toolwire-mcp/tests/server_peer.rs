@@ -55,7 +55,8 @@ fn ask_model() -> Tool {
             match peer.create_message(params).await {
                 Ok(result) => {
                     let reply = serde_json::to_value(&result).expect("serializable result");
-                    let text = reply.pointer("/content/text").and_then(Value::as_str).unwrap_or_default();
+                    let text =
+                        reply.pointer("/content/text").and_then(Value::as_str).unwrap_or_default();
                     ToolResult::ok(Value::Null, text)
                 }
                 Err(error) => ToolResult::failure(format!("sampling failed: {error}")),

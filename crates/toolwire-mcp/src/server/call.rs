@@ -5,9 +5,11 @@ use std::future::IntoFuture;
 use std::pin::pin;
 
 use rmcp::ErrorData;
-use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, NumberOrString};
-use rmcp::service::RequestContext;
 use rmcp::RoleServer;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, NumberOrString,
+};
+use rmcp::service::RequestContext;
 use serde_json::Value;
 use tokio::sync::mpsc;
 use toolwire::{AbortSignal, Answer, CallId, Receipt};
@@ -74,7 +76,10 @@ impl<H: Extras> Call<'_, H> {
                 None => return Ok(content::call_result(&receipt.result).into()),
             }
         }
-        Ok(error(format!("the call of {:?} asked for input {MAX_ROUNDS} times; giving up", self.name)))
+        Ok(error(format!(
+            "the call of {:?} asked for input {MAX_ROUNDS} times; giving up",
+            self.name
+        )))
     }
 
     /// One round: the invocation, with its events forwarded as they come.

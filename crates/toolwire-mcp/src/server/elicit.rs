@@ -17,12 +17,14 @@ pub(crate) async fn ask(
 ) -> Option<Result<Answer, String>> {
     let modes = peer.supported_elicitation_modes();
     let params = match &request.url {
-        Some(url) if modes.contains(&ElicitationMode::Url) => ElicitRequestParams::UrlElicitationParams {
-            meta: None,
-            message: request.prompt.clone(),
-            url: url.clone(),
-            elicitation_id: request.id.clone(),
-        },
+        Some(url) if modes.contains(&ElicitationMode::Url) => {
+            ElicitRequestParams::UrlElicitationParams {
+                meta: None,
+                message: request.prompt.clone(),
+                url: url.clone(),
+                elicitation_id: request.id.clone(),
+            }
+        }
         _ if modes.contains(&ElicitationMode::Form) => ElicitRequestParams::FormElicitationParams {
             meta: None,
             message: request.prompt.clone(),

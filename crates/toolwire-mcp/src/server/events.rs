@@ -3,8 +3,8 @@
 
 #![expect(deprecated, reason = "MCP logging is deprecated by SEP-2577 but still specified")]
 
-use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam};
 use rmcp::model::ProgressToken;
+use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam};
 use rmcp::{Peer, RoleServer};
 use serde_json::Value;
 

@@ -59,7 +59,11 @@ impl Guard {
 }
 
 /// The middleware: each check in turn, then the request, with its body read and checked.
-pub(crate) async fn guard(State(guard): State<Arc<Guard>>, request: Request, next: Next) -> Response {
+pub(crate) async fn guard(
+    State(guard): State<Arc<Guard>>,
+    request: Request,
+    next: Next,
+) -> Response {
     let headers = request.headers();
     if !guard.host_allowed(headers) {
         return rejection(StatusCode::FORBIDDEN, -32600, "the Host header is not allowed");
@@ -70,7 +74,9 @@ pub(crate) async fn guard(State(guard): State<Arc<Guard>>, request: Request, nex
     if !guard.token_ok(headers) {
         let mut response =
             rejection(StatusCode::UNAUTHORIZED, -32600, "a valid bearer token is required");
-        response.headers_mut().insert(header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
+        response
+            .headers_mut()
+            .insert(header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
         return response;
     }
     if request.method() != Method::POST {

@@ -108,9 +108,12 @@ pub fn router<H: Extras>(server: McpServer<H>, options: HttpOptions) -> Router {
         // request; rmcp's own checks would only repeat them.
         .disable_allowed_hosts();
     let factory = move || Ok(server.session());
-    let service = StreamableHttpService::new(factory, Arc::new(LocalSessionManager::default()), config);
+    let service =
+        StreamableHttpService::new(factory, Arc::new(LocalSessionManager::default()), config);
     let guard_state = Arc::new(Guard::new(&options));
-    Router::new().nest_service(&options.path, service).layer(axum::middleware::from_fn_with_state(guard_state, guard))
+    Router::new()
+        .nest_service(&options.path, service)
+        .layer(axum::middleware::from_fn_with_state(guard_state, guard))
 }
 
 /// Serves `server` over streamable HTTP at `addr`, path `/mcp`, with the default
@@ -124,7 +127,10 @@ pub fn router<H: Extras>(server: McpServer<H>, options: HttpOptions) -> Router {
 /// # Errors
 ///
 /// The I/O error of binding the address or of serving.
-pub async fn serve_http<H: Extras>(server: McpServer<H>, addr: impl ToSocketAddrs) -> std::io::Result<()> {
+pub async fn serve_http<H: Extras>(
+    server: McpServer<H>,
+    addr: impl ToSocketAddrs,
+) -> std::io::Result<()> {
     serve_http_with(server, addr, HttpOptions::default()).await
 }
 

@@ -43,10 +43,7 @@ pub(crate) struct Permits {
 
 /// Takes a permit from the session's semaphore and one from the total; the error says which
 /// limit was reached.
-pub(crate) fn admit(
-    session: &Arc<Semaphore>,
-    limits: &Limits,
-) -> Result<Permits, String> {
+pub(crate) fn admit(session: &Arc<Semaphore>, limits: &Limits) -> Result<Permits, String> {
     let session_permit = Arc::clone(session).try_acquire_owned().map_err(|_| {
         format!(
             "too many calls running in this session (the limit is {}); try again when one finishes",

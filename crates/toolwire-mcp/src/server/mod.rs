@@ -53,9 +53,9 @@ mod guard;
 mod handler;
 mod http;
 mod limits;
-mod task_peer;
 mod session;
 mod stdio;
+mod task_peer;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -65,7 +65,9 @@ use toolwire::{Invocation, Registry};
 
 pub use content::{CONTENT_KEY, with_content};
 pub use extras::{Extras, NoExtras};
-pub use http::{DEFAULT_MAX_BODY_BYTES, HttpOptions, router, serve_http, serve_http_with, serve_on};
+pub use http::{
+    DEFAULT_MAX_BODY_BYTES, HttpOptions, router, serve_http, serve_http_with, serve_on,
+};
 pub use limits::CallLimits;
 pub use task_peer::peer;
 
