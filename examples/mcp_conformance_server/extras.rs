@@ -87,7 +87,10 @@ impl ServerHandler for Extras {
                     "text": json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")}).to_string()
                 }),
                 None => {
-                    return Err(ErrorData::resource_not_found(format!("no resource {uri:?}"), None));
+                    return Err(ErrorData::resource_not_found(
+                        format!("no resource {uri:?}"),
+                        None,
+                    ));
                 }
             },
         };
