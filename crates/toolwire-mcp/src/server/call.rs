@@ -15,7 +15,7 @@ use tokio::sync::mpsc;
 use toolwire::{AbortSignal, Answer, CallId, Receipt};
 
 use super::events::Forwarder;
-use super::{Extras, McpServer, content, elicit, limits};
+use super::{Extras, McpServer, content, elicit, limits, task_peer};
 
 /// How many times one `tools/call` may suspend and be answered before it gives up.
 const MAX_ROUNDS: usize = 8;
@@ -49,7 +49,8 @@ pub(crate) async fn call_tool<H: Extras>(
             logger: name,
         },
     };
-    call.run(arguments).await
+    // The handler runs on this task, so it reaches the client through `peer()`.
+    task_peer::scope(ctx.peer.clone(), call.run(arguments)).await
 }
 
 /// A call in progress, across its rounds of suspension.

