@@ -65,7 +65,8 @@ pub use elicit::{Elicitation, ElicitationFuture, ElicitationReply};
 pub use error::{ConnectError, ConnectErrorKind};
 pub use import::{Import, Skipped};
 pub use options::{
-    ClientOptions, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_DURATION, DEFAULT_PROTOCOL_VERSION,
+    ClientOptions, DEFAULT_CONNECT_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_DURATION,
+    DEFAULT_PROTOCOL_VERSION,
 };
 pub use pin::{Change, Drift};
 pub use server::McpServer;

@@ -15,6 +15,9 @@ pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long a call may take in all, whatever progress it reports, by default.
 pub const DEFAULT_MAX_DURATION: Duration = Duration::from_secs(600);
 
+/// How long connecting (the handshake and the first listing of tools) may take, by default.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// Options for connecting to MCP servers and calling their tools.
 ///
 /// ```
@@ -35,6 +38,7 @@ pub struct ClientOptions {
     pub(crate) protocol_version: String,
     pub(crate) idle_timeout: Duration,
     pub(crate) max_duration: Duration,
+    pub(crate) connect_timeout: Duration,
     pub(crate) elicitation: Option<ElicitationHandler>,
 }
 
@@ -46,6 +50,7 @@ impl Default for ClientOptions {
             protocol_version: DEFAULT_PROTOCOL_VERSION.to_owned(),
             idle_timeout: DEFAULT_IDLE_TIMEOUT,
             max_duration: DEFAULT_MAX_DURATION,
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             elicitation: None,
         }
     }
@@ -53,7 +58,8 @@ impl Default for ClientOptions {
 
 impl ClientOptions {
     /// The defaults: named `toolwire`, protocol [`DEFAULT_PROTOCOL_VERSION`], timeouts
-    /// [`DEFAULT_IDLE_TIMEOUT`] and [`DEFAULT_MAX_DURATION`], and no elicitation.
+    /// [`DEFAULT_IDLE_TIMEOUT`], [`DEFAULT_MAX_DURATION`] and [`DEFAULT_CONNECT_TIMEOUT`], and
+    /// no elicitation.
     pub fn new() -> Self {
         Self::default()
     }
@@ -82,6 +88,14 @@ impl ClientOptions {
     /// How long a call may take in all, however much progress it reports.
     pub fn max_duration(mut self, cap: Duration) -> Self {
         self.max_duration = cap;
+        self
+    }
+
+    /// How long connecting may take: the `initialize` handshake and the first `tools/list`.
+    /// A server that does not answer in time (a program that is not an MCP server, say) is a
+    /// connect error, not a hang.
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        self.connect_timeout = timeout;
         self
     }
 

@@ -76,13 +76,13 @@ impl McpServer {
         let side = ClientSide::new(name, &options)
             .map_err(|why| ConnectError::new(ConnectErrorKind::InvalidConfig, name, why))?;
         let side = Arc::new(side);
-        let running = Arc::clone(&side).serve(transport).await.map_err(|e| {
-            ConnectError::new(ConnectErrorKind::Handshake, name, e.to_string()).with_source(e)
-        })?;
+        let limit = options.connect_timeout;
+        let started = tokio::time::timeout(limit, start(name, &side, transport)).await;
+        let running = started.map_err(|_| {
+            let detail = format!("no answer within {limit:?}; is it an mcp server?");
+            ConnectError::new(ConnectErrorKind::Handshake, name, detail)
+        })??;
         let peer = running.peer().clone();
-        relist(&side, &peer)
-            .await
-            .map_err(|why| ConnectError::new(ConnectErrorKind::ListTools, name, why))?;
         let running = Mutex::new(Some(running));
         Ok(Self { inner: Arc::new(Connection { side, peer, options, running }) })
     }
@@ -141,6 +141,25 @@ impl McpServer {
             let _closed = running.close().await;
         }
     }
+}
+
+/// Runs the handshake and lists the tools for the first time.
+async fn start<T, E, A>(
+    name: &str,
+    side: &Arc<ClientSide>,
+    transport: T,
+) -> Result<RunningService<RoleClient, Arc<ClientSide>>, ConnectError>
+where
+    T: IntoTransport<RoleClient, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    let running = Arc::clone(side).serve(transport).await.map_err(|e| {
+        ConnectError::new(ConnectErrorKind::Handshake, name, e.to_string()).with_source(e)
+    })?;
+    relist(side, running.peer())
+        .await
+        .map_err(|why| ConnectError::new(ConnectErrorKind::ListTools, name, why))?;
+    Ok(running)
 }
 
 impl fmt::Debug for McpServer {
