@@ -54,13 +54,16 @@ fn client_info(options: &ClientOptions) -> Result<ClientConfig, String> {
     Ok(ClientConfig::new(capabilities, implementation).with_protocol_version(version))
 }
 
-/// Lists the server's tools again and records the listing; logs when it cannot.
+/// Lists the server's tools again and records the listing; a server that does not offer
+/// tools has none.
 pub(crate) async fn relist(side: &ClientSide, peer: &rmcp::Peer<RoleClient>) -> Result<(), String> {
     let _one_at_a_time = side.relisting.lock().await;
-    let tools = peer
-        .list_all_tools()
-        .await
-        .map_err(|e| format!("cannot list the tools of mcp server {:?}: {e}", side.server))?;
+    let has_tools = peer.peer_info().is_none_or(|info| info.capabilities.tools.is_some());
+    if !has_tools {
+        side.catalog.update(Vec::new());
+        return Ok(());
+    }
+    let tools = peer.list_all_tools().await.map_err(|e| e.to_string())?;
     side.catalog.update(tools);
     Ok(())
 }
@@ -80,7 +83,11 @@ impl ClientHandler for ClientSide {
 
     async fn on_tool_list_changed(&self, context: NotificationContext<RoleClient>) {
         if let Err(why) = relist(self, &context.peer).await {
-            tracing::warn!(server = %self.server, "{why}");
+            tracing::warn!(
+                server = %self.server,
+                "cannot list the tools of mcp server {:?} after a change: {why}",
+                self.server
+            );
         }
     }
 
