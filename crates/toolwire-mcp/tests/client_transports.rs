@@ -135,4 +135,21 @@ async fn a_program_that_never_answers_is_a_handshake_timeout_not_a_hang() {
     assert!(text.contains(r#"mcp server "mute": no answer within 300ms"#), "{text}");
 }
 
+#[tokio::test]
+async fn connect_all_connects_every_server_and_reports_each_failure_by_name() {
+    let (_server, url) = http().await;
+    let text = json!({"mcpServers": {
+        "web": {"url": url},
+        "ghost": {"command": "/nonexistent/toolwire-test-server"}
+    }});
+    let config = McpConfig::from_json(&text.to_string()).expect("config");
+    let results = McpServer::connect_all(&config, ClientOptions::new()).await;
+    assert_eq!(results.len(), 2);
+    let ghost = results[0].as_ref().expect_err("ghost fails");
+    assert_eq!((ghost.server(), ghost.kind()), ("ghost", ConnectErrorKind::Spawn));
+    let web = results[1].as_ref().expect("web connects");
+    assert_eq!(web.name(), "web");
+    assert!(!web.import().tools.is_empty());
+}
+
 use std::future::IntoFuture;

@@ -8,7 +8,7 @@ use http::{HeaderName, HeaderValue};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 
-use super::config::{HttpConfig, ServerConfig, StdioConfig};
+use super::config::{HttpConfig, McpConfig, ServerConfig, StdioConfig};
 use super::error::{ConnectError, ConnectErrorKind};
 use super::options::ClientOptions;
 use super::server::McpServer;
@@ -78,4 +78,42 @@ fn http_config(
         headers.insert(header, value);
     }
     Ok(StreamableHttpClientTransportConfig::with_uri(config.url.as_str()).custom_headers(headers))
+}
+
+impl McpServer {
+    /// Connects to every server of `config` at once. The results come in the config's (sorted)
+    /// order; each error names its server, and one server failing does not stop the others.
+    ///
+    /// # Cancel safety
+    ///
+    /// Dropping the future drops the connections being made, which stops their children.
+    pub async fn connect_all(
+        config: &McpConfig,
+        options: ClientOptions,
+    ) -> Vec<Result<McpServer, ConnectError>> {
+        let mut tasks = tokio::task::JoinSet::new();
+        for (index, (name, server)) in config.servers().enumerate() {
+            let (name, server, options) = (name.to_owned(), server.clone(), options.clone());
+            tasks.spawn(async move { (index, open(&name, &server, options).await) });
+        }
+        let mut results: Vec<_> = config.servers().map(|_| None).collect();
+        while let Some(joined) = tasks.join_next().await {
+            if let Ok((index, result)) = joined
+                && let Some(slot) = results.get_mut(index)
+            {
+                *slot = Some(result);
+            }
+        }
+        let names = config.servers().map(|(name, _)| name);
+        results
+            .into_iter()
+            .zip(names)
+            .map(|(result, name)| {
+                result.unwrap_or_else(|| {
+                    let detail = "the connecting task panicked";
+                    Err(ConnectError::new(ConnectErrorKind::Handshake, name, detail))
+                })
+            })
+            .collect()
+    }
 }

@@ -76,6 +76,7 @@ impl TestServer {
             Tool::new("picture", "Return an image", object(json!({}))),
             Tool::new("die", "Exit the process mid-call", object(json!({}))),
             Tool::new("files.read", "A dotted name", object(json!({}))),
+            Tool::new("ask", "Ask the user which environment", object(json!({}))),
             Tool::new("broken", "An invalid schema", object(json!({"x": {"type": "nope"}}))),
         ]
     }
@@ -150,6 +151,24 @@ impl TestServer {
             "die" => {
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 std::process::exit(3)
+            }
+            "ask" => {
+                let params = serde_json::from_value(json!({
+                    "mode": "form",
+                    "message": "Which environment?",
+                    "requestedSchema": {"type": "object", "properties": {
+                        "env": {"type": "string", "default": "staging"},
+                        "replicas": {"type": "integer", "default": 2}
+                    }}
+                }))
+                .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+                let reply = ctx
+                    .peer
+                    .create_elicitation(params)
+                    .await
+                    .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+                let reply = serde_json::to_value(&reply).unwrap_or_default();
+                Ok(CallToolResult::structured(reply))
             }
             _ => text("ok".into()),
         }
