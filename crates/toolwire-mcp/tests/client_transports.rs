@@ -86,7 +86,11 @@ async fn a_server_dying_mid_call_fails_that_call_and_the_others_go_on() {
 
     // Later calls to the dead server fail at once; the healthy one still answers.
     let after = registry.invoke("kid__echo", json!({"text": "x"})).await;
-    assert!(!after.result.is_success());
+    let text = after.result.text().unwrap_or_default();
+    assert!(
+        text.contains(r#"mcp server "kid" is closed; the call to "echo" was not sent"#),
+        "{text}"
+    );
     let ok = registry.invoke("local__echo", json!({"text": "still here"})).await;
     assert_eq!(ok.result.text(), Some("still here"));
 }

@@ -45,6 +45,12 @@ pub(crate) async fn call(
     options.max_total_timeout = Some(connection.options.max_duration);
     let handle = match connection.peer.send_request_with_option(request, options).await {
         Ok(handle) => handle,
+        Err(rmcp::ServiceError::TransportClosed) => {
+            let text = format!(
+                "the connection to mcp server {server:?} is closed; the call to {name:?} was not sent"
+            );
+            return ToolResult::failure(text);
+        }
         Err(error) => return from_error(&call, error),
     };
     let _route = connection.side.progress.register(handle.progress_token.clone(), ctx.clone());

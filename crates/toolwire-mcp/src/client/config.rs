@@ -46,7 +46,8 @@ pub enum ServerConfig {
 }
 
 /// A server started as a child process: `command args..`, with `env` added to the
-/// environment it inherits.
+/// environment it inherits. Its stderr is passed through to this process's, so its logs stay
+/// visible; it is stopped when the connection closes.
 #[non_exhaustive]
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StdioConfig {
