@@ -28,8 +28,8 @@ trap stop_server EXIT
 echo "conformance: installing the pinned suite" >&2
 timeout 300 npm ci --prefix "$root/conformance" --no-audit --no-fund --loglevel=error
 
-echo "conformance: building the example server" >&2
-(cd "$root" && timeout 1800 cargo build --quiet --example mcp_conformance_server)
+echo "conformance: building the example server and client" >&2
+(cd "$root" && timeout 1800 cargo build --quiet --example mcp_conformance_server --example mcp_conformance_client)
 
 echo "conformance: starting the server" >&2
 "$target/debug/examples/mcp_conformance_server" --addr 127.0.0.1:0 2>"$log" &
@@ -60,4 +60,19 @@ if [[ $status -ne 0 ]] || ! grep -Eq '^Total: [0-9]+ passed, 0 failed' "$out/sum
     echo "conformance: FAILED (exit status $status); details in $out" >&2
     exit 1
 fi
-echo "conformance: all scenarios passed" >&2
+echo "conformance: all server scenarios passed" >&2
+
+# The client side: the suite starts a mock server per scenario and runs the example client
+# against it.
+for scenario in initialize tools_call elicitation-sep1034-client-defaults sse-retry; do
+    echo "conformance: client scenario $scenario" >&2
+    status=0
+    timeout 120 "$root/conformance/node_modules/.bin/conformance" client \
+        --command "$target/debug/examples/mcp_conformance_client" --scenario "$scenario" \
+        | tee "$out/client-$scenario.txt" || status=$?
+    if [[ $status -ne 0 ]] || grep -Eq '[1-9][0-9]* failed' "$out/client-$scenario.txt"; then
+        echo "conformance: client scenario $scenario FAILED (exit status $status)" >&2
+        exit 1
+    fi
+done
+echo "conformance: all client scenarios passed" >&2
