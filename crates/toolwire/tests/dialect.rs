@@ -93,7 +93,7 @@ fn assert_strict(schema: &Value) {
     assert!(again.changes.is_empty(), "{:#?}", again.changes);
 }
 
-#[allow(dead_code)]
+#[expect(dead_code, reason = "only its schema is used")]
 #[derive(JsonSchema)]
 enum Shape {
     /// A circle.
@@ -104,7 +104,7 @@ enum Shape {
     Dot,
 }
 
-#[allow(dead_code)]
+#[expect(dead_code, reason = "only its schema is used")]
 #[derive(JsonSchema)]
 struct Inner {
     /// A label.
@@ -112,7 +112,7 @@ struct Inner {
     tags: Vec<Option<String>>,
 }
 
-#[allow(dead_code)]
+#[expect(dead_code, reason = "only its schema is used")]
 #[derive(JsonSchema)]
 struct Outer {
     /// The inner part, documented, so its `$ref` has a sibling.
@@ -124,7 +124,7 @@ struct Outer {
 }
 
 /// A recursive type.
-#[allow(dead_code)]
+#[expect(dead_code, reason = "only its schema is used")]
 #[derive(JsonSchema)]
 struct Node {
     /// The node's value.

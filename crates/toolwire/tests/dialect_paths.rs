@@ -32,7 +32,7 @@ fn unresolved(schema: &Value) -> Vec<String> {
     missing
 }
 
-#[allow(dead_code)]
+#[expect(dead_code, reason = "only its schema is used")]
 #[derive(JsonSchema)]
 enum Shape {
     Circle { radius: f64 },
@@ -40,7 +40,7 @@ enum Shape {
     Dot,
 }
 
-#[allow(dead_code)]
+#[expect(dead_code, reason = "only its schema is used")]
 #[derive(JsonSchema)]
 struct Inner {
     /// A label.
@@ -48,7 +48,7 @@ struct Inner {
     tags: Vec<Option<String>>,
 }
 
-#[allow(dead_code)]
+#[expect(dead_code, reason = "only its schema is used")]
 #[derive(JsonSchema)]
 struct Outer {
     /// Documented, so its `$ref` has a sibling.
