@@ -209,3 +209,57 @@ pub(crate) fn balanced(provider: Provider, messages: &[Value]) -> bool {
         }),
     }
 }
+
+/// An in-process model speaking OpenAI's wire format: each turn makes the calls it is given,
+/// or, when it has none left, answers "done".
+pub(crate) struct Scripted {
+    turns: Mutex<VecDeque<Vec<toolwire::ToolCall>>>,
+    pub(crate) requests: Arc<Mutex<Vec<Vec<Value>>>>,
+}
+
+impl Scripted {
+    pub(crate) fn new(turns: Vec<Vec<toolwire::ToolCall>>) -> Self {
+        Self { turns: Mutex::new(turns.into()), requests: Arc::default() }
+    }
+
+    /// A model that makes the same call forever.
+    pub(crate) fn looping(call: toolwire::ToolCall, times: usize) -> Self {
+        Self::new((0..times).map(|i| {
+            let mut call = call.clone();
+            call.call_id = format!("call_{i}").into();
+            vec![call]
+        }).collect())
+    }
+}
+
+impl toolwire_agent::ModelClient for Scripted {
+    fn provider(&self) -> Provider {
+        Provider::OpenAi
+    }
+
+    fn model(&self) -> &str {
+        "scripted"
+    }
+
+    fn complete<'a>(
+        &'a self,
+        request: toolwire_agent::ModelRequest<'a>,
+        sink: &'a mut dyn toolwire_agent::TurnSink,
+    ) -> toolwire_agent::BoxFuture<'a, Result<toolwire_agent::ModelTurn, toolwire_agent::Error>> {
+        self.requests.lock().expect("requests").push(request.messages.to_vec());
+        let calls = self.turns.lock().expect("turns").pop_front().unwrap_or_default();
+        Box::pin(async move {
+            use toolwire_agent::{Finish, ModelTurn};
+            if calls.is_empty() {
+                sink.text("done");
+                let assistant = vec![json!({"role": "assistant", "content": "done"})];
+                return Ok(ModelTurn { assistant, calls, text: "done".into(), finish: Finish::Stop });
+            }
+            let wire: Vec<Value> = calls.iter().map(|c| json!({"id": c.call_id.as_str(), "type": "function",
+                "function": {"name": &*c.tool, "arguments": c.arguments.to_string()}})).collect();
+            calls.iter().for_each(|call| sink.call(call));
+            let assistant = vec![json!({"role": "assistant", "content": null, "tool_calls": wire})];
+            Ok(ModelTurn { assistant, calls, text: String::new(), finish: Finish::ToolCalls })
+        })
+    }
+}
