@@ -49,7 +49,7 @@
 //! let add = Tool::define("add")
 //!     .execute_sync(|args, _| {
 //!         let sum = args["a"].as_i64().unwrap_or(0) + args["b"].as_i64().unwrap_or(0);
-//!         ToolResult::ok(json!(sum), sum.to_string())
+//!         ToolResult::ok(json!(null), sum.to_string())
 //!     })
 //!     .build()?;
 //! let agent = Agent::builder(Scripted, Registry::builder().register(add).seal()?).build();

@@ -21,7 +21,17 @@ fn paris(id: &str) -> ToolCall {
 
 #[tokio::test]
 async fn a_run_stops_at_its_turn_limit_with_the_results_in_its_history() {
-    let model = Scripted::new((0..10).map(|i| vec![call(&format!("c{i}"), "get_weather", json!({"location": format!("city {i}")}))]).collect());
+    let model = Scripted::new(
+        (0..10)
+            .map(|i| {
+                vec![call(
+                    &format!("c{i}"),
+                    "get_weather",
+                    json!({"location": format!("city {i}")}),
+                )]
+            })
+            .collect(),
+    );
     let outcome = Agent::builder(model, weather(None)).max_turns(3).build().run("go").await;
     assert!(matches!(outcome.stop, StopReason::TurnLimit(3)), "{:?}", outcome.stop);
     assert_eq!(outcome.receipts.len(), 3);
@@ -33,7 +43,9 @@ async fn a_run_stops_at_its_turn_limit_with_the_results_in_its_history() {
 async fn a_model_that_repeats_the_same_call_is_stopped_with_a_clear_reason() {
     let model = Scripted::looping(paris("x"), 50);
     let outcome = Agent::builder(model, weather(None)).repetition_limit(3).build().run("go").await;
-    let StopReason::Repetition { tool, times } = &outcome.stop else { panic!("{:?}", outcome.stop) };
+    let StopReason::Repetition { tool, times } = &outcome.stop else {
+        panic!("{:?}", outcome.stop)
+    };
     assert_eq!((tool.as_str(), *times), ("get_weather", 4));
     assert_eq!(outcome.state.turns, 4, "stopped on the first call over the limit");
     let refused = outcome.receipts.last().expect("a receipt for the refused call");
@@ -44,24 +56,49 @@ async fn a_model_that_repeats_the_same_call_is_stopped_with_a_clear_reason() {
 
 #[tokio::test]
 async fn the_same_tool_with_other_arguments_is_not_a_repetition() {
-    let turns = (0..6).map(|i| vec![call(&format!("c{i}"), "get_weather", json!({"location": i.to_string()}))]).collect();
-    let outcome = Agent::builder(Scripted::new(turns), weather(None)).repetition_limit(1).build().run("go").await;
+    let turns = (0..6)
+        .map(|i| vec![call(&format!("c{i}"), "get_weather", json!({"location": i.to_string()}))])
+        .collect();
+    let outcome = Agent::builder(Scripted::new(turns), weather(None))
+        .repetition_limit(1)
+        .build()
+        .run("go")
+        .await;
     assert!(outcome.is_finished(), "{:?}", outcome.stop);
 }
 
 #[tokio::test]
 async fn unknown_tools_and_bad_arguments_become_results_the_model_reads() {
     let bad_json = ToolCall::from_json_text("c3", "get_weather", "{\"location\": ");
-    let turn = vec![call("c1", "get_wether", json!({})), call("c2", "get_weather", json!({"location": 42})), bad_json];
+    let turn = vec![
+        call("c1", "get_wether", json!({})),
+        call("c2", "get_weather", json!({"location": 42})),
+        bad_json,
+    ];
     let model = Scripted::new(vec![turn]);
     let requests = Arc::clone(&model.requests);
     let outcome = Agent::builder(model, weather(None)).build().run("go").await;
     assert!(outcome.is_finished(), "{:?}", outcome.stop);
     let kinds: Vec<_> = outcome.receipts.iter().map(|r| r.result.failure_kind()).collect();
-    assert_eq!(kinds, [Some(FailureKind::UnknownTool), Some(FailureKind::InvalidInput), Some(FailureKind::InvalidInput)]);
+    assert_eq!(
+        kinds,
+        [
+            Some(FailureKind::UnknownTool),
+            Some(FailureKind::InvalidInput),
+            Some(FailureKind::InvalidInput)
+        ]
+    );
     let second = &requests.lock().expect("requests")[1];
-    assert!(second[2]["content"].as_str().unwrap_or_default().contains("get_weather"), "the unknown tool's result names the close one: {}", second[2]);
-    assert!(second[4]["content"].as_str().unwrap_or_default().contains("not valid JSON"), "{}", second[4]);
+    assert!(
+        second[2]["content"].as_str().unwrap_or_default().contains("get_weather"),
+        "the unknown tool's result names the close one: {}",
+        second[2]
+    );
+    assert!(
+        second[4]["content"].as_str().unwrap_or_default().contains("not valid JSON"),
+        "{}",
+        second[4]
+    );
 }
 
 #[tokio::test]
@@ -75,7 +112,9 @@ async fn a_run_reports_text_calls_and_results_as_events() {
                 AgentEvent::TurnStarted { turn } => format!("turn {turn}"),
                 AgentEvent::TextDelta(text) => format!("text {text}"),
                 AgentEvent::CallStarted(call) => format!("start {}", call.call_id),
-                AgentEvent::CallFinished(receipt) => format!("finish {}", receipt.call_id.as_deref().unwrap_or("")),
+                AgentEvent::CallFinished(receipt) => {
+                    format!("finish {}", receipt.call_id.as_deref().unwrap_or(""))
+                }
                 _ => return,
             };
             log.lock().expect("log").push(line);
@@ -99,11 +138,19 @@ fn deployer(key: &ApprovalKey, runs: Arc<Mutex<u32>>) -> Registry {
         .needs_approval(true)
         .execute_sync(move |args, _| {
             *runs.lock().expect("runs") += 1;
-            ToolResult::ok(args.clone(), format!("deployed to {}", args["env"].as_str().unwrap_or("?")))
+            ToolResult::ok(
+                args.clone(),
+                format!("deployed to {}", args["env"].as_str().unwrap_or("?")),
+            )
         })
         .build()
         .expect("deploy");
-    Registry::builder().register(deploy).register_all(weather(None).tools().to_vec()).approval_key(key.clone()).seal().expect("registry")
+    Registry::builder()
+        .register(deploy)
+        .register_all(weather(None).tools().to_vec())
+        .approval_key(key.clone())
+        .seal()
+        .expect("registry")
 }
 
 #[tokio::test]
@@ -111,7 +158,8 @@ async fn a_pending_approval_ends_the_run_and_resumes_in_another_agent_from_json(
     let key = ApprovalKey::random();
     let runs = Arc::new(Mutex::new(0));
     let turn = vec![call("c1", "deploy", json!({"env": "prod"})), paris("c2")];
-    let first = Agent::builder(Scripted::new(vec![turn]), deployer(&key, Arc::clone(&runs))).build();
+    let first =
+        Agent::builder(Scripted::new(vec![turn]), deployer(&key, Arc::clone(&runs))).build();
     let outcome = first.run("ship it").await;
 
     assert!(outcome.is_pending(), "{:?}", outcome.stop);
@@ -128,7 +176,10 @@ async fn a_pending_approval_ends_the_run_and_resumes_in_another_agent_from_json(
     let model = Scripted::new(vec![]);
     let sent = Arc::clone(&model.requests);
     let second = Agent::builder(model, deployer(&key, Arc::clone(&runs))).build();
-    let resumed = second.resume(state, [Answer::accept(requests[0].request.id.clone(), json!(null))]).await.expect("resume");
+    let resumed = second
+        .resume(state, [Answer::accept(requests[0].request.id.clone(), json!(null))])
+        .await
+        .expect("resume");
 
     assert!(resumed.is_finished(), "{:?}", resumed.stop);
     assert_eq!(*runs.lock().expect("runs"), 1);
@@ -136,17 +187,27 @@ async fn a_pending_approval_ends_the_run_and_resumes_in_another_agent_from_json(
     let history = &sent.lock().expect("sent")[0];
     assert!(balanced(Provider::OpenAi, history), "{history:#?}");
     assert_eq!(history[2]["tool_call_id"], "c1");
-    assert_eq!(history[2]["content"].as_str().map(|t| t.starts_with("deployed to prod")), Some(true));
+    assert_eq!(
+        history[2]["content"].as_str().map(|t| t.starts_with("deployed to prod")),
+        Some(true)
+    );
 }
 
 #[tokio::test]
 async fn a_declined_approval_goes_back_to_the_model_as_a_denial() {
     let key = ApprovalKey::random();
     let runs = Arc::new(Mutex::new(0));
-    let agent = Agent::builder(Scripted::new(vec![vec![call("c1", "deploy", json!({"env": "prod"}))]]), deployer(&key, Arc::clone(&runs))).build();
+    let agent = Agent::builder(
+        Scripted::new(vec![vec![call("c1", "deploy", json!({"env": "prod"}))]]),
+        deployer(&key, Arc::clone(&runs)),
+    )
+    .build();
     let outcome = agent.run("ship it").await;
     let id = outcome.state.requests()[0].request.id.clone();
-    let resumed = agent.resume(outcome.state, [Answer::decline(id, "not on a friday")]).await.expect("resume");
+    let resumed = agent
+        .resume(outcome.state, [Answer::decline(id, "not on a friday")])
+        .await
+        .expect("resume");
     assert!(resumed.is_finished(), "{:?}", resumed.stop);
     assert_eq!(resumed.receipts[0].result.failure_kind(), Some(FailureKind::Denied));
     assert_eq!(*runs.lock().expect("runs"), 0);
@@ -156,11 +217,16 @@ async fn a_declined_approval_goes_back_to_the_model_as_a_denial() {
 async fn resuming_checks_the_state_and_the_answers() {
     let key = ApprovalKey::random();
     let runs = Arc::new(Mutex::new(0));
-    let agent = Agent::builder(Scripted::new(vec![vec![call("c1", "deploy", json!({"env": "prod"}))]]), deployer(&key, Arc::clone(&runs))).build();
+    let agent = Agent::builder(
+        Scripted::new(vec![vec![call("c1", "deploy", json!({"env": "prod"}))]]),
+        deployer(&key, Arc::clone(&runs)),
+    )
+    .build();
     let outcome = agent.run("ship it").await;
 
     let stranger = Answer::accept("apr-nothing-of-ours", json!(null));
-    let error = agent.resume(outcome.state.clone(), [stranger]).await.expect_err("no answer matches");
+    let error =
+        agent.resume(outcome.state.clone(), [stranger]).await.expect_err("no answer matches");
     assert_eq!(error.kind(), ErrorKind::Resume);
 
     let mut other = outcome.state.clone();
@@ -175,7 +241,10 @@ async fn resuming_checks_the_state_and_the_answers() {
 
     let mut finished = outcome.state;
     finished.pending = None;
-    assert_eq!(agent.resume(finished, []).await.expect_err("nothing pending").kind(), ErrorKind::Resume);
+    assert_eq!(
+        agent.resume(finished, []).await.expect_err("nothing pending").kind(),
+        ErrorKind::Resume
+    );
 }
 
 #[tokio::test]
@@ -183,14 +252,17 @@ async fn a_store_keeps_a_pending_run_until_it_is_resumed() {
     let key = ApprovalKey::random();
     let store = Arc::new(MemoryStore::new());
     let turn = vec![call("c1", "deploy", json!({"env": "prod"}))];
-    let agent = Agent::builder(Scripted::new(vec![turn]), deployer(&key, Arc::default())).store(store.clone()).build();
+    let agent = Agent::builder(Scripted::new(vec![turn]), deployer(&key, Arc::default()))
+        .store(store.clone())
+        .build();
     let outcome = agent.run("ship it").await;
     assert!(outcome.is_pending());
     let run_id = outcome.state.run_id.clone();
     assert!(store.load(&run_id).await.expect("load").is_some_and(|s| s.is_pending()));
 
     let id = outcome.state.requests()[0].request.id.clone();
-    let resumed = agent.resume_stored(&run_id, [Answer::accept(id, json!(null))]).await.expect("resume");
+    let resumed =
+        agent.resume_stored(&run_id, [Answer::accept(id, json!(null))]).await.expect("resume");
     assert!(resumed.is_finished());
     assert!(store.is_empty(), "a resumed run leaves the store");
     assert_eq!(agent.resume_stored(&run_id, []).await.expect_err("gone").kind(), ErrorKind::Store);

@@ -18,7 +18,11 @@ fn error_kind(outcome: &RunOutcome) -> Option<ErrorKind> {
 }
 
 async fn run_openai(mock: &Mock, stream: bool) -> RunOutcome {
-    let client = mock.client(Provider::OpenAi).stream(stream).idle_timeout(Duration::from_millis(300)).timeout(Duration::from_millis(500));
+    let client = mock
+        .client(Provider::OpenAi)
+        .stream(stream)
+        .idle_timeout(Duration::from_millis(300))
+        .timeout(Duration::from_millis(500));
     Agent::builder(client.build().expect("client"), weather(None)).build().run("weather?").await
 }
 
@@ -31,7 +35,10 @@ async fn a_429_is_retried_after_the_wait_its_retry_after_header_asks_for() {
     let seen = mock.seen();
     assert_eq!(seen.len(), 2);
     let waited = seen[1].at - seen[0].at;
-    assert!(waited >= Duration::from_millis(950), "retried after {waited:?}, not the 1 s asked for");
+    assert!(
+        waited >= Duration::from_millis(950),
+        "retried after {waited:?}, not the 1 s asked for"
+    );
 }
 
 #[tokio::test]
@@ -43,7 +50,11 @@ async fn openai_rate_limit_reset_headers_set_the_wait() {
     let outcome = run_openai(&mock, false).await;
     assert!(outcome.is_finished(), "{:?}", outcome.stop);
     let seen = mock.seen();
-    assert!(seen[1].at - seen[0].at >= Duration::from_millis(380), "waited {:?}", seen[1].at - seen[0].at);
+    assert!(
+        seen[1].at - seen[0].at >= Duration::from_millis(380),
+        "waited {:?}",
+        seen[1].at - seen[0].at
+    );
 }
 
 #[tokio::test]
@@ -59,7 +70,9 @@ async fn a_wait_longer_than_the_policy_allows_fails_at_once_saying_how_long() {
 
 #[tokio::test]
 async fn a_500_is_retried_and_a_400_is_not() {
-    let mock = Mock::start(vec![Reply::status(500, "oops"), Reply::json(fixture("openai", "final.json"))]).await;
+    let mock =
+        Mock::start(vec![Reply::status(500, "oops"), Reply::json(fixture("openai", "final.json"))])
+            .await;
     assert!(run_openai(&mock, false).await.is_finished());
     assert_eq!(mock.seen().len(), 2);
 
@@ -74,8 +87,13 @@ async fn a_500_is_retried_and_a_400_is_not() {
 #[tokio::test]
 async fn retries_end_with_the_last_status() {
     let mock = Mock::start(vec![Reply::status(503, "down"); 5]).await;
-    let client = mock.client(Provider::OpenAi).stream(false).retry(RetryPolicy { max_retries: 2, base_delay: Duration::from_millis(1), ..RetryPolicy::default() });
-    let outcome = Agent::builder(client.build().expect("client"), weather(None)).build().run("hi").await;
+    let client = mock.client(Provider::OpenAi).stream(false).retry(RetryPolicy {
+        max_retries: 2,
+        base_delay: Duration::from_millis(1),
+        ..RetryPolicy::default()
+    });
+    let outcome =
+        Agent::builder(client.build().expect("client"), weather(None)).build().run("hi").await;
     assert_eq!(error_kind(&outcome), Some(ErrorKind::Status));
     assert_eq!(mock.seen().len(), 3, "one attempt and two retries");
 }
@@ -90,18 +108,32 @@ async fn a_stream_cut_after_a_call_started_keeps_the_history_balanced() {
             Provider::Gemini => 1,
             _ => 4,
         };
-        let mut pieces: Vec<Piece> = events(folder).into_iter().take(complete_at + 1).map(Piece::Text).collect();
+        let mut pieces: Vec<Piece> =
+            events(folder).into_iter().take(complete_at + 1).map(Piece::Text).collect();
         pieces.push(Piece::Sleep(Duration::from_millis(50)));
         pieces.push(Piece::Cut);
         let mock = Mock::start(vec![Reply::sse(pieces)]).await;
         let client = mock.client(provider).build().expect("client");
         let outcome = Agent::builder(client, weather(None)).build().run("weather?").await;
 
-        assert_eq!(error_kind(&outcome), Some(ErrorKind::StreamCut), "{folder}: {:?}", outcome.stop);
+        assert_eq!(
+            error_kind(&outcome),
+            Some(ErrorKind::StreamCut),
+            "{folder}: {:?}",
+            outcome.stop
+        );
         assert_eq!(outcome.receipts.len(), 1, "{folder}: the call that completed ran");
         assert!(outcome.receipts[0].result.is_success(), "{folder}");
-        assert!(balanced(provider, &outcome.state.messages), "{folder}: {:#?}", outcome.state.messages);
-        assert_eq!(mock.seen().len(), 1, "{folder}: a stream that reached the caller is not sent again");
+        assert!(
+            balanced(provider, &outcome.state.messages),
+            "{folder}: {:#?}",
+            outcome.state.messages
+        );
+        assert_eq!(
+            mock.seen().len(),
+            1,
+            "{folder}: a stream that reached the caller is not sent again"
+        );
     }
 }
 
@@ -145,8 +177,15 @@ async fn a_slow_stream_times_out_and_a_steady_one_does_not() {
 }
 
 async fn run_gemini(mock: &Mock) -> RunOutcome {
-    let client = mock.client(Provider::Gemini).idle_timeout(Duration::from_millis(400)).retry(RetryPolicy::none());
-    Agent::builder(client.build().expect("client"), weather(None)).max_turns(1).build().run("weather?").await
+    let client = mock
+        .client(Provider::Gemini)
+        .idle_timeout(Duration::from_millis(400))
+        .retry(RetryPolicy::none());
+    Agent::builder(client.build().expect("client"), weather(None))
+        .max_turns(1)
+        .build()
+        .run("weather?")
+        .await
 }
 
 #[tokio::test]
@@ -161,7 +200,10 @@ async fn a_reply_that_is_not_the_providers_format_ends_the_run_with_a_reason() {
     let mock = Mock::start(vec![garbage]).await;
     assert_eq!(error_kind(&run_openai(&mock, true).await), Some(ErrorKind::InvalidReply));
 
-    let mock = Mock::start(vec![Reply::json(r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#.into())]).await;
+    let mock = Mock::start(vec![Reply::json(
+        r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#.into(),
+    )])
+    .await;
     let client = mock.client(Provider::Anthropic).stream(false).build().expect("client");
     let outcome = Agent::builder(client, weather(None)).build().run("hi").await;
     assert_eq!(error_kind(&outcome), Some(ErrorKind::Provider), "{:?}", outcome.stop);
@@ -169,7 +211,8 @@ async fn a_reply_that_is_not_the_providers_format_ends_the_run_with_a_reason() {
 
 #[tokio::test]
 async fn an_abort_mid_stream_ends_the_run_aborted_and_balanced() {
-    let mut pieces: Vec<Piece> = events("anthropic").into_iter().take(10).map(Piece::Text).collect();
+    let mut pieces: Vec<Piece> =
+        events("anthropic").into_iter().take(10).map(Piece::Text).collect();
     pieces.push(Piece::Sleep(Duration::from_secs(30)));
     let mock = Mock::start(vec![Reply::sse(pieces)]).await;
     let client = mock.client(Provider::Anthropic).build().expect("client");
@@ -178,9 +221,16 @@ async fn an_abort_mid_stream_ends_the_run_aborted_and_balanced() {
     let run = tokio::spawn(agent.run("weather?").signal(controller.signal()).into_future());
     tokio::time::sleep(Duration::from_millis(200)).await;
     controller.abort_with("user pressed stop");
-    let outcome = tokio::time::timeout(Duration::from_secs(5), run).await.expect("aborted promptly").expect("run task");
+    let outcome = tokio::time::timeout(Duration::from_secs(5), run)
+        .await
+        .expect("aborted promptly")
+        .expect("run task");
     assert!(matches!(outcome.stop, StopReason::Aborted), "{:?}", outcome.stop);
-    assert!(balanced(Provider::Anthropic, &outcome.state.messages), "{:#?}", outcome.state.messages);
+    assert!(
+        balanced(Provider::Anthropic, &outcome.state.messages),
+        "{:#?}",
+        outcome.state.messages
+    );
 }
 
 use std::future::IntoFuture;

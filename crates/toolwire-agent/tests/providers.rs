@@ -26,7 +26,10 @@ fn result_text(provider: Provider, body: &Value) -> String {
 #[tokio::test]
 async fn a_normal_turn_runs_the_call_and_sends_its_result_back() {
     for (provider, folder) in PROVIDERS {
-        let replies = vec![Reply::json(fixture(folder, "normal.json")), Reply::json(fixture(folder, "final.json"))];
+        let replies = vec![
+            Reply::json(fixture(folder, "normal.json")),
+            Reply::json(fixture(folder, "final.json")),
+        ];
         let mock = Mock::start(replies).await;
         let client = mock.client(provider).stream(false).build().expect("client");
         let agent = Agent::builder(client, weather(None)).system("be brief").build();
@@ -35,11 +38,23 @@ async fn a_normal_turn_runs_the_call_and_sends_its_result_back() {
         assert!(outcome.is_finished(), "{folder}: {:?}", outcome.stop);
         assert_eq!(outcome.receipts.len(), 1, "{folder}");
         assert!(outcome.receipts[0].result.is_success(), "{folder}");
-        assert!(outcome.text.contains("degrees") || outcome.text.contains("°C"), "{folder}: {}", outcome.text);
-        assert!(balanced(provider, &outcome.state.messages), "{folder}: {:#?}", outcome.state.messages);
+        assert!(
+            outcome.text.contains("degrees") || outcome.text.contains("°C"),
+            "{folder}: {}",
+            outcome.text
+        );
+        assert!(
+            balanced(provider, &outcome.state.messages),
+            "{folder}: {:#?}",
+            outcome.state.messages
+        );
         let seen = mock.seen();
         assert_eq!(seen.len(), 2, "{folder}");
-        assert!(result_text(provider, &seen[1].body).starts_with("14 degrees in"), "{folder}: {}", seen[1].body);
+        assert!(
+            result_text(provider, &seen[1].body).starts_with("14 degrees in"),
+            "{folder}: {}",
+            seen[1].body
+        );
         assert_eq!(seen[0].body["tools"].as_array().map(Vec::len), Some(1), "{folder}: tools sent");
     }
 }
@@ -53,7 +68,11 @@ async fn each_provider_gets_its_endpoint_and_authentication() {
         (Provider::Gemini, "/models/test-model:generateContent", "x-goog-api-key", "test-key"),
     ];
     for (provider, path, header, value) in expected {
-        let folder = common::PROVIDERS.iter().find(|(p, _)| *p == provider).map(|(_, f)| *f).unwrap_or_default();
+        let folder = common::PROVIDERS
+            .iter()
+            .find(|(p, _)| *p == provider)
+            .map(|(_, f)| *f)
+            .unwrap_or_default();
         let mock = Mock::start(vec![Reply::json(fixture(folder, "final.json"))]).await;
         let client = mock.client(provider).stream(false).build().expect("client");
         let outcome = Agent::builder(client, weather(None)).build().run("hi").await;
@@ -67,7 +86,10 @@ async fn each_provider_gets_its_endpoint_and_authentication() {
 #[tokio::test]
 async fn parallel_calls_each_get_a_result_in_order() {
     for (provider, folder) in PROVIDERS {
-        let replies = vec![Reply::json(fixture(folder, "parallel.json")), Reply::json(fixture(folder, "final.json"))];
+        let replies = vec![
+            Reply::json(fixture(folder, "parallel.json")),
+            Reply::json(fixture(folder, "final.json")),
+        ];
         let mock = Mock::start(replies).await;
         let client = mock.client(provider).stream(false).build().expect("client");
         let outcome = Agent::builder(client, weather(None)).build().run("Paris and Bogotá?").await;
@@ -76,7 +98,11 @@ async fn parallel_calls_each_get_a_result_in_order() {
         assert_eq!(outcome.receipts.len(), 2, "{folder}");
         let texts: Vec<&str> = outcome.receipts.iter().filter_map(|r| r.result.text()).collect();
         assert!(texts[0] != texts[1], "{folder}: two different locations: {texts:?}");
-        assert!(balanced(provider, &outcome.state.messages), "{folder}: {:#?}", outcome.state.messages);
+        assert!(
+            balanced(provider, &outcome.state.messages),
+            "{folder}: {:#?}",
+            outcome.state.messages
+        );
     }
 }
 
@@ -99,21 +125,36 @@ async fn a_streamed_turn_is_assembled_and_its_calls_run() {
 
         assert!(matches!(outcome.stop, StopReason::TurnLimit(1)), "{folder}: {:?}", outcome.stop);
         assert_eq!(outcome.receipts.len(), 2, "{folder}");
-        assert!(outcome.receipts.iter().all(|r| r.result.is_success()), "{folder}: {:?}", outcome.receipts);
+        assert!(
+            outcome.receipts.iter().all(|r| r.result.is_success()),
+            "{folder}: {:?}",
+            outcome.receipts
+        );
         assert!(!outcome.text.is_empty(), "{folder}");
         assert_eq!(*deltas.lock().expect("deltas"), outcome.text, "{folder}");
-        assert!(balanced(provider, &outcome.state.messages), "{folder}: {:#?}", outcome.state.messages);
-        assert_eq!(mock.seen()[0].body["stream"].as_bool().unwrap_or(true), true, "{folder}");
+        assert!(
+            balanced(provider, &outcome.state.messages),
+            "{folder}: {:#?}",
+            outcome.state.messages
+        );
+        let asked = &mock.seen()[0];
+        let streamed =
+            asked.body["stream"] == true || asked.path.ends_with(":streamGenerateContent?alt=sse");
+        assert!(
+            streamed,
+            "{folder}: the request asked for a stream: {} {}",
+            asked.path, asked.body
+        );
     }
 }
 
 /// The event after which the first call's arguments are complete, in each recorded stream.
 fn first_call_complete(provider: Provider) -> usize {
     match provider {
-        Provider::Responses => 7,  // response.function_call_arguments.done
-        Provider::Anthropic => 9,  // content_block_stop of the first tool_use
-        Provider::Gemini => 1,     // the first whole functionCall part
-        _ => 4,                    // the second call's first delta
+        Provider::Responses => 7, // response.function_call_arguments.done
+        Provider::Anthropic => 9, // content_block_stop of the first tool_use
+        Provider::Gemini => 1,    // the first whole functionCall part
+        _ => 4,                   // the second call's first delta
     }
 }
 
@@ -123,13 +164,17 @@ async fn a_call_starts_while_the_model_is_still_writing() {
         // The server holds the rest of the stream until the first call's handler runs: if
         // calls waited for the end of the turn, this run would never finish.
         let started = Arc::new(Notify::new());
-        let mut pieces: Vec<common::Piece> = events(folder).into_iter().map(common::Piece::Text).collect();
+        let mut pieces: Vec<common::Piece> =
+            events(folder).into_iter().map(common::Piece::Text).collect();
         pieces.insert(first_call_complete(provider) + 1, common::Piece::Gate(Arc::clone(&started)));
         let mock = Mock::start(vec![Reply::sse(pieces)]).await;
         let client = mock.client(provider).build().expect("client");
         let agent = Agent::builder(client, weather(Some(started))).max_turns(1).build();
-        let outcome = tokio::time::timeout(Duration::from_secs(10), agent.run("Paris and Bogotá?")).await;
-        let outcome = outcome.unwrap_or_else(|_| panic!("{folder}: the first call did not start before the stream ended"));
+        let outcome =
+            tokio::time::timeout(Duration::from_secs(10), agent.run("Paris and Bogotá?")).await;
+        let outcome = outcome.unwrap_or_else(|_| {
+            panic!("{folder}: the first call did not start before the stream ended")
+        });
         assert_eq!(outcome.receipts.len(), 2, "{folder}");
         assert!(outcome.receipts.iter().all(|r| r.result.is_success()), "{folder}");
     }
@@ -138,11 +183,15 @@ async fn a_call_starts_while_the_model_is_still_writing() {
 #[tokio::test]
 async fn with_streaming_dispatch_off_no_call_starts_before_the_turn_ends() {
     let started = Arc::new(Notify::new());
-    let mut pieces: Vec<common::Piece> = events("anthropic").into_iter().map(common::Piece::Text).collect();
+    let mut pieces: Vec<common::Piece> =
+        events("anthropic").into_iter().map(common::Piece::Text).collect();
     pieces.insert(10, common::Piece::Gate(Arc::clone(&started)));
     let mock = Mock::start(vec![Reply::sse(pieces)]).await;
     let client = mock.client(Provider::Anthropic).build().expect("client");
-    let agent = Agent::builder(client, weather(Some(started))).streaming_dispatch(false).max_turns(1).build();
+    let agent = Agent::builder(client, weather(Some(started)))
+        .streaming_dispatch(false)
+        .max_turns(1)
+        .build();
     let run = tokio::time::timeout(Duration::from_millis(500), agent.run("weather?")).await;
     assert!(run.is_err(), "a call ran before the turn ended");
 }

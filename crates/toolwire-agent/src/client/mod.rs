@@ -6,6 +6,7 @@
 //! about each piece of text and about each call the moment its arguments are complete, so
 //! the agent can start that call while the model is still writing the next one.
 
+mod builder;
 mod http;
 mod retry;
 mod sse;
@@ -20,7 +21,8 @@ use toolwire::{AbortSignal, Provider, ToolCall};
 
 use crate::Error;
 
-pub use http::{HttpClient, HttpClientBuilder};
+pub use builder::HttpClientBuilder;
+pub use http::HttpClient;
 pub use retry::RetryPolicy;
 
 /// A boxed future, as [`ModelClient::complete`] returns.

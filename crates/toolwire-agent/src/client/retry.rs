@@ -76,18 +76,16 @@ pub(crate) fn server_wait(headers: &HeaderMap, now: SystemTime) -> Option<Durati
     if let Some(value) = text("retry-after") {
         return retry_after(value.trim(), now);
     }
-    let exhausted = |limit: &str, prefix: &str, suffix: &str| {
-        text(&format!("{prefix}remaining-{limit}{suffix}")).map(str::trim) == Some("0")
-    };
+    let exhausted = |name: String| text(&name).map(str::trim) == Some("0");
     let mut wait: Option<Duration> = None;
     for limit in ["requests", "tokens"] {
-        if exhausted(limit, "x-ratelimit-", "") {
+        if exhausted(format!("x-ratelimit-remaining-{limit}")) {
             let reset = text(&format!("x-ratelimit-reset-{limit}")).and_then(go_duration);
             wait = wait.max(reset);
         }
     }
     for limit in ["requests", "tokens", "input-tokens", "output-tokens"] {
-        if exhausted(limit, "anthropic-ratelimit-", "") {
+        if exhausted(format!("anthropic-ratelimit-{limit}-remaining")) {
             let reset = text(&format!("anthropic-ratelimit-{limit}-reset"))
                 .and_then(|at| humantime::parse_rfc3339_weak(at.trim()).ok())
                 .map(|at| at.duration_since(now).unwrap_or_default());

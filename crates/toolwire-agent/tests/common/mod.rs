@@ -19,7 +19,8 @@ use toolwire_agent::{HttpClient, HttpClientBuilder, RetryPolicy};
 
 /// The text of a fixture file, `provider/name`.
 pub(crate) fn fixture(provider: &str, name: &str) -> String {
-    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "fixtures", provider, name].iter().collect();
+    let path: PathBuf =
+        [env!("CARGO_MANIFEST_DIR"), "tests", "fixtures", provider, name].iter().collect();
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 
@@ -97,9 +98,11 @@ pub(crate) struct Mock {
 impl Mock {
     /// Starts a server that answers with `replies`, in order.
     pub(crate) async fn start(replies: Vec<Reply>) -> Self {
-        let script = Arc::new(Script { replies: Mutex::new(replies.into()), seen: Mutex::default() });
+        let script =
+            Arc::new(Script { replies: Mutex::new(replies.into()), seen: Mutex::default() });
         let app = Router::new().fallback(answer).with_state(Arc::clone(&script));
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind 127.0.0.1:0");
+        let listener =
+            tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind 127.0.0.1:0");
         let address = listener.local_addr().expect("local address");
         tokio::spawn(async move { axum::serve(listener, app).await.ok() });
         Self { base_url: format!("http://{address}"), script }
@@ -112,8 +115,15 @@ impl Mock {
 
     /// A client of `provider` at this server, with quick retries.
     pub(crate) fn client(&self, provider: Provider) -> HttpClientBuilder {
-        let retry = RetryPolicy { base_delay: Duration::from_millis(10), max_delay: Duration::from_millis(50), ..RetryPolicy::default() };
-        HttpClient::builder(provider, "test-model").base_url(&self.base_url).api_key("test-key").retry(retry)
+        let retry = RetryPolicy {
+            base_delay: Duration::from_millis(10),
+            max_delay: Duration::from_millis(50),
+            ..RetryPolicy::default()
+        };
+        HttpClient::builder(provider, "test-model")
+            .base_url(&self.base_url)
+            .api_key("test-key")
+            .retry(retry)
     }
 }
 
@@ -125,9 +135,13 @@ async fn answer(State(script): State<Arc<Script>>, request: axum::extract::Reque
     script.seen.lock().expect("seen").push(Seen { at: Instant::now(), path, headers, body });
     let reply = script.replies.lock().expect("replies").pop_front();
     let Some(reply) = reply else {
-        return Response::builder().status(500).body(Body::from("the script ran out")).expect("response");
+        return Response::builder()
+            .status(500)
+            .body(Body::from("the script ran out"))
+            .expect("response");
     };
-    let mut response = Response::builder().status(StatusCode::from_u16(reply.status).expect("status"));
+    let mut response =
+        Response::builder().status(StatusCode::from_u16(reply.status).expect("status"));
     let kind = if reply.stream { "text/event-stream" } else { "application/json" };
     response = response.header("content-type", kind);
     for (name, value) in &reply.headers {
@@ -174,21 +188,32 @@ pub(crate) const PROVIDERS: [(Provider, &str); 4] = [
 /// Whether every call in `messages` is answered by exactly one result, right after its turn.
 pub(crate) fn balanced(provider: Provider, messages: &[Value]) -> bool {
     let ids = |items: &[Value], pointer: &str| -> Vec<String> {
-        items.iter().filter_map(|i| i.pointer(pointer).and_then(Value::as_str).map(str::to_owned)).collect()
+        items
+            .iter()
+            .filter_map(|i| i.pointer(pointer).and_then(Value::as_str).map(str::to_owned))
+            .collect()
     };
     match provider {
         Provider::Responses => {
             let calls = messages.iter().filter(|m| m["type"] == "function_call");
-            let outputs: Vec<&Value> = messages.iter().filter(|m| m["type"] == "function_call_output").collect();
+            let outputs: Vec<&Value> =
+                messages.iter().filter(|m| m["type"] == "function_call_output").collect();
             let answered = |id: &Value| outputs.iter().filter(|o| o["call_id"] == *id).count() == 1;
             calls.clone().all(|c| answered(&c["call_id"])) && calls.count() == outputs.len()
         }
         Provider::Anthropic => messages.iter().enumerate().all(|(i, m)| {
-            let uses: Vec<&Value> = m["content"].as_array().into_iter().flatten().filter(|b| b["type"] == "tool_use").collect();
+            let uses: Vec<&Value> = m["content"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|b| b["type"] == "tool_use")
+                .collect();
             if m["role"] != "assistant" || uses.is_empty() {
                 return true;
             }
-            let Some(next) = messages.get(i + 1).and_then(|n| n["content"].as_array()) else { return false };
+            let Some(next) = messages.get(i + 1).and_then(|n| n["content"].as_array()) else {
+                return false;
+            };
             let used = ids(&uses.into_iter().cloned().collect::<Vec<_>>(), "/id");
             used == ids(&next[..used.len().min(next.len())], "/tool_use_id")
         }),
@@ -198,13 +223,18 @@ pub(crate) fn balanced(provider: Provider, messages: &[Value]) -> bool {
             if m["role"] != "model" || calls == 0 {
                 return true;
             }
-            let next = messages.get(i + 1).and_then(|n| n["parts"].as_array()).map(Vec::as_slice).unwrap_or_default();
+            let next = messages
+                .get(i + 1)
+                .and_then(|n| n["parts"].as_array())
+                .map(Vec::as_slice)
+                .unwrap_or_default();
             next.iter().filter(|p| p.get("functionResponse").is_some()).count() == calls
         }),
         _ => messages.iter().enumerate().all(|(i, m)| {
             let calls = m["tool_calls"].as_array().map(Vec::as_slice).unwrap_or_default();
             let wanted = ids(calls, "/id");
-            let answers = messages.iter().skip(i + 1).take(wanted.len()).cloned().collect::<Vec<_>>();
+            let answers =
+                messages.iter().skip(i + 1).take(wanted.len()).cloned().collect::<Vec<_>>();
             wanted == ids(&answers, "/tool_call_id")
         }),
     }
@@ -224,11 +254,15 @@ impl Scripted {
 
     /// A model that makes the same call forever.
     pub(crate) fn looping(call: toolwire::ToolCall, times: usize) -> Self {
-        Self::new((0..times).map(|i| {
-            let mut call = call.clone();
-            call.call_id = format!("call_{i}").into();
-            vec![call]
-        }).collect())
+        Self::new(
+            (0..times)
+                .map(|i| {
+                    let mut call = call.clone();
+                    call.call_id = format!("call_{i}").into();
+                    vec![call]
+                })
+                .collect(),
+        )
     }
 }
 
@@ -245,7 +279,8 @@ impl toolwire_agent::ModelClient for Scripted {
         &'a self,
         request: toolwire_agent::ModelRequest<'a>,
         sink: &'a mut dyn toolwire_agent::TurnSink,
-    ) -> toolwire_agent::BoxFuture<'a, Result<toolwire_agent::ModelTurn, toolwire_agent::Error>> {
+    ) -> toolwire_agent::BoxFuture<'a, Result<toolwire_agent::ModelTurn, toolwire_agent::Error>>
+    {
         self.requests.lock().expect("requests").push(request.messages.to_vec());
         let calls = self.turns.lock().expect("turns").pop_front().unwrap_or_default();
         Box::pin(async move {
@@ -253,10 +288,20 @@ impl toolwire_agent::ModelClient for Scripted {
             if calls.is_empty() {
                 sink.text("done");
                 let assistant = vec![json!({"role": "assistant", "content": "done"})];
-                return Ok(ModelTurn { assistant, calls, text: "done".into(), finish: Finish::Stop });
+                return Ok(ModelTurn {
+                    assistant,
+                    calls,
+                    text: "done".into(),
+                    finish: Finish::Stop,
+                });
             }
-            let wire: Vec<Value> = calls.iter().map(|c| json!({"id": c.call_id.as_str(), "type": "function",
-                "function": {"name": &*c.tool, "arguments": c.arguments.to_string()}})).collect();
+            let wire: Vec<Value> = calls
+                .iter()
+                .map(|c| {
+                    json!({"id": c.call_id.as_str(), "type": "function",
+                "function": {"name": &*c.tool, "arguments": c.arguments.to_string()}})
+                })
+                .collect();
             calls.iter().for_each(|call| sink.call(call));
             let assistant = vec![json!({"role": "assistant", "content": null, "tool_calls": wire})];
             Ok(ModelTurn { assistant, calls, text: String::new(), finish: Finish::ToolCalls })
