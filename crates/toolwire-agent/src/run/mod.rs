@@ -1,10 +1,12 @@
 //! [`Agent`]: the loop of model turns and tool calls.
 
 mod app;
+mod call;
 mod drive;
 mod events;
 mod guard;
 mod outcome;
+mod prepared;
 mod resume;
 mod state;
 mod store;
@@ -12,8 +14,6 @@ mod turn;
 
 use std::any::Any;
 use std::fmt;
-use std::future::{Future, IntoFuture};
-use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -21,6 +21,7 @@ use toolwire::{AbortSignal, Answer, Registry};
 
 pub use events::AgentEvent;
 pub use outcome::{RunOutcome, StopReason};
+pub use prepared::Run;
 pub use state::{PendingCall, PendingTurn, RunState};
 pub use store::{MemoryStore, RunStore};
 
@@ -87,12 +88,7 @@ impl Agent {
 
     /// Prepares a run that opens with the user's `prompt`; await it for its outcome.
     pub fn run(&self, prompt: impl Into<String>) -> Run {
-        Run {
-            agent: self.clone(),
-            prompt: prompt.into(),
-            history: None,
-            signal: AbortSignal::never(),
-        }
+        Run::new(self.clone(), prompt.into())
     }
 
     /// Continues a pending run with the host's answers, each to a pending call's request
@@ -203,46 +199,6 @@ impl AgentBuilder {
     }
 }
 
-/// A prepared run; made by [`Agent::run`], started by `.await`.
-#[must_use = "a run does nothing until it is awaited"]
-pub struct Run {
-    agent: Agent,
-    prompt: String,
-    history: Option<RunState>,
-    signal: AbortSignal,
-}
-
-impl Run {
-    /// Aborts the run, its model request and its calls, when `signal` fires.
-    pub fn signal(mut self, signal: AbortSignal) -> Self {
-        self.signal = signal;
-        self
-    }
-
-    /// Continues the conversation of a finished run instead of starting a new one.
-    pub fn after(mut self, state: RunState) -> Self {
-        self.history = Some(state);
-        self
-    }
-}
-
-impl IntoFuture for Run {
-    type Output = RunOutcome;
-    type IntoFuture = Pin<Box<dyn Future<Output = RunOutcome> + Send>>;
-
-    /// # Cancel safety
-    ///
-    /// Dropping the future drops the model request; calls already started run on to their
-    /// end on their own tasks unless the run's signal fires.
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(async move {
-            let Run { agent, prompt, history, signal } = self;
-            let state = drive::open(&agent.shared, history, &prompt);
-            drive::drive(&agent.shared, state, &signal).await
-        })
-    }
-}
-
 impl fmt::Debug for Agent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Agent")
@@ -258,11 +214,5 @@ impl fmt::Debug for AgentBuilder {
         f.debug_struct("AgentBuilder")
             .field("model", &self.shared.client.model())
             .finish_non_exhaustive()
-    }
-}
-
-impl fmt::Debug for Run {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Run").field("prompt", &self.prompt).finish_non_exhaustive()
     }
 }

@@ -3,10 +3,10 @@
 use futures_util::future::join_all;
 use toolwire::{AbortSignal, Answer, Receipt};
 
+use super::call::prepare;
 use super::drive::{self, Progress};
 use super::events::{self, AgentEvent};
 use super::state::{RunState, is_waiting};
-use super::turn::prepare;
 use super::{RunOutcome, Shared};
 use crate::history::{self, provider_name};
 use crate::{Error, ErrorKind};

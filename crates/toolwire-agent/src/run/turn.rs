@@ -2,13 +2,13 @@
 //! dispatch), or all at once when the turn is over; their receipts in call order.
 
 use std::mem;
-use std::sync::Arc;
 
 use futures_util::future::join_all;
 use tokio::task::JoinHandle;
-use toolwire::{AbortSignal, FailureKind, Receipt, ToolCall, ToolResult};
+use toolwire::{AbortSignal, Receipt, ToolCall};
 
 use super::Shared;
+use super::call::{joined, lost, prepare, start};
 use super::events::{self, AgentEvent};
 use super::guard::Guard;
 use crate::client::TurnSink;
@@ -171,72 +171,4 @@ impl TurnSink for Starter<'_> {
 /// Whether a call started from the stream is the reply's call.
 fn same(started: &ToolCall, call: &ToolCall) -> bool {
     started.call_id == call.call_id && started.tool == call.tool
-}
-
-async fn joined(handle: Option<JoinHandle<Receipt>>) -> Option<Receipt> {
-    Some(handle?.await.unwrap_or_else(|error| {
-        let text = format!("the call's task ended without a result: {error}");
-        receipt_of(ToolResult::failed(FailureKind::Aborted, text))
-    }))
-}
-
-fn lost() -> Receipt {
-    receipt_of(ToolResult::failed(FailureKind::Aborted, toolwire::provider::MISSING_RESULT))
-}
-
-fn receipt_of(result: ToolResult) -> Receipt {
-    Receipt {
-        invocation_id: toolwire::InvocationId::new(),
-        tool: Arc::from(""),
-        call_id: None,
-        started_at: std::time::SystemTime::now(),
-        duration: std::time::Duration::ZERO,
-        result,
-    }
-}
-
-/// A dispatch with the agent's options and the run's signal.
-pub(crate) fn prepare(
-    shared: &Shared,
-    calls: toolwire::Dispatch,
-    signal: &AbortSignal,
-) -> toolwire::DispatchFuture {
-    let mut calls = shared.app.dispatch(calls.signal(signal.clone()));
-    if let Some(timeout) = shared.call_timeout {
-        calls = calls.timeout(timeout);
-    }
-    if let Some(sink) = shared.events.clone() {
-        calls = calls.on_event(move |call_id, event| {
-            sink(&AgentEvent::ToolEvent { call_id, event: &event })
-        });
-    }
-    calls.into_future()
-}
-
-use std::future::IntoFuture;
-
-/// One call, started at once; a call whose arguments could not be read goes through a
-/// dispatch, which fails it with the reason.
-fn start(
-    shared: &Shared,
-    call: ToolCall,
-    signal: &AbortSignal,
-) -> crate::client::BoxFuture<'static, Receipt> {
-    if call.malformed.is_some() {
-        let one = prepare(shared, shared.registry.dispatch([call]), signal);
-        return Box::pin(async move { one.await.pop().unwrap_or_else(lost) });
-    }
-    let ToolCall { call_id, tool, arguments, .. } = call;
-    let mut invocation =
-        shared.registry.invoke(&tool, arguments).call_id(call_id.clone()).signal(signal.clone());
-    invocation = shared.app.invocation(invocation);
-    if let Some(timeout) = shared.call_timeout {
-        invocation = invocation.timeout(timeout);
-    }
-    if let Some(sink) = shared.events.clone() {
-        invocation = invocation.on_event(move |event| {
-            sink(&AgentEvent::ToolEvent { call_id: &call_id, event: &event })
-        });
-    }
-    Box::pin(invocation.into_future())
 }
