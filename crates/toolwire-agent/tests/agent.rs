@@ -158,8 +158,15 @@ async fn a_pending_approval_ends_the_run_and_resumes_in_another_agent_from_json(
     let key = ApprovalKey::random();
     let runs = Arc::new(Mutex::new(0));
     let turn = vec![call("c1", "deploy", json!({"env": "prod"})), paris("c2")];
-    let first =
-        Agent::builder(Scripted::new(vec![turn]), deployer(&key, Arc::clone(&runs))).build();
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let heard = Arc::clone(&asked);
+    let first = Agent::builder(Scripted::new(vec![turn]), deployer(&key, Arc::clone(&runs)))
+        .on_event(move |event| {
+            if let AgentEvent::ApprovalNeeded { request, .. } = event {
+                heard.lock().expect("asked").push(request.id.clone());
+            }
+        })
+        .build();
     let outcome = first.run("ship it").await;
 
     assert!(outcome.is_pending(), "{:?}", outcome.stop);
@@ -167,6 +174,11 @@ async fn a_pending_approval_ends_the_run_and_resumes_in_another_agent_from_json(
     let requests = outcome.state.requests();
     assert_eq!(requests.len(), 1);
     assert_eq!(requests[0].call_id.as_str(), "c1");
+    assert_eq!(
+        *asked.lock().expect("asked"),
+        [requests[0].request.id.clone()],
+        "one approval-needed event"
+    );
     assert!(outcome.receipts[1].result.is_success(), "the call beside it ran");
 
     // Another process: the state travels as JSON, the agent is built anew.

@@ -6,7 +6,8 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Mock, Piece, Reply, balanced, events, fixture, weather};
+use common::{Mock, PROVIDERS, Piece, Reply, balanced, events, fixture, weather};
+use futures_util::future::join_all;
 use toolwire::{AbortController, Provider};
 use toolwire_agent::{Agent, ErrorKind, RetryPolicy, RunOutcome, StopReason};
 
@@ -26,19 +27,45 @@ async fn run_openai(mock: &Mock, stream: bool) -> RunOutcome {
     Agent::builder(client.build().expect("client"), weather(None)).build().run("weather?").await
 }
 
+/// A client of `provider` at `mock`, with short time limits.
+fn client(mock: &Mock, provider: Provider, stream: bool) -> toolwire_agent::HttpClient {
+    let client = mock.client(provider).stream(stream).idle_timeout(Duration::from_millis(400));
+    client.timeout(Duration::from_millis(500)).build().expect("client")
+}
+
 #[tokio::test]
 async fn a_429_is_retried_after_the_wait_its_retry_after_header_asks_for() {
-    let limited = Reply::status(429, "rate limited").header("retry-after", "1");
-    let mock = Mock::start(vec![limited, Reply::json(fixture("openai", "final.json"))]).await;
-    let outcome = run_openai(&mock, false).await;
-    assert!(outcome.is_finished(), "{:?}", outcome.stop);
-    let seen = mock.seen();
-    assert_eq!(seen.len(), 2);
-    let waited = seen[1].at - seen[0].at;
-    assert!(
-        waited >= Duration::from_millis(950),
-        "retried after {waited:?}, not the 1 s asked for"
-    );
+    join_all(PROVIDERS.map(|(provider, folder)| async move {
+        let limited = Reply::status(429, "rate limited").header("retry-after", "1");
+        let mock = Mock::start(vec![limited, Reply::json(fixture(folder, "final.json"))]).await;
+        let agent = Agent::builder(client(&mock, provider, false), weather(None)).build();
+        let outcome = agent.run("weather?").await;
+        assert!(outcome.is_finished(), "{folder}: {:?}", outcome.stop);
+        let seen = mock.seen();
+        assert_eq!(seen.len(), 2, "{folder}");
+        let waited = seen[1].at - seen[0].at;
+        assert!(
+            waited >= Duration::from_millis(950),
+            "{folder}: retried after {waited:?}, not the 1 s asked for"
+        );
+    }))
+    .await;
+}
+
+#[tokio::test]
+async fn a_500_is_retried_for_every_provider() {
+    join_all(PROVIDERS.map(|(provider, folder)| async move {
+        let mock = Mock::start(vec![
+            Reply::status(500, "oops"),
+            Reply::json(fixture(folder, "final.json")),
+        ])
+        .await;
+        let outcome =
+            Agent::builder(client(&mock, provider, false), weather(None)).build().run("hi").await;
+        assert!(outcome.is_finished(), "{folder}: {:?}", outcome.stop);
+        assert_eq!(mock.seen().len(), 2, "{folder}");
+    }))
+    .await;
 }
 
 #[tokio::test]
@@ -100,7 +127,7 @@ async fn retries_end_with_the_last_status() {
 
 #[tokio::test]
 async fn a_stream_cut_after_a_call_started_keeps_the_history_balanced() {
-    for (provider, folder) in common::PROVIDERS {
+    for (provider, folder) in PROVIDERS {
         // Cut right after the first call is complete: it has run, the second never came.
         let complete_at = match provider {
             Provider::Responses => 8,
@@ -160,27 +187,28 @@ async fn a_stream_that_ends_without_its_last_event_is_a_cut() {
 
 #[tokio::test]
 async fn a_slow_stream_times_out_and_a_steady_one_does_not() {
-    let mut slow: Vec<Piece> = events("gemini").into_iter().map(Piece::Text).collect();
-    slow.insert(1, Piece::Sleep(Duration::from_secs(2)));
-    let mock = Mock::start(vec![Reply::sse(slow)]).await;
-    let outcome = run_gemini(&mock).await;
-    assert_eq!(error_kind(&outcome), Some(ErrorKind::Timeout), "{:?}", outcome.stop);
+    join_all(PROVIDERS.map(|(provider, folder)| async move {
+        let mut slow: Vec<Piece> = events(folder).into_iter().map(Piece::Text).collect();
+        slow.insert(1, Piece::Sleep(Duration::from_secs(2)));
+        let mock = Mock::start(vec![Reply::sse(slow)]).await;
+        let outcome = run_streamed(&mock, provider).await;
+        assert_eq!(error_kind(&outcome), Some(ErrorKind::Timeout), "{folder}: {:?}", outcome.stop);
 
-    let mut steady = Vec::new();
-    for event in events("gemini") {
-        steady.push(Piece::Sleep(Duration::from_millis(100)));
-        steady.push(Piece::Text(event));
-    }
-    let mock = Mock::start(vec![Reply::sse(steady)]).await;
-    let outcome = run_gemini(&mock).await;
-    assert!(matches!(outcome.stop, StopReason::TurnLimit(1)), "{:?}", outcome.stop);
+        let mut steady = Vec::new();
+        for event in events(folder) {
+            steady.push(Piece::Sleep(Duration::from_millis(100)));
+            steady.push(Piece::Text(event));
+        }
+        let mock = Mock::start(vec![Reply::sse(steady)]).await;
+        let outcome = run_streamed(&mock, provider).await;
+        assert!(matches!(outcome.stop, StopReason::TurnLimit(1)), "{folder}: {:?}", outcome.stop);
+    }))
+    .await;
 }
 
-async fn run_gemini(mock: &Mock) -> RunOutcome {
-    let client = mock
-        .client(Provider::Gemini)
-        .idle_timeout(Duration::from_millis(400))
-        .retry(RetryPolicy::none());
+async fn run_streamed(mock: &Mock, provider: Provider) -> RunOutcome {
+    let client =
+        mock.client(provider).idle_timeout(Duration::from_millis(400)).retry(RetryPolicy::none());
     Agent::builder(client.build().expect("client"), weather(None))
         .max_turns(1)
         .build()

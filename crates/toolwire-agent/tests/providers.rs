@@ -55,7 +55,26 @@ async fn a_normal_turn_runs_the_call_and_sends_its_result_back() {
             "{folder}: {}",
             seen[1].body
         );
-        assert_eq!(seen[0].body["tools"].as_array().map(Vec::len), Some(1), "{folder}: tools sent");
+        let tools = match provider {
+            Provider::Gemini => "/tools/0/functionDeclarations",
+            _ => "/tools",
+        };
+        assert_eq!(
+            seen[0].body.pointer(tools).and_then(Value::as_array).map(Vec::len),
+            Some(1),
+            "{folder}: tools sent"
+        );
+        let system = match provider {
+            Provider::Responses => "/instructions",
+            Provider::Anthropic => "/system",
+            Provider::Gemini => "/systemInstruction/parts/0/text",
+            _ => "/messages/0/content",
+        };
+        assert_eq!(
+            seen[0].body.pointer(system),
+            Some(&Value::from("be brief")),
+            "{folder}: system prompt"
+        );
     }
 }
 

@@ -149,7 +149,8 @@ impl AgentBuilder {
         self
     }
 
-    /// Stops a run after `turns` model turns (at least 1). Default: [`DEFAULT_MAX_TURNS`].
+    /// Stops a run after `turns` model turns (at least 1); a resumption counts its own turns.
+    /// Default: [`DEFAULT_MAX_TURNS`].
     pub fn max_turns(mut self, turns: u32) -> Self {
         self.shared.max_turns = turns.max(1);
         self
