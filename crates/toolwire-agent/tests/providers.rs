@@ -214,3 +214,15 @@ async fn with_streaming_dispatch_off_no_call_starts_before_the_turn_ends() {
     let run = tokio::time::timeout(Duration::from_millis(500), agent.run("weather?")).await;
     assert!(run.is_err(), "a call ran before the turn ended");
 }
+
+#[tokio::test]
+async fn a_server_that_ignores_the_stream_flag_is_read_as_a_whole_reply() {
+    for (provider, folder) in PROVIDERS {
+        let mock = Mock::start(vec![Reply::json(fixture(folder, "parallel.json"))]).await;
+        let client = mock.client(provider).build().expect("client");
+        let outcome =
+            Agent::builder(client, weather(None)).max_turns(1).build().run("weather?").await;
+        assert!(matches!(outcome.stop, StopReason::TurnLimit(1)), "{folder}: {:?}", outcome.stop);
+        assert_eq!(outcome.receipts.len(), 2, "{folder}");
+    }
+}

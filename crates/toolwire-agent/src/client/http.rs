@@ -169,7 +169,8 @@ impl Settings {
         sink: &mut dyn TurnSink,
     ) -> Result<ModelTurn, Failed> {
         let response = self.send(url, body, signal).await?;
-        if !self.stream {
+        // Some compatible servers ignore `"stream": true` and answer with one JSON body.
+        if !self.stream || !is_event_stream(&response) {
             let reply = self.within(signal, response.json::<Value>()).await?;
             let reply = reply.map_err(|cause| {
                 fail(
@@ -255,6 +256,13 @@ impl Settings {
 
 fn fail(kind: ErrorKind, message: String, retry: bool) -> Failed {
     Failed { error: Error::new(kind, message), retry }
+}
+
+/// Whether the reply is server-sent events.
+fn is_event_stream(response: &reqwest::Response) -> bool {
+    let kind = response.headers().get(reqwest::header::CONTENT_TYPE);
+    kind.and_then(|kind| kind.to_str().ok())
+        .is_some_and(|kind| kind.trim_start().starts_with("text/event-stream"))
 }
 
 /// Tells `sink` about an unstreamed turn, as a stream would have.
