@@ -10,6 +10,9 @@
 //! [`Pending`](StopReason::Pending) with a serializable [`RunState`];
 //! [`Agent::resume`] continues it with the answers, in this process or another.
 //!
+//! Runs need a Tokio runtime with timers and I/O: calls run as Tokio tasks, and the HTTP
+//! clients use Tokio's sockets.
+//!
 //! # Example
 //!
 //! A model client is anything that implements [`ModelClient`]; here a scripted one stands

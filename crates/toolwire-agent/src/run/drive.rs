@@ -90,7 +90,8 @@ pub(super) async fn drive(shared: &Shared, state: RunState, signal: &AbortSignal
         let ModelTurn { assistant, calls, text, finish } = turn;
         run.text = text;
         if calls.is_empty() {
-            drop(starter);
+            // Stops any call a confused stream reported but the reply does not hold.
+            starter.finish(&[]).await;
             run.state.messages.extend(assistant);
             return run.end(StopReason::Finished(finish));
         }
