@@ -262,3 +262,16 @@ async fn an_abort_mid_stream_ends_the_run_aborted_and_balanced() {
 }
 
 use std::future::IntoFuture;
+
+#[tokio::test]
+async fn regression_an_anthropic_block_that_is_not_an_object_is_an_invalid_reply_not_a_panic() {
+    let start = r#"{"type":"content_block_start","index":0,"content_block":"text"}"#;
+    let delta =
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}"#;
+    let pieces = [start, delta].map(|data| Piece::Text(format!("event: x\ndata: {data}\n\n")));
+    let mock = Mock::start(vec![Reply::sse(pieces.to_vec())]).await;
+    let client =
+        mock.client(Provider::Anthropic).retry(RetryPolicy::none()).build().expect("client");
+    let outcome = Agent::builder(client, weather(None)).build().run("hi").await;
+    assert_eq!(error_kind(&outcome), Some(ErrorKind::InvalidReply), "{:?}", outcome.stop);
+}

@@ -77,14 +77,19 @@ pub(super) struct Decoder {
 }
 
 impl Decoder {
-    fn start(&mut self, index: u64, event: &Value) {
-        let value = event.get("content_block").cloned().unwrap_or(Value::Null);
+    fn start(&mut self, index: u64, event: &Value) -> Result<(), Error> {
+        let Some(value) = event.get("content_block").filter(|block| block.is_object()).cloned()
+        else {
+            let message = format!("{NAME} stream: content block {index} starts without an object");
+            return Err(invalid(message));
+        };
         let call = (value.get("type").and_then(Value::as_str) == Some("tool_use")).then(|| {
             let mut call = CallAccumulator::default();
             call.push(event);
             call
         });
         self.blocks.insert(index, Block { value, partial: String::new(), call, done: None });
+        Ok(())
     }
 
     fn delta(&mut self, index: u64, event: &Value, sink: &mut dyn TurnSink) {
@@ -142,7 +147,7 @@ impl Decode for Decoder {
         let event = super::json(data, NAME)?;
         let index = event.get("index").and_then(Value::as_u64);
         match (event.get("type").and_then(Value::as_str), index) {
-            (Some("content_block_start"), Some(index)) => self.start(index, &event),
+            (Some("content_block_start"), Some(index)) => self.start(index, &event)?,
             (Some("content_block_delta"), Some(index)) => self.delta(index, &event, sink),
             (Some("content_block_stop"), Some(index)) => self.stop(index, &event, sink)?,
             (Some("message_delta"), _) => {

@@ -5,6 +5,8 @@ mod anthropic;
 mod gemini;
 mod openai;
 mod responses;
+#[cfg(test)]
+mod robust;
 
 use serde_json::{Map, Value};
 use toolwire::Provider;
