@@ -1,0 +1,142 @@
+//! OpenAI Responses over HTTP: `POST {base}/responses`, and its typed event stream ending in
+//! `response.completed` (or `response.incomplete`).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Value, json};
+use toolwire::provider::responses::{self, CallAccumulator};
+
+use super::{Decode, Target, cut, invalid, provider_error, unparsed};
+use crate::Error;
+use crate::client::{Finish, ModelRequest, ModelTurn, TurnSink};
+
+const NAME: &str = "OpenAI Responses";
+
+pub(super) fn body(target: &Target, request: &ModelRequest<'_>, stream: bool) -> Value {
+    let mut body = json!({"model": target.model, "input": request.messages, "stream": stream});
+    if let Some(system) = request.system {
+        body["instructions"] = json!(system);
+    }
+    if !request.tools.is_empty() {
+        body["tools"] = Value::Array(request.tools.to_vec());
+    }
+    if let Some(max) = target.max_tokens {
+        body["max_output_tokens"] = json!(max);
+    }
+    body
+}
+
+pub(super) fn reply(reply: &Value) -> Result<ModelTurn, Error> {
+    if let Some(error) = reply.get("error").filter(|e| !e.is_null()) {
+        return Err(provider_error(NAME, error));
+    }
+    let output = reply
+        .get("output")
+        .and_then(Value::as_array)
+        .ok_or_else(|| invalid(format!("{NAME} reply: no /output list")))?;
+    let calls = responses::parse_calls(reply).map_err(unparsed)?;
+    let text = output
+        .iter()
+        .filter(|item| item.get("type").and_then(Value::as_str) == Some("message"))
+        .filter_map(|item| item.get("content").and_then(Value::as_array))
+        .flatten()
+        .filter(|part| part.get("type").and_then(Value::as_str) == Some("output_text"))
+        .filter_map(|part| part.get("text").and_then(Value::as_str))
+        .collect();
+    let finish = match reply.get("status").and_then(Value::as_str) {
+        Some("incomplete") => {
+            let why = reply.pointer("/incomplete_details/reason").and_then(Value::as_str);
+            if why == Some("max_output_tokens") {
+                Finish::Length
+            } else {
+                Finish::Other(why.unwrap_or("incomplete").to_owned())
+            }
+        }
+        Some("failed") => {
+            return Err(provider_error(NAME, &json!({"message": "the response failed"})));
+        }
+        _ if calls.is_empty() => Finish::Stop,
+        _ => Finish::ToolCalls,
+    };
+    Ok(ModelTurn { assistant: output.clone(), calls, text, finish })
+}
+
+/// The stream's state: each function call item by its output index, and the final response.
+#[derive(Default)]
+pub(super) struct Decoder {
+    items: BTreeMap<u64, CallAccumulator>,
+    reported: BTreeSet<String>,
+    text: String,
+    response: Option<Value>,
+}
+
+impl Decoder {
+    /// Reports the calls of the item at `index`, the first time it is complete.
+    fn report(&mut self, index: u64, sink: &mut dyn TurnSink) -> Result<(), Error> {
+        let Some(item) = self.items.get(&index) else { return Ok(()) };
+        for call in item.clone().finish().map_err(unparsed)? {
+            if self.reported.insert(call.call_id.to_string()) {
+                sink.call(&call);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Decode for Decoder {
+    fn event(
+        &mut self,
+        _name: Option<&str>,
+        data: &str,
+        sink: &mut dyn TurnSink,
+    ) -> Result<(), Error> {
+        let event = super::json(data, NAME)?;
+        let kind = event.get("type").and_then(Value::as_str).unwrap_or_default();
+        let index = event.get("output_index").and_then(Value::as_u64);
+        let is_call = event.pointer("/item/type").and_then(Value::as_str) == Some("function_call");
+        match kind {
+            "response.output_text.delta" => {
+                let delta = event.get("delta").and_then(Value::as_str).unwrap_or_default();
+                self.text.push_str(delta);
+                sink.text(delta);
+            }
+            "response.output_item.added" | "response.function_call_arguments.delta"
+                if is_call || kind.ends_with(".delta") =>
+            {
+                if let Some(index) = index {
+                    self.items.entry(index).or_default().push(&event);
+                }
+            }
+            "response.function_call_arguments.done" | "response.output_item.done" => {
+                if let Some(index) = index.filter(|_| is_call || kind.ends_with("arguments.done")) {
+                    self.items.entry(index).or_default().push(&event);
+                    self.report(index, sink)?;
+                }
+            }
+            "response.completed" | "response.incomplete" => {
+                self.response = event.get("response").cloned()
+            }
+            "response.failed" => {
+                let error = event
+                    .pointer("/response/error")
+                    .cloned()
+                    .unwrap_or(json!({"message": "the response failed"}));
+                return Err(provider_error(NAME, &error));
+            }
+            "error" => return Err(provider_error(NAME, &event)),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>, sink: &mut dyn TurnSink) -> Result<ModelTurn, Error> {
+        let Some(response) = self.response else { return Err(cut(NAME)) };
+        let turn = reply(&response)?;
+        for call in &turn.calls {
+            if !self.reported.contains(call.call_id.as_str()) {
+                sink.call(call);
+            }
+        }
+        Ok(turn)
+    }
+}

@@ -1,0 +1,135 @@
+//! The conversation in each provider's wire messages: the user's prompt, the results of a
+//! turn's calls, and an assistant turn rebuilt from its calls when the turn was cut short.
+
+use serde_json::{Value, json};
+use toolwire::provider::{anthropic, gemini, openai, responses};
+use toolwire::{Provider, Receipt, ToolCall};
+
+use crate::{Error, ErrorKind};
+
+/// The name a provider is stored and specified by: `openai`, `responses`, `anthropic` or
+/// `gemini`.
+pub fn provider_name(provider: Provider) -> &'static str {
+    match provider {
+        Provider::Responses => "responses",
+        Provider::Anthropic => "anthropic",
+        Provider::Gemini => "gemini",
+        _ => "openai",
+    }
+}
+
+/// The provider called `name` (as [`provider_name`] writes it; `openai-responses` is taken
+/// for `responses`).
+///
+/// # Errors
+///
+/// A [`Config`](ErrorKind::Config) error for any other name.
+pub fn parse_provider(name: &str) -> Result<Provider, Error> {
+    match name.trim().to_ascii_lowercase().as_str() {
+        "openai" | "chat" => Ok(Provider::OpenAi),
+        "responses" | "openai-responses" => Ok(Provider::Responses),
+        "anthropic" => Ok(Provider::Anthropic),
+        "gemini" | "google" => Ok(Provider::Gemini),
+        other => Err(Error::new(
+            ErrorKind::Config,
+            format!("unknown provider {other:?}: expected openai, responses, anthropic or gemini"),
+        )),
+    }
+}
+
+/// The user message that opens a run with `text`.
+pub(crate) fn user(provider: Provider, text: &str) -> Value {
+    match provider {
+        Provider::Gemini => json!({"role": "user", "parts": [{"text": text}]}),
+        _ => json!({"role": "user", "content": text}),
+    }
+}
+
+/// The messages that answer a turn's calls; `assistant` is what the turn appended.
+pub(crate) fn results(provider: Provider, assistant: &[Value], receipts: &[Receipt]) -> Vec<Value> {
+    match provider {
+        Provider::Responses => {
+            let reply = json!({"output": assistant});
+            responses::render_results_for(&reply, receipts)
+                .unwrap_or_else(|_| responses::render_results(receipts))
+        }
+        Provider::Anthropic => vec![anthropic::render_results(receipts)],
+        Provider::Gemini => vec![gemini::render_results(receipts)],
+        _ => openai::render_results(receipts),
+    }
+}
+
+/// An assistant turn holding `text` and `calls`, for a turn whose reply never completed:
+/// the calls that had started still get their results, so the conversation stays balanced.
+pub(crate) fn rebuilt(provider: Provider, text: &str, calls: &[ToolCall]) -> Vec<Value> {
+    let arguments = |call: &ToolCall| match &call.arguments {
+        Value::Object(_) => call.arguments.clone(),
+        _ => json!({}),
+    };
+    match provider {
+        Provider::Responses => {
+            let mut items = Vec::new();
+            if !text.is_empty() {
+                items.push(json!({"type": "message", "role": "assistant",
+                    "content": [{"type": "output_text", "text": text}]}));
+            }
+            items.extend(calls.iter().map(|call| {
+                json!({"type": "function_call", "call_id": call.call_id.as_str(),
+                    "name": &*call.tool, "arguments": arguments(call).to_string()})
+            }));
+            items
+        }
+        Provider::Anthropic => {
+            let mut blocks = Vec::new();
+            if !text.is_empty() {
+                blocks.push(json!({"type": "text", "text": text}));
+            }
+            blocks.extend(calls.iter().map(|call| {
+                json!({"type": "tool_use", "id": call.call_id.as_str(), "name": &*call.tool,
+                    "input": arguments(call)})
+            }));
+            vec![json!({"role": "assistant", "content": blocks})]
+        }
+        Provider::Gemini => {
+            let mut parts = Vec::new();
+            if !text.is_empty() {
+                parts.push(json!({"text": text}));
+            }
+            parts.extend(calls.iter().map(|call| json!({"functionCall": gemini_call(call)})));
+            vec![json!({"role": "model", "parts": parts})]
+        }
+        _ => vec![openai_assistant(text, calls)],
+    }
+}
+
+/// A Gemini `functionCall`: `{"id"?, "name", "args"}`.
+pub(crate) fn gemini_call(call: &ToolCall) -> Value {
+    let args = if call.arguments.is_object() { call.arguments.clone() } else { json!({}) };
+    let mut value = json!({"name": &*call.tool, "args": args});
+    if !call.call_id.is_empty() {
+        value["id"] = json!(call.call_id.as_str());
+    }
+    value
+}
+
+/// An OpenAI Chat Completions assistant message with `text` and `calls`.
+pub(crate) fn openai_assistant(text: &str, calls: &[ToolCall]) -> Value {
+    let content = if text.is_empty() { Value::Null } else { json!(text) };
+    let mut message = json!({"role": "assistant", "content": content});
+    if !calls.is_empty() {
+        let calls: Vec<Value> = calls
+            .iter()
+            .map(|call| {
+                let arguments = if call.malformed.is_some() {
+                    "{}".to_owned()
+                } else {
+                    call.arguments.to_string()
+                };
+                json!({"id": call.call_id.as_str(), "type": "function",
+                    "function": {"name": &*call.tool, "arguments": arguments}})
+            })
+            .collect();
+        message["tool_calls"] = Value::Array(calls);
+    }
+    message
+}

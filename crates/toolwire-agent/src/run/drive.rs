@@ -1,0 +1,134 @@
+//! The loop: model → calls → policy and approvals → dispatch → results → model.
+
+use toolwire::provider::repair;
+use toolwire::{AbortSignal, InvocationId, Receipt};
+
+use super::events::AgentEvent;
+use super::guard::Guard;
+use super::state::{PendingTurn, RunState, is_waiting};
+use super::turn::Starter;
+use super::{RunOutcome, Shared, StopReason};
+use crate::client::{ModelRequest, ModelTurn};
+use crate::history::{self, provider_name};
+
+/// The state a run starts from: a new conversation, or `history` continued, with the
+/// user's `prompt` added.
+pub(super) fn open(shared: &Shared, history: Option<RunState>, prompt: &str) -> RunState {
+    let provider = shared.client.provider();
+    let mut state = history.unwrap_or_else(|| RunState {
+        run_id: InvocationId::new().to_string(),
+        provider: provider_name(provider).to_owned(),
+        model: shared.client.model().to_owned(),
+        messages: Vec::new(),
+        turns: 0,
+        pending: None,
+    });
+    if let Some(pending) = state.pending.take() {
+        // Calls still waiting answer as they stand, so the conversation stays balanced.
+        let results = history::results(provider, &pending.assistant, &pending.receipts);
+        state.messages.extend(results);
+    }
+    state.messages.push(history::user(provider, prompt));
+    state
+}
+
+/// What a run has gathered so far.
+pub(super) struct Progress {
+    pub(super) state: RunState,
+    pub(super) receipts: Vec<Receipt>,
+    pub(super) text: String,
+}
+
+impl Progress {
+    pub(super) fn end(self, stop: StopReason) -> RunOutcome {
+        RunOutcome { stop, text: self.text, receipts: self.receipts, state: self.state }
+    }
+}
+
+/// Runs turns until the model stops, a limit is reached, or calls wait.
+pub(super) async fn drive(shared: &Shared, state: RunState, signal: &AbortSignal) -> RunOutcome {
+    let provider = shared.client.provider();
+    let tools = shared.app.definitions(&shared.registry, provider);
+    let mut guard = Guard::new(shared.repetition_limit);
+    let mut run = Progress { state, receipts: Vec::new(), text: String::new() };
+    for taken in 0.. {
+        if signal.is_aborted() {
+            return run.end(StopReason::Aborted);
+        }
+        if taken >= shared.max_turns {
+            return run.end(StopReason::TurnLimit(taken));
+        }
+        run.state.turns += 1;
+        if let Some(sink) = &shared.events {
+            sink(&AgentEvent::TurnStarted { turn: run.state.turns });
+        }
+        let mut starter = Starter::new(shared, signal, &mut guard);
+        let request = ModelRequest {
+            system: shared.system.as_deref(),
+            messages: &run.state.messages,
+            tools: &tools,
+            signal,
+        };
+        let turn = match shared.client.complete(request, &mut starter).await {
+            Ok(turn) => turn,
+            Err(error) => {
+                let (text, calls, receipts) = starter.abandon().await;
+                if !calls.is_empty() {
+                    // Balance the cut turn: the calls that were reported get results.
+                    let assistant = history::rebuilt(provider, &text, &calls);
+                    append(&mut run, provider, assistant, repair(&calls, receipts));
+                }
+                run.text = text;
+                let aborted = error.is_aborted() || signal.is_aborted();
+                return run.end(if aborted {
+                    StopReason::Aborted
+                } else {
+                    StopReason::ModelError(error)
+                });
+            }
+        };
+        let ModelTurn { assistant, calls, text, finish } = turn;
+        run.text = text;
+        if calls.is_empty() {
+            // Stops any call a confused stream reported but the reply does not hold.
+            starter.finish(&[]).await;
+            run.state.messages.extend(assistant);
+            return run.end(StopReason::Finished(finish));
+        }
+        let receipts = repair(&calls, starter.finish(&calls).await);
+        if receipts.iter().any(is_waiting) {
+            run.state.messages.extend(assistant.iter().cloned());
+            run.receipts.extend(receipts.iter().cloned());
+            run.state.pending = Some(PendingTurn { assistant, calls, receipts });
+            return park(shared, run).await;
+        }
+        append(&mut run, provider, assistant, receipts);
+        if let Some((tool, times)) = guard.tripped.take() {
+            return run.end(StopReason::Repetition { tool, times });
+        }
+    }
+    run.end(StopReason::TurnLimit(shared.max_turns))
+}
+
+/// Appends a turn and its results.
+fn append(
+    run: &mut Progress,
+    provider: toolwire::Provider,
+    assistant: Vec<serde_json::Value>,
+    receipts: Vec<Receipt>,
+) {
+    let results = history::results(provider, &assistant, &receipts);
+    run.state.messages.extend(assistant);
+    run.state.messages.extend(results);
+    run.receipts.extend(receipts);
+}
+
+/// Ends a run whose calls wait, saving it in the agent's store.
+pub(super) async fn park(shared: &Shared, run: Progress) -> RunOutcome {
+    if let Some(store) = &shared.store
+        && let Err(error) = store.save(&run.state).await
+    {
+        return run.end(StopReason::StoreFailed(error));
+    }
+    run.end(StopReason::Pending)
+}

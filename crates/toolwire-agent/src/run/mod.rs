@@ -1,0 +1,219 @@
+//! [`Agent`]: the loop of model turns and tool calls.
+
+mod app;
+mod call;
+mod drive;
+mod events;
+mod guard;
+mod outcome;
+mod prepared;
+mod resume;
+mod state;
+mod store;
+mod turn;
+
+use std::any::Any;
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use toolwire::{AbortSignal, Answer, Registry};
+
+pub use events::AgentEvent;
+pub use outcome::{RunOutcome, StopReason};
+pub use prepared::Run;
+pub use state::{PendingCall, PendingTurn, RunState};
+pub use store::{MemoryStore, RunStore};
+
+use crate::Error;
+use crate::client::ModelClient;
+use app::AppState;
+use events::EventSink;
+
+/// The default turn limit of a run.
+pub const DEFAULT_MAX_TURNS: u32 = 25;
+/// The default number of times a run may make one same call (tool and arguments).
+pub const DEFAULT_REPETITION_LIMIT: u32 = 3;
+
+/// Runs a model and a registry's tools in a loop: model → calls → policy and approvals →
+/// dispatch → results → model, until the model stops, a limit is reached, or calls wait
+/// for a human. Cloning it is cheap.
+#[derive(Clone)]
+pub struct Agent {
+    shared: Arc<Shared>,
+}
+
+/// What every run of an agent shares.
+pub(crate) struct Shared {
+    pub(crate) client: Arc<dyn ModelClient>,
+    pub(crate) registry: Registry,
+    pub(crate) system: Option<String>,
+    pub(crate) max_turns: u32,
+    pub(crate) repetition_limit: u32,
+    pub(crate) streaming: bool,
+    pub(crate) call_timeout: Option<Duration>,
+    pub(crate) events: Option<EventSink>,
+    pub(crate) store: Option<Arc<dyn RunStore>>,
+    pub(crate) app: AppState,
+}
+
+/// Sets up an [`Agent`]; made by [`Agent::builder`].
+#[must_use = "a builder does nothing until built"]
+pub struct AgentBuilder {
+    shared: Shared,
+}
+
+impl Agent {
+    /// Starts an agent of `client` with the tools of `registry`.
+    pub fn builder(client: impl ModelClient + 'static, registry: Registry) -> AgentBuilder {
+        Self::builder_shared(Arc::new(client), registry)
+    }
+
+    /// Starts an agent of a shared client.
+    pub fn builder_shared(client: Arc<dyn ModelClient>, registry: Registry) -> AgentBuilder {
+        let shared = Shared {
+            client,
+            registry,
+            system: None,
+            max_turns: DEFAULT_MAX_TURNS,
+            repetition_limit: DEFAULT_REPETITION_LIMIT,
+            streaming: true,
+            call_timeout: None,
+            events: None,
+            store: None,
+            app: AppState::none(),
+        };
+        AgentBuilder { shared }
+    }
+
+    /// Prepares a run that opens with the user's `prompt`; await it for its outcome.
+    pub fn run(&self, prompt: impl Into<String>) -> Run {
+        Run::new(self.clone(), prompt.into())
+    }
+
+    /// Continues a pending run with the host's answers, each to a pending call's request
+    /// (matched by request id); calls without an answer keep waiting. The state may come
+    /// from another process.
+    ///
+    /// # Errors
+    ///
+    /// A [`Resume`](crate::ErrorKind::Resume) error when the state is for another provider
+    /// or model, or has no pending calls.
+    pub async fn resume(
+        &self,
+        state: RunState,
+        answers: impl IntoIterator<Item = Answer>,
+    ) -> Result<RunOutcome, Error> {
+        self.resume_with(state, answers.into_iter().collect(), AbortSignal::never()).await
+    }
+
+    /// [`resume`](Self::resume), aborted when `signal` fires.
+    ///
+    /// # Errors
+    ///
+    /// As for [`resume`](Self::resume).
+    pub async fn resume_with(
+        &self,
+        state: RunState,
+        answers: Vec<Answer>,
+        signal: AbortSignal,
+    ) -> Result<RunOutcome, Error> {
+        resume::resume(&self.shared, state, answers, signal).await
+    }
+
+    /// Loads the run `run_id` from the agent's store and resumes it with `answers`.
+    ///
+    /// # Errors
+    ///
+    /// A [`Store`](crate::ErrorKind::Store) error when the agent has no store or the store
+    /// does not hold the run, and the errors of [`resume`](Self::resume).
+    pub async fn resume_stored(
+        &self,
+        run_id: &str,
+        answers: impl IntoIterator<Item = Answer>,
+    ) -> Result<RunOutcome, Error> {
+        let state = resume::load(&self.shared, run_id).await?;
+        self.resume(state, answers).await
+    }
+
+    /// The registry whose tools the agent runs.
+    pub fn registry(&self) -> &Registry {
+        &self.shared.registry
+    }
+}
+
+impl AgentBuilder {
+    /// Sets the system prompt.
+    pub fn system(mut self, prompt: impl Into<String>) -> Self {
+        self.shared.system = Some(prompt.into());
+        self
+    }
+
+    /// Stops a run after `turns` model turns (at least 1); a resumption counts its own turns.
+    /// Default: [`DEFAULT_MAX_TURNS`].
+    pub fn max_turns(mut self, turns: u32) -> Self {
+        self.shared.max_turns = turns.max(1);
+        self
+    }
+
+    /// Stops a run whose model makes one same call (tool and arguments) more than `times`
+    /// times; 0 turns the guard off. Default: [`DEFAULT_REPETITION_LIMIT`].
+    pub fn repetition_limit(mut self, times: u32) -> Self {
+        self.shared.repetition_limit = times;
+        self
+    }
+
+    /// Whether a call starts as soon as its arguments are complete in the stream (the
+    /// default), or only once the model's turn is over.
+    pub fn streaming_dispatch(mut self, on: bool) -> Self {
+        self.shared.streaming = on;
+        self
+    }
+
+    /// Gives every call its own time budget.
+    pub fn call_timeout(mut self, timeout: Duration) -> Self {
+        self.shared.call_timeout = Some(timeout);
+        self
+    }
+
+    /// Hears the run's events: text, calls starting and finishing, approvals needed.
+    pub fn on_event(mut self, callback: impl Fn(&AgentEvent<'_>) + Send + Sync + 'static) -> Self {
+        self.shared.events = Some(Arc::new(callback));
+        self
+    }
+
+    /// Saves pending runs in `store`, for [`Agent::resume_stored`].
+    pub fn store(mut self, store: Arc<dyn RunStore>) -> Self {
+        self.shared.store = Some(store);
+        self
+    }
+
+    /// Hands every call the application state, and lists only the tools active for it.
+    pub fn state<S: Any + Send + Sync>(mut self, state: Arc<S>) -> Self {
+        self.shared.app = AppState::new(state);
+        self
+    }
+
+    /// Builds the agent.
+    pub fn build(self) -> Agent {
+        Agent { shared: Arc::new(self.shared) }
+    }
+}
+
+impl fmt::Debug for Agent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Agent")
+            .field("model", &self.shared.client.model())
+            .field("registry", &self.shared.registry)
+            .field("max_turns", &self.shared.max_turns)
+            .finish_non_exhaustive()
+    }
+}
+
+impl fmt::Debug for AgentBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AgentBuilder")
+            .field("model", &self.shared.client.model())
+            .finish_non_exhaustive()
+    }
+}

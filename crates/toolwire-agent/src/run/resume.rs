@@ -1,0 +1,103 @@
+//! Resuming a pending run with the host's answers.
+
+use futures_util::future::join_all;
+use toolwire::{AbortSignal, Answer, Receipt};
+
+use super::call::prepare;
+use super::drive::{self, Progress};
+use super::events::{self, AgentEvent};
+use super::state::{RunState, is_waiting};
+use super::{RunOutcome, Shared};
+use crate::history::{self, provider_name};
+use crate::{Error, ErrorKind};
+
+/// The run `run_id` from the agent's store.
+pub(super) async fn load(shared: &Shared, run_id: &str) -> Result<RunState, Error> {
+    let Some(store) = &shared.store else {
+        return Err(Error::new(
+            ErrorKind::Store,
+            format!("cannot resume run {run_id:?}: the agent has no run store"),
+        ));
+    };
+    match store.load(run_id).await? {
+        Some(state) => Ok(state),
+        None => Err(Error::new(
+            ErrorKind::Store,
+            format!("cannot resume run {run_id:?}: the store does not hold it"),
+        )),
+    }
+}
+
+/// Re-runs the waiting calls that `answers` answer; continues the loop once no call waits.
+pub(super) async fn resume(
+    shared: &Shared,
+    mut state: RunState,
+    answers: Vec<Answer>,
+    signal: AbortSignal,
+) -> Result<RunOutcome, Error> {
+    check(shared, &state)?;
+    let Some(mut pending) = state.pending.take() else {
+        let message =
+            format!("cannot resume run {:?}: no call in it waits for an answer", state.run_id);
+        return Err(Error::new(ErrorKind::Resume, message));
+    };
+    let mut reruns = Vec::new();
+    for (position, (call, receipt)) in pending.calls.iter().zip(&pending.receipts).enumerate() {
+        let Some(request) = receipt.result.pending_request() else { continue };
+        let Some(answer) = answers.iter().find(|answer| answer.id == request.id) else { continue };
+        if let Some(sink) = &shared.events {
+            sink(&AgentEvent::CallStarted(call));
+        }
+        let one =
+            shared.registry.dispatch([call.clone()]).answer(call.call_id.clone(), answer.clone());
+        reruns.push((position, prepare(shared, one, &signal)));
+    }
+    if reruns.is_empty() && !answers.is_empty() {
+        state.pending = Some(pending);
+        let message = format!(
+            "cannot resume run {:?}: no answer matches a waiting call's request id",
+            state.run_id
+        );
+        return Err(Error::new(ErrorKind::Resume, message));
+    }
+    let (positions, runs): (Vec<usize>, Vec<_>) = reruns.into_iter().unzip();
+    let mut fresh: Vec<Receipt> = Vec::with_capacity(positions.len());
+    for (position, mut receipts) in positions.into_iter().zip(join_all(runs).await) {
+        let Some(receipt) = receipts.pop() else { continue };
+        events::finished(shared.events.as_ref(), &receipt);
+        if let Some(slot) = pending.receipts.get_mut(position) {
+            *slot = receipt.clone();
+        }
+        fresh.push(receipt);
+    }
+    if pending.receipts.iter().any(is_waiting) {
+        state.pending = Some(pending);
+        return Ok(
+            drive::park(shared, Progress { state, receipts: fresh, text: String::new() }).await
+        );
+    }
+    let provider = shared.client.provider();
+    let results = history::results(provider, &pending.assistant, &pending.receipts);
+    state.messages.extend(results);
+    if let Some(store) = &shared.store {
+        store.remove(&state.run_id).await?;
+    }
+    let mut outcome = drive::drive(shared, state, &signal).await;
+    fresh.append(&mut outcome.receipts);
+    outcome.receipts = fresh;
+    Ok(outcome)
+}
+
+/// Checks that `state` was made for this agent's provider and model.
+fn check(shared: &Shared, state: &RunState) -> Result<(), Error> {
+    let provider = provider_name(shared.client.provider());
+    let model = shared.client.model();
+    if state.provider == provider && state.model == model {
+        return Ok(());
+    }
+    let message = format!(
+        "cannot resume run {:?}: it was made for {}:{}, and this agent runs {provider}:{model}",
+        state.run_id, state.provider, state.model
+    );
+    Err(Error::new(ErrorKind::Resume, message))
+}
