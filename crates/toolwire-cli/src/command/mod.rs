@@ -64,6 +64,7 @@ impl CommandTool {
         let program = resolve_program(&def.program, def.cwd.as_deref())
             .map_err(|why| format!("cannot run {:?}: {why}", self.name))?;
         let mut command = Command::new(program);
+        command.arg0(&def.program);
         command.args(def.args.iter().filter_map(|arg| arg.fill(args, str::to_owned)));
         command.env_clear();
         for (key, value) in std::env::vars_os()

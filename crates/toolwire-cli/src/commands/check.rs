@@ -82,3 +82,8 @@ fn runtime(tool: &ToolDef, findings: &mut Findings) {
         }
     }
 }
+
+/// `1 error`, `2 errors`.
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
