@@ -28,8 +28,12 @@ argv = ["echo", "{message}"]
 "#;
 
 fn main() {
-    let runs = std::env::var("TOOLWIRE_BENCH_RUNS").ok().and_then(|runs| runs.parse().ok()).unwrap_or(200usize);
-    let manifest = std::env::temp_dir().join(format!("toolwire-startup-{}.toml", std::process::id()));
+    let runs = std::env::var("TOOLWIRE_BENCH_RUNS")
+        .ok()
+        .and_then(|runs| runs.parse().ok())
+        .unwrap_or(200usize);
+    let manifest =
+        std::env::temp_dir().join(format!("toolwire-startup-{}.toml", std::process::id()));
     if let Err(error) = std::fs::write(&manifest, MANIFEST) {
         eprintln!("error: cannot write {}: {error}", manifest.display());
         std::process::exit(2);
@@ -53,8 +57,15 @@ fn main() {
     let ratio = call.as_secs_f64() / baseline.as_secs_f64();
     let verdict = if call < TARGET { "under" } else { "OVER" };
     println!("startup/true (baseline)   median {:>9.3} ms   1.00x", ms(baseline));
-    println!("startup/toolwire_call     median {:>9.3} ms   {ratio:.2}x   +{:.3} ms", ms(call), ms(call.saturating_sub(baseline)));
-    println!("{runs} runs each, interleaved; `toolwire call` is {verdict} the {} ms target", TARGET.as_millis());
+    println!(
+        "startup/toolwire_call     median {:>9.3} ms   {ratio:.2}x   +{:.3} ms",
+        ms(call),
+        ms(call.saturating_sub(baseline))
+    );
+    println!(
+        "{runs} runs each, interleaved; `toolwire call` is {verdict} the {} ms target",
+        TARGET.as_millis()
+    );
 }
 
 /// Spawns and waits for `command`, its output discarded.

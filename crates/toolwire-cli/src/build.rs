@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use tokio::sync::Semaphore;
-use toolwire::{DefineErrorKind, Registry, Tool, ToolContext, ToolResult};
+use toolwire::{DefineErrorKind, Registry, Tool, ToolBuilder, ToolContext, ToolResult};
 
 use crate::command::CommandTool;
 use crate::http_tool::HttpTool;
@@ -69,18 +69,7 @@ fn tool(manifest: &Manifest, def: ToolDef) -> Result<Tool, ManifestError> {
     if let Some(strict) = def.strict {
         builder = builder.strict(strict);
     }
-    let [read_only, destructive, idempotent, open_world] = def.hints;
-    let hints: [(Option<bool>, fn(toolwire::ToolBuilder, bool) -> toolwire::ToolBuilder); 4] = [
-        (read_only, toolwire::ToolBuilder::read_only),
-        (destructive, toolwire::ToolBuilder::destructive),
-        (idempotent, toolwire::ToolBuilder::idempotent),
-        (open_world, toolwire::ToolBuilder::open_world),
-    ];
-    for (hint, set) in hints {
-        if let Some(hint) = hint {
-            builder = set(builder, hint);
-        }
-    }
+    builder = hints(builder, def.hints);
     builder.needs_approval(def.needs_approval).build().map_err(|error| {
         let span = match (error.kind(), &def.parameters_span) {
             (DefineErrorKind::InvalidName, _) | (_, None) => def.name_span.clone(),
@@ -88,4 +77,23 @@ fn tool(manifest: &Manifest, def: ToolDef) -> Result<Tool, ManifestError> {
         };
         manifest.error_at(span, error.to_string())
     })
+}
+
+/// A hint setter of the builder.
+type SetHint = fn(ToolBuilder, bool) -> ToolBuilder;
+
+/// Sets the MCP hints the manifest gives: read-only, destructive, idempotent, open world.
+fn hints(mut builder: ToolBuilder, hints: [Option<bool>; 4]) -> ToolBuilder {
+    let setters: [SetHint; 4] = [
+        ToolBuilder::read_only,
+        ToolBuilder::destructive,
+        ToolBuilder::idempotent,
+        ToolBuilder::open_world,
+    ];
+    for (hint, set) in hints.into_iter().zip(setters) {
+        if let Some(hint) = hint {
+            builder = set(builder, hint);
+        }
+    }
+    builder
 }

@@ -167,7 +167,6 @@ fn serve_answers_mcp_on_stdio() {
         .and_then(Result::ok)
         .and_then(|line| serde_json::from_str(&line).ok())
         .unwrap_or_default();
-    drop(send);
     drop(stdin);
     let _ = child.wait();
     assert_eq!(answer["id"], 2, "{answer}");
@@ -224,4 +223,49 @@ fn mcp_import_reads_the_configuration_then_fails_clearly_until_the_client_is_bui
         .assert()
         .code(2)
         .stderr(contains("invalid MCP configuration"));
+}
+
+#[test]
+fn serve_http_answers_mcp_on_loopback() {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map(|addr| addr.port())
+        .unwrap_or(39_217);
+    let addr = format!("127.0.0.1:{port}");
+    let mut child = std::process::Command::new(binary())
+        .args(["serve", "--http", &addr, "-m"])
+        .arg(example())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|error| panic!("cannot start toolwire serve: {error}"));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let mut stream = loop {
+        match std::net::TcpStream::connect(&addr) {
+            Ok(stream) => break stream,
+            Err(_) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(50))
+            }
+            Err(error) => panic!("the server never listened on {addr}: {error}"),
+        }
+    };
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}}).to_string();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).unwrap_or_else(|error| panic!("write: {error}"));
+    stream.set_read_timeout(Some(std::time::Duration::from_secs(10))).ok();
+    let mut response = Vec::new();
+    let mut buffer = [0u8; 4096];
+    while !String::from_utf8_lossy(&response).contains("serverInfo") {
+        match stream.read(&mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(read) => response.extend_from_slice(&buffer[..read]),
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let response = String::from_utf8_lossy(&response);
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(response.contains(r#""name":"toolwire""#), "{response}");
 }

@@ -50,10 +50,11 @@ pub(crate) fn run(manifest: &Path) -> Result<Exit, CliError> {
     }
     let Findings { errors, warnings } = findings;
     let (tools, providers) = (registry.len(), ProviderArg::value_variants().len());
-    eprintln!(
-        "checked {tools} tools for {providers} providers: {errors} errors, {warnings} warnings"
-    );
-    Ok(if errors == 0 { Exit::Success } else { Exit::Usage })
+    let exit = if errors == 0 { Exit::Success } else { Exit::Usage };
+    let (tools, errors, warnings) =
+        (count(tools, "tool"), count(errors, "error"), count(warnings, "warning"));
+    eprintln!("checked {tools} for {providers} providers: {errors}, {warnings}");
+    Ok(exit)
 }
 
 /// What only the machine can tell: the program, the folder, the variables.
