@@ -57,8 +57,8 @@ pub(crate) enum Command {
 /// `toolwire serve`.
 #[derive(Debug, Args)]
 pub(crate) struct ServeArgs {
-    /// Serve streamable HTTP at ADDR (such as 127.0.0.1:3000, at /mcp) instead of stdio.
-    #[arg(long, value_name = "ADDR")]
+    /// Serve streamable HTTP at ADDR, at /mcp, instead of stdio; without ADDR, 127.0.0.1:3000.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:3000")]
     pub(crate) http: Option<String>,
     /// Require this bearer token on HTTP, read from the environment variable NAME.
     #[arg(long, value_name = "NAME", requires = "http")]

@@ -137,40 +137,92 @@ fn an_http_tool_whose_header_variable_is_unset_fails_clearly() {
     ));
 }
 
+/// `toolwire serve` on stdio, initialized, with a way to send and a way to read.
+struct StdioServer {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    lines: std::io::Lines<BufReader<std::process::ChildStdout>>,
+}
+
+impl StdioServer {
+    fn start(manifest: &std::path::Path) -> Self {
+        let mut child = std::process::Command::new(binary())
+            .args(["serve", "-m"])
+            .arg(manifest)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|error| panic!("cannot start toolwire serve: {error}"));
+        let stdin = child.stdin.take().unwrap_or_else(|| panic!("no stdin"));
+        let lines =
+            BufReader::new(child.stdout.take().unwrap_or_else(|| panic!("no stdout"))).lines();
+        let mut server = Self { child, stdin, lines };
+        let info = json!({"name": "test", "version": "1"});
+        server.send(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": info}}));
+        let _initialized = server.read();
+        server.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        server
+    }
+
+    fn send(&mut self, message: Value) {
+        writeln!(self.stdin, "{message}").unwrap_or_else(|error| panic!("write: {error}"));
+    }
+
+    fn call(&mut self, id: u64, name: &str, arguments: Value) {
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name, "arguments": arguments}}));
+    }
+
+    fn read(&mut self) -> Value {
+        self.lines
+            .next()
+            .and_then(Result::ok)
+            .and_then(|line| serde_json::from_str(&line).ok())
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for StdioServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 #[test]
 fn serve_answers_mcp_on_stdio() {
-    let mut child = std::process::Command::new(binary())
-        .args(["serve", "-m"])
-        .arg(example())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|error| panic!("cannot start toolwire serve: {error}"));
-    let mut stdin = child.stdin.take().unwrap_or_else(|| panic!("no stdin"));
-    let mut lines =
-        BufReader::new(child.stdout.take().unwrap_or_else(|| panic!("no stdout"))).lines();
-    let mut send = |message: Value| {
-        writeln!(stdin, "{message}").unwrap_or_else(|error| panic!("write: {error}"))
-    };
-    let info = json!({"name": "test", "version": "1"});
-    send(
-        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": info}}),
-    );
-    let _initialized = lines.next();
-    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-    send(
-        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "add", "arguments": {"a": 1, "b": 2}}}),
-    );
-    let answer: Value = lines
-        .next()
-        .and_then(Result::ok)
-        .and_then(|line| serde_json::from_str(&line).ok())
-        .unwrap_or_default();
-    drop(stdin);
-    let _ = child.wait();
+    let mut server = StdioServer::start(&example());
+    server.call(2, "add", json!({"a": 1, "b": 2}));
+    let answer = server.read();
     assert_eq!(answer["id"], 2, "{answer}");
     assert_eq!(answer["result"]["content"][0]["text"], "3", "{answer}");
+}
+
+#[test]
+fn a_tools_concurrency_limit_holds_over_mcp() {
+    let tool = |name: &str, limit: u32| {
+        format!(
+            "[[tool]]\nname = \"{name}\"\nconcurrency = {limit}\n[tool.command]\nargv = [\"sleep\", \"0.4\"]\n"
+        )
+    };
+    let path = manifest(&format!("{}\n{}", tool("one_at_a_time", 1), tool("together", 3)));
+    let mut server = StdioServer::start(&path);
+    let timed = |server: &mut StdioServer, name: &str| {
+        let started = std::time::Instant::now();
+        (1..=3).for_each(|id| server.call(id, name, json!({})));
+        (1..=3).for_each(|_| assert_eq!(server.read()["result"]["isError"], false));
+        started.elapsed()
+    };
+    let serial = timed(&mut server, "one_at_a_time");
+    let parallel = timed(&mut server, "together");
+    assert!(
+        serial >= std::time::Duration::from_millis(1150),
+        "three calls ran at once under a limit of 1: {serial:?}"
+    );
+    assert!(
+        parallel < serial,
+        "a limit of 3 did not let them run together: {parallel:?} vs {serial:?}"
+    );
 }
 
 #[test]
