@@ -113,10 +113,15 @@ pub(crate) enum ProviderArg {
 /// `toolwire mcp`.
 #[derive(Debug, Subcommand)]
 pub(crate) enum McpCommand {
-    /// List the tools of the MCP servers configured in an mcp.json.
+    /// List the tools of the MCP servers configured in an mcp.json, as they would be imported.
+    ///
+    /// Exits 1 when a server cannot be reached (the others are still listed).
     Import {
         /// The configuration (`{"mcpServers": {...}}`).
         config: PathBuf,
+        /// Print the tools' MCP definitions as one JSON array.
+        #[arg(long)]
+        json: bool,
     },
 }
 

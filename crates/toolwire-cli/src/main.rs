@@ -58,7 +58,9 @@ async fn run(cli: Cli) -> Result<Exit, CliError> {
         Command::Call(args) => commands::call::run(manifest, journal, args).await,
         Command::Schema(args) => commands::schema::run(manifest, args.provider),
         Command::Check => commands::check::run(manifest),
-        Command::Mcp(McpCommand::Import { config }) => import::list_tools(&config).await,
+        Command::Mcp(McpCommand::Import { config, json }) => {
+            import::list_tools(&config, json).await
+        }
         Command::Run(args) => {
             let registry = build::registry(manifest::Manifest::load(manifest)?)?;
             agent::run(registry, args).await

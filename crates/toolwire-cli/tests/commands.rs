@@ -261,20 +261,34 @@ fn run_fails_clearly_until_the_agent_is_built_in() {
 }
 
 #[test]
-fn mcp_import_reads_the_configuration_then_fails_clearly_until_the_client_is_built_in() {
+fn mcp_import_lists_the_tools_of_a_configured_server() {
+    // The server is `toolwire serve` itself, on the example manifest.
     let config = common::scratch("mcp").join("mcp.json");
-    let text = json!({"mcpServers": {"files": {"command": "npx", "args": ["-y", "server-files"]}, "web": {"url": "http://127.0.0.1:3000/mcp"}}});
+    let serve = json!({"command": binary(), "args": ["serve", "--manifest", example()]});
+    std::fs::write(&config, json!({"mcpServers": {"local": serve}}).to_string())
+        .unwrap_or_else(|error| panic!("{error}"));
+    let output = run(toolwire().args(["mcp", "import"]).arg(&config));
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let listed = stdout(&output);
+    assert!(listed.contains("local__echo\tPrint a message back\n"), "{listed}");
+    assert_eq!(listed.lines().count(), 5, "{listed}");
+    let output = run(toolwire().args(["mcp", "import", "--json"]).arg(&config));
+    let definitions: Value =
+        serde_json::from_slice(&output.stdout).unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(definitions[0]["name"], "local__echo");
+    assert_eq!(definitions[0]["inputSchema"]["required"], json!(["message"]));
+}
+
+#[test]
+fn mcp_import_reports_a_server_it_cannot_reach_and_a_bad_configuration() {
+    let config = common::scratch("mcp").join("mcp.json");
+    let text = json!({"mcpServers": {"gone": {"command": "no-such-mcp-server-toolwire"}}});
     std::fs::write(&config, text.to_string()).unwrap_or_else(|error| panic!("{error}"));
-    toolwire().args(["mcp", "import"]).arg(&config).assert().code(2).stderr(contains(
-        "it would list the tools of 2 server(s): files (npx -y server-files), web (http://127.0.0.1:3000/mcp)",
-    ));
-    std::fs::write(&config, "{}").unwrap_or_else(|error| panic!("{error}"));
-    toolwire()
-        .args(["mcp", "import"])
-        .arg(&config)
-        .assert()
-        .code(2)
-        .stderr(contains("invalid MCP configuration"));
+    let output = run(toolwire().args(["mcp", "import"]).arg(&config));
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(stderr(&output).contains("gone"), "{}", stderr(&output));
+    std::fs::write(&config, "{nope").unwrap_or_else(|error| panic!("{error}"));
+    toolwire().args(["mcp", "import"]).arg(&config).assert().code(2).stderr(contains("mcp.json"));
 }
 
 #[test]

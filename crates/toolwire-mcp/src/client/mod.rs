@@ -1,1 +1,72 @@
-//! Importing MCP servers' tools.
+//! Importing MCP servers' tools as toolwire [`Tool`](toolwire::Tool)s.
+//!
+//! Connect to a server over stdio (a child process) or streamable HTTP, as an
+//! [`McpConfig`] (read from the `mcp.json` editors use) or a [`ServerConfig`] says, then
+//! [`import`](McpServer::import) its tools. Each becomes a toolwire tool named
+//! `server__tool` (made provider-safe), so validation, authorization, policy, receipts and
+//! dispatch apply to it as to a local tool. A call to it:
+//!
+//! - reports the server's progress notifications as the call's events
+//!   (`{"type": "progress", "progress", "total"?, "message"?}`);
+//! - sends `notifications/cancelled` when it is aborted or dropped;
+//! - fails as timed out when the server sends nothing for the
+//!   [idle timeout](ClientOptions::idle_timeout) (progress resets it) or runs past the
+//!   [cap](ClientOptions::max_duration);
+//! - fails closed when the server changed the tool's definition since it was pinned, until the
+//!   host [accepts](McpServer::accept) the change (see [`McpServer`]);
+//! - maps the reply: `isError: true` is a failure with its text; a success carries
+//!   `structuredContent` (or the content blocks as JSON) and the text of the text blocks; a
+//!   JSON-RPC error or a dead server is a failure that says so.
+//!
+//! ```no_run
+//! use serde_json::json;
+//! use toolwire::Registry;
+//! use toolwire_mcp::client::{ClientOptions, McpConfig, McpServer};
+//!
+//! # #[tokio::main] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let config = McpConfig::from_json(r#"{"mcpServers": {
+//!     "calc": {"command": "mcp-calculator"},
+//!     "search": {"url": "http://127.0.0.1:8080/mcp", "headers": {"Authorization": "Bearer t"}}
+//! }}"#)?;
+//! let mut registry = Registry::builder();
+//! for (name, server) in config.servers() {
+//!     let server = McpServer::connect(name, server, ClientOptions::new()).await?;
+//!     let import = server.import();
+//!     for skipped in &import.skipped {
+//!         eprintln!("skipped {}: {}", skipped.tool, skipped.reason);
+//!     }
+//!     registry = registry.register_all(import.tools);
+//! }
+//! let registry = registry.seal()?;
+//! let receipt = registry.invoke("calc__add", json!({"a": 1, "b": 2})).await;
+//! println!("{}", receipt.result.text().unwrap_or_default());
+//! # Ok(()) }
+//! ```
+
+mod call;
+mod catalog;
+mod config;
+mod config_error;
+mod config_parse;
+mod connect;
+mod elicit;
+mod error;
+mod handler;
+mod import;
+mod options;
+mod pin;
+mod progress;
+mod result;
+mod server;
+
+pub use config::{HttpConfig, McpConfig, ServerConfig, StdioConfig};
+pub use config_error::{ConfigError, ConfigErrorKind};
+pub use elicit::{Elicitation, ElicitationFuture, ElicitationReply};
+pub use error::{ConnectError, ConnectErrorKind};
+pub use import::{Import, Skipped};
+pub use options::{
+    ClientOptions, DEFAULT_CONNECT_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_DURATION,
+    DEFAULT_PROTOCOL_VERSION,
+};
+pub use pin::{Change, Drift};
+pub use server::McpServer;

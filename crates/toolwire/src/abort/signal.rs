@@ -87,7 +87,8 @@ impl AbortSignal {
         if self.fired_without_deadline() {
             return;
         }
-        // The reason is stored before the flag, so whoever sees the flag sees the reason.
+        // The reason is stored before the flag, so whoever sees the flag sees the reason. The
+        // fence protocol with `aborted` is model-checked with loom in tests/signal_model.rs.
         if inner.reason.set(reason).is_ok() {
             inner.fired.store(true, Ordering::SeqCst);
             // Pairs with the fence in `aborted`: either this sees the waiter's token and

@@ -45,6 +45,13 @@ impl ExecuteFuture {
     pub(crate) fn new(tool: Tool, input: Value, options: Options) -> Self {
         Self { state: State::Ready { tool: Some(tool), input, options } }
     }
+
+    /// Gives the call its invocation id, if it has not started yet.
+    pub(crate) fn set_invocation_id(&mut self, id: crate::record::InvocationId) {
+        if let State::Ready { options, .. } = &mut self.state {
+            options.invocation_id = Some(id);
+        }
+    }
 }
 
 impl Future for ExecuteFuture {

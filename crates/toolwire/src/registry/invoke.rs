@@ -82,23 +82,19 @@ impl IntoFuture for Invocation {
 
     fn into_future(mut self) -> InvokeFuture {
         let input = mem::take(&mut self.input);
-        let mut options = mem::take(&mut self.options);
+        let options = mem::take(&mut self.options);
         let on_receipt = self.on_receipt.take();
         let target = mem::replace(&mut self.target, Err(placeholder()));
-        let invocation_id = InvocationId::new();
         let call_id = options.call_id.clone();
         let (tool, body) = match target {
-            Ok(tool) => {
-                options.invocation_id = Some(invocation_id);
-                (tool.shared_name(), Body::Known(ExecuteFuture::new(tool, input, options)))
-            }
+            Ok(tool) => (tool.shared_name(), Body::Known(ExecuteFuture::new(tool, input, options))),
             Err(failed) => {
                 drop_iteratively(input);
                 let (name, failure) = *failed;
                 (name, Body::Failed(Box::new(failure)))
             }
         };
-        InvokeFuture { tool, call_id, invocation_id, on_receipt, started: None, body }
+        InvokeFuture { tool, call_id, invocation_id: None, on_receipt, started: None, body }
     }
 }
 
@@ -119,7 +115,8 @@ fn placeholder() -> Box<(Arc<str>, ToolResult)> {
 pub struct InvokeFuture {
     tool: Arc<str>,
     call_id: Option<CallId>,
-    invocation_id: InvocationId,
+    /// Made at the first poll, from the instant the call started: no clock read of its own.
+    invocation_id: Option<InvocationId>,
     on_receipt: Option<ReceiptHook>,
     /// When it was first polled.
     started: Option<Instant>,
@@ -173,9 +170,24 @@ fn report(hook: Option<&ReceiptHook>, receipt: &Receipt) {
 }
 
 impl InvokeFuture {
+    /// Marks the call started at `now` on its first poll, giving it its invocation id.
+    fn start(&mut self) -> (Instant, InvocationId) {
+        if let (Some(started), Some(id)) = (self.started, self.invocation_id) {
+            return (started, id);
+        }
+        let started = Instant::now();
+        let id = InvocationId::at(clock::wall_time(started));
+        self.started = Some(started);
+        self.invocation_id = Some(id);
+        if let Body::Known(call) = &mut self.body {
+            call.set_invocation_id(id);
+        }
+        (started, id)
+    }
+
     fn receipt(&mut self, started: Instant, result: ToolResult) -> Receipt {
         Receipt {
-            invocation_id: self.invocation_id,
+            invocation_id: self.invocation_id.unwrap_or_default(),
             tool: Arc::clone(&self.tool),
             call_id: self.call_id.take(),
             started_at: clock::wall_time(started),
@@ -190,13 +202,13 @@ impl Future for InvokeFuture {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Receipt> {
         let this = self.get_mut();
-        let started = *this.started.get_or_insert_with(Instant::now);
+        let (started, invocation_id) = this.start();
         let mut report_it = true;
         let result = match &mut this.body {
             Body::Known(call) => ready!(Pin::new(call).poll(cx)),
             Body::Failed(_) | Body::Done => match mem::replace(&mut this.body, Body::Done) {
                 Body::Failed(failure) => {
-                    trace_failed(&this.tool, this.invocation_id, this.call_id.as_deref(), &failure);
+                    trace_failed(&this.tool, invocation_id, this.call_id.as_deref(), &failure);
                     *failure
                 }
                 _ => {

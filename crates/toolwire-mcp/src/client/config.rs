@@ -1,0 +1,174 @@
+//! [`McpConfig`]: the list of MCP servers, read from an `mcp.json` in the shape editors use.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::config_error::{ConfigError, ConfigErrorKind};
+
+/// The MCP servers to import tools from, as editors list them in `mcp.json`:
+///
+/// ```json
+/// {"mcpServers": {
+///     "files": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."],
+///               "env": {"DEBUG": "1"}},
+///     "search": {"url": "http://127.0.0.1:8080/mcp", "headers": {"Authorization": "Bearer t"}}
+/// }}
+/// ```
+///
+/// A server has a `command` (a child process spoken to over stdio) or a `url` (streamable
+/// HTTP), not both. An optional `type` (`"stdio"`, `"http"` or `"streamable-http"`) must agree.
+/// A server with `"disabled": true` is left out. Other fields are ignored.
+///
+/// ```
+/// use toolwire_mcp::client::{McpConfig, ServerConfig};
+///
+/// let config = McpConfig::from_json(r#"{"mcpServers": {
+///     "files": {"command": "mcp-files", "args": ["--root", "."]},
+///     "search": {"url": "http://127.0.0.1:8080/mcp"}
+/// }}"#)?;
+/// assert!(matches!(config.get("files"), Some(ServerConfig::Stdio(s)) if s.args == ["--root", "."]));
+/// assert!(matches!(config.get("search"), Some(ServerConfig::Http(h)) if h.url.ends_with("/mcp")));
+/// # Ok::<(), toolwire_mcp::client::ConfigError>(())
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct McpConfig {
+    servers: BTreeMap<String, ServerConfig>,
+}
+
+/// How to reach one MCP server.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerConfig {
+    /// A child process, spoken to over its stdin and stdout.
+    Stdio(StdioConfig),
+    /// A streamable HTTP endpoint.
+    Http(HttpConfig),
+}
+
+/// A server started as a child process: `command args..`, with `env` added to the
+/// environment it inherits. Its stderr is passed through to this process's, so its logs stay
+/// visible; it is stopped when the connection closes.
+#[non_exhaustive]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StdioConfig {
+    /// The program to run, looked up in `PATH` when it has no slash.
+    pub command: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// Environment variables set for it, on top of the inherited ones.
+    pub env: BTreeMap<String, String>,
+    /// The directory to run it in; the current one when `None`.
+    pub cwd: Option<PathBuf>,
+}
+
+/// A server reached over streamable HTTP.
+#[non_exhaustive]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HttpConfig {
+    /// The endpoint, for example `http://127.0.0.1:8080/mcp`.
+    pub url: String,
+    /// Headers sent with every request, for example `Authorization`.
+    pub headers: BTreeMap<String, String>,
+}
+
+impl McpConfig {
+    /// An empty list; add servers with [`McpConfig::insert`].
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Reads the `mcpServers` of an `mcp.json` text.
+    ///
+    /// # Errors
+    ///
+    /// A [`ConfigError`] naming the server and the field, when the text is not JSON, has no
+    /// `mcpServers` object, or a server's entry is incomplete or has a field of the wrong type.
+    pub fn from_json(text: &str) -> Result<Self, ConfigError> {
+        super::config_parse::parse(text)
+    }
+
+    /// Reads an `mcp.json` file.
+    ///
+    /// # Errors
+    ///
+    /// As [`McpConfig::from_json`], and a [`ConfigErrorKind::Io`] error naming the path when
+    /// it cannot be read.
+    pub fn from_path(path: impl AsRef<Path>) -> Result<Self, ConfigError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            let detail = format!("cannot read {}: {e}", path.display());
+            ConfigError::in_file(ConfigErrorKind::Io, detail, Some(Box::new(e)))
+        })?;
+        Self::from_json(&text)
+    }
+
+    /// Adds or replaces the server called `name`.
+    pub fn insert(&mut self, name: impl Into<String>, server: ServerConfig) -> &mut Self {
+        self.servers.insert(name.into(), server);
+        self
+    }
+
+    /// The server called `name`, if listed.
+    pub fn get(&self, name: &str) -> Option<&ServerConfig> {
+        self.servers.get(name)
+    }
+
+    /// Every server, by name in sorted order.
+    pub fn servers(&self) -> impl ExactSizeIterator<Item = (&str, &ServerConfig)> {
+        self.servers.iter().map(|(name, server)| (name.as_str(), server))
+    }
+
+    /// How many servers are listed.
+    pub fn len(&self) -> usize {
+        self.servers.len()
+    }
+
+    /// Whether no server is listed.
+    pub fn is_empty(&self) -> bool {
+        self.servers.is_empty()
+    }
+}
+
+impl StdioConfig {
+    /// Runs `command` with no arguments and the inherited environment.
+    pub fn new(command: impl Into<String>) -> Self {
+        Self { command: command.into(), ..Self::default() }
+    }
+
+    /// Adds an argument.
+    pub fn arg(mut self, arg: impl Into<String>) -> Self {
+        self.args.push(arg.into());
+        self
+    }
+
+    /// Sets an environment variable for the child.
+    pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        self.env.insert(key.into(), value.into());
+        self
+    }
+}
+
+impl HttpConfig {
+    /// Reaches the endpoint at `url`, with no extra headers.
+    pub fn new(url: impl Into<String>) -> Self {
+        Self { url: url.into(), ..Self::default() }
+    }
+
+    /// Adds a header sent with every request.
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.headers.insert(name.into(), value.into());
+        self
+    }
+}
+
+impl From<StdioConfig> for ServerConfig {
+    fn from(config: StdioConfig) -> Self {
+        Self::Stdio(config)
+    }
+}
+
+impl From<HttpConfig> for ServerConfig {
+    fn from(config: HttpConfig) -> Self {
+        Self::Http(config)
+    }
+}

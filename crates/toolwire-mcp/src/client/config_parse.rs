@@ -1,0 +1,166 @@
+//! Reading an `mcp.json` field by field, so that every mistake names its server and field.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+use super::config::{HttpConfig, McpConfig, ServerConfig, StdioConfig};
+use super::config_error::{ConfigError, ConfigErrorKind};
+
+/// Parses the text of an `mcp.json`.
+pub(crate) fn parse(text: &str) -> Result<McpConfig, ConfigError> {
+    let root: Value = serde_json::from_str(text).map_err(|e| {
+        let detail = format!("not valid JSON: {e}");
+        ConfigError::in_file(ConfigErrorKind::Syntax, detail, Some(Box::new(e)))
+    })?;
+    let servers = root.get("mcpServers").and_then(Value::as_object).ok_or_else(|| {
+        let detail = "expected an object with an \"mcpServers\" object";
+        ConfigError::in_file(ConfigErrorKind::Shape, detail, None)
+    })?;
+    let mut config = McpConfig::new();
+    for (name, entry) in servers {
+        let entry = Entry::new(name, entry)?;
+        if entry.flag("disabled")? {
+            continue;
+        }
+        config.insert(name.clone(), entry.server()?);
+    }
+    Ok(config)
+}
+
+/// One server's entry, with its name for the errors.
+struct Entry<'a> {
+    name: &'a str,
+    fields: &'a Map<String, Value>,
+}
+
+impl<'a> Entry<'a> {
+    fn new(name: &'a str, entry: &'a Value) -> Result<Self, ConfigError> {
+        let fields = entry.as_object().ok_or_else(|| {
+            let detail = format!("expected an object, got {}", type_name(entry));
+            ConfigError::in_server(ConfigErrorKind::InvalidField, name, detail)
+        })?;
+        Ok(Self { name, fields })
+    }
+
+    /// The server this entry describes, by its `command` or `url`.
+    fn server(&self) -> Result<ServerConfig, ConfigError> {
+        let kind = self.string("type")?;
+        let command = self.string("command")?;
+        let url = self.string("url")?;
+        match (kind.as_deref(), command, url) {
+            (Some("sse"), _, _) => Err(self
+                .invalid("type", "the legacy sse transport is not supported; use streamable http")),
+            (Some(other), _, _) if !KNOWN_TYPES.contains(&other) => Err(self.invalid(
+                "type",
+                format!("unknown transport {other:?}; expected \"stdio\" or \"http\""),
+            )),
+            (_, Some(_), Some(_)) => {
+                Err(self.invalid("url", "a server has either \"command\" or \"url\", not both"))
+            }
+            (Some("stdio"), None, Some(_)) => {
+                Err(self.invalid("type", "\"stdio\" needs a \"command\", not a \"url\""))
+            }
+            (Some(kind), Some(_), None) if kind != "stdio" => {
+                Err(self.invalid("type", format!("{kind:?} needs a \"url\", not a \"command\"")))
+            }
+            (Some("stdio") | None, None, None) => Err(self.missing("command")),
+            (Some(_), None, None) => Err(self.missing("url")),
+            (_, Some(command), None) => self.stdio(command),
+            (_, None, Some(url)) => self.http(url),
+        }
+    }
+
+    fn stdio(&self, command: String) -> Result<ServerConfig, ConfigError> {
+        if command.trim().is_empty() {
+            return Err(self.invalid("command", "must not be empty"));
+        }
+        let mut config = StdioConfig::new(command);
+        config.args = self.strings("args")?;
+        config.env = self.map("env")?;
+        config.cwd = self.string("cwd")?.map(Into::into);
+        Ok(config.into())
+    }
+
+    fn http(&self, url: String) -> Result<ServerConfig, ConfigError> {
+        if !(url.starts_with("http://") || url.starts_with("https://")) {
+            return Err(self.invalid("url", format!("expected an http or https url, got {url:?}")));
+        }
+        let mut config = HttpConfig::new(url);
+        config.headers = self.map("headers")?;
+        for (name, value) in &config.headers {
+            super::connect::check_header(name, value)
+                .map_err(|detail| self.invalid(&format!("headers.{name}"), detail))?;
+        }
+        Ok(config.into())
+    }
+
+    fn string(&self, field: &str) -> Result<Option<String>, ConfigError> {
+        match self.fields.get(field) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(other) => Err(self.wrong(field, "a string", other)),
+        }
+    }
+
+    fn flag(&self, field: &str) -> Result<bool, ConfigError> {
+        match self.fields.get(field) {
+            None | Some(Value::Null) => Ok(false),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(other) => Err(self.wrong(field, "a boolean", other)),
+        }
+    }
+
+    fn strings(&self, field: &str) -> Result<Vec<String>, ConfigError> {
+        let Some(value) = self.fields.get(field).filter(|v| !v.is_null()) else {
+            return Ok(Vec::new());
+        };
+        let items = value.as_array().ok_or_else(|| self.wrong(field, "an array", value))?;
+        let item = |(i, v): (usize, &Value)| match v {
+            Value::String(s) => Ok(s.clone()),
+            other => Err(self.wrong(&format!("{field}[{i}]"), "a string", other)),
+        };
+        items.iter().enumerate().map(item).collect()
+    }
+
+    fn map(&self, field: &str) -> Result<BTreeMap<String, String>, ConfigError> {
+        let Some(value) = self.fields.get(field).filter(|v| !v.is_null()) else {
+            return Ok(BTreeMap::new());
+        };
+        let entries = value.as_object().ok_or_else(|| self.wrong(field, "an object", value))?;
+        let entry = |(k, v): (&String, &Value)| match v {
+            Value::String(s) => Ok((k.clone(), s.clone())),
+            other => Err(self.wrong(&format!("{field}.{k}"), "a string", other)),
+        };
+        entries.iter().map(entry).collect()
+    }
+
+    fn wrong(&self, field: &str, expected: &str, got: &Value) -> ConfigError {
+        self.invalid(field, format!("expected {expected}, got {}", type_name(got)))
+    }
+
+    fn invalid(&self, field: &str, detail: impl Into<String>) -> ConfigError {
+        ConfigError::in_field(ConfigErrorKind::InvalidField, self.name, field, detail)
+    }
+
+    fn missing(&self, field: &str) -> ConfigError {
+        let detail = "missing; a server needs a \"command\" (stdio) or a \"url\" (http)";
+        ConfigError::in_field(ConfigErrorKind::MissingField, self.name, field, detail)
+    }
+}
+
+/// The values of `type` that editors write for the two supported transports.
+const KNOWN_TYPES: [&str; 5] =
+    ["stdio", "http", "streamable-http", "streamableHttp", "streamable_http"];
+
+/// The JSON type of `value`, with its article, for messages.
+fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

@@ -1,0 +1,122 @@
+//! [`ClientOptions`]: how toolwire introduces itself to servers and bounds the calls.
+
+use std::future::Future;
+use std::time::Duration;
+
+use super::elicit::{Elicitation, ElicitationHandler, ElicitationReply};
+
+/// The protocol version toolwire offers by default: the newest one that current servers and
+/// the conformance suite know.
+pub const DEFAULT_PROTOCOL_VERSION: &str = "2025-11-25";
+
+/// How long a call may go without a reply or a progress notification, by default.
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How long a call may take in all, whatever progress it reports, by default.
+pub const DEFAULT_MAX_DURATION: Duration = Duration::from_secs(600);
+
+/// How long connecting (the handshake and the first listing of tools) may take, by default.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Options for connecting to MCP servers and calling their tools.
+///
+/// ```
+/// use std::time::Duration;
+/// use toolwire_mcp::client::{ClientOptions, ElicitationReply};
+///
+/// let options = ClientOptions::new()
+///     .client_info("my-agent", "1.2.0")
+///     .idle_timeout(Duration::from_secs(30))
+///     .max_duration(Duration::from_secs(300))
+///     .on_elicitation(|request| async move { ElicitationReply::accept_defaults(&request.schema) });
+/// assert_eq!(options.get_idle_timeout(), Duration::from_secs(30));
+/// ```
+#[derive(Debug, Clone)]
+pub struct ClientOptions {
+    pub(crate) name: String,
+    pub(crate) version: String,
+    pub(crate) protocol_version: String,
+    pub(crate) idle_timeout: Duration,
+    pub(crate) max_duration: Duration,
+    pub(crate) connect_timeout: Duration,
+    pub(crate) elicitation: Option<ElicitationHandler>,
+}
+
+impl Default for ClientOptions {
+    fn default() -> Self {
+        Self {
+            name: "toolwire".to_owned(),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            protocol_version: DEFAULT_PROTOCOL_VERSION.to_owned(),
+            idle_timeout: DEFAULT_IDLE_TIMEOUT,
+            max_duration: DEFAULT_MAX_DURATION,
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            elicitation: None,
+        }
+    }
+}
+
+impl ClientOptions {
+    /// The defaults: named `toolwire`, protocol [`DEFAULT_PROTOCOL_VERSION`], timeouts
+    /// [`DEFAULT_IDLE_TIMEOUT`], [`DEFAULT_MAX_DURATION`] and [`DEFAULT_CONNECT_TIMEOUT`], and
+    /// no elicitation.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The client name and version sent in `initialize`.
+    pub fn client_info(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        self.name = name.into();
+        self.version = version.into();
+        self
+    }
+
+    /// The protocol version offered in `initialize`, such as `"2025-06-18"`.
+    pub fn protocol_version(mut self, version: impl Into<String>) -> Self {
+        self.protocol_version = version.into();
+        self
+    }
+
+    /// How long a call may wait without a reply; each progress notification from the server
+    /// starts the wait again. When it passes, the call fails as timed out and the server is
+    /// sent `notifications/cancelled`.
+    pub fn idle_timeout(mut self, timeout: Duration) -> Self {
+        self.idle_timeout = timeout;
+        self
+    }
+
+    /// How long a call may take in all, however much progress it reports.
+    pub fn max_duration(mut self, cap: Duration) -> Self {
+        self.max_duration = cap;
+        self
+    }
+
+    /// How long connecting may take: the `initialize` handshake and the first `tools/list`.
+    /// A server that does not answer in time (a program that is not an MCP server, say) is a
+    /// connect error, not a hang.
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        self.connect_timeout = timeout;
+        self
+    }
+
+    /// Declares the elicitation capability, and answers the servers' elicitations with
+    /// `handler`. Without one, the capability is not declared.
+    pub fn on_elicitation<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: Fn(Elicitation) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = ElicitationReply> + Send + 'static,
+    {
+        self.elicitation = Some(ElicitationHandler::new(handler));
+        self
+    }
+
+    /// The idle timeout of each call.
+    pub fn get_idle_timeout(&self) -> Duration {
+        self.idle_timeout
+    }
+
+    /// The cap on each call's duration.
+    pub fn get_max_duration(&self) -> Duration {
+        self.max_duration
+    }
+}

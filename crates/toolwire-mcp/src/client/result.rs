@@ -1,0 +1,103 @@
+//! Mapping a server's reply, or the failure to get one, to a [`ToolResult`] the model reads.
+
+use rmcp::ServiceError;
+use rmcp::model::{CallToolResult, ContentBlock, ErrorCode, ServerResult};
+use serde_json::Value;
+use toolwire::{FailureKind, ToolResult};
+
+use super::options::ClientOptions;
+
+/// The call a reply answers, for the messages.
+pub(crate) struct Call<'a> {
+    pub(crate) server: &'a str,
+    pub(crate) tool: &'a str,
+    pub(crate) options: &'a ClientOptions,
+}
+
+/// The result of a `tools/call` reply.
+pub(crate) fn from_reply(call: &Call<'_>, reply: ServerResult) -> ToolResult {
+    match reply {
+        ServerResult::CallToolResult(result) => from_result(result),
+        // A reply without `content` decodes as an empty result: a success with nothing in it.
+        ServerResult::EmptyResult(_) => ToolResult::ok_json(Value::Object(Default::default())),
+        ServerResult::InputRequiredResult(_) | ServerResult::CreateTaskResult(_) => {
+            let text = format!(
+                "mcp server {:?} answered the call to {:?} with a multi-round or task reply, \
+                 which toolwire does not support",
+                call.server, call.tool
+            );
+            ToolResult::failure(text)
+        }
+        _ => ToolResult::failure(format!(
+            "mcp server {:?} answered the call to {:?} with something other than a tool result",
+            call.server, call.tool
+        )),
+    }
+}
+
+/// `isError: true` is a failure with the text; a success carries `structuredContent`, or the
+/// content blocks as JSON (images and resources included), and the text of the text blocks.
+pub(crate) fn from_result(result: CallToolResult) -> ToolResult {
+    let text = texts(&result.content);
+    if result.is_error == Some(true) {
+        return ToolResult::failure(text.unwrap_or_else(|| "the tool reported an error".into()));
+    }
+    let json = match result.structured_content {
+        Some(structured) => structured,
+        None => serde_json::to_value(&result.content).unwrap_or(Value::Null),
+    };
+    match text {
+        Some(text) => ToolResult::ok(json, text),
+        None => ToolResult::ok_json(json),
+    }
+}
+
+/// The text blocks, one per line; `None` when there is none.
+fn texts(content: &[ContentBlock]) -> Option<String> {
+    let texts: Vec<&str> =
+        content.iter().filter_map(|block| block.as_text()).map(|t| t.text.as_str()).collect();
+    (!texts.is_empty()).then(|| texts.join("\n"))
+}
+
+/// The failure for a call that got no tool result.
+pub(crate) fn from_error(call: &Call<'_>, error: ServiceError) -> ToolResult {
+    let Call { server, tool, options } = call;
+    match error {
+        ServiceError::McpError(error) => {
+            let kind = if error.code == ErrorCode::INVALID_PARAMS {
+                FailureKind::InvalidInput
+            } else {
+                FailureKind::Handler
+            };
+            let text = format!(
+                "mcp server {server:?} rejected the call to {tool:?}: {} (json-rpc error {})",
+                error.message, error.code.0
+            );
+            ToolResult::failed(kind, text)
+        }
+        ServiceError::Timeout { timeout }
+            if timeout == options.max_duration && timeout != options.idle_timeout =>
+        {
+            let text = format!(
+                "the call to {tool:?} on mcp server {server:?} ran past its cap of {timeout:?}; it was cancelled"
+            );
+            ToolResult::failed(FailureKind::TimedOut, text)
+        }
+        ServiceError::Timeout { timeout } => {
+            let text = format!(
+                "mcp server {server:?} sent nothing for {timeout:?} during the call to {tool:?} \
+                 (idle timeout); it was cancelled"
+            );
+            ToolResult::failed(FailureKind::TimedOut, text)
+        }
+        ServiceError::TransportClosed => ToolResult::failure(format!(
+            "the connection to mcp server {server:?} closed during the call to {tool:?}"
+        )),
+        ServiceError::Cancelled { reason } => {
+            ToolResult::failed(FailureKind::Aborted, reason.unwrap_or_else(|| "cancelled".into()))
+        }
+        other => ToolResult::failure(format!(
+            "the call to {tool:?} on mcp server {server:?} failed: {other}"
+        )),
+    }
+}

@@ -1,0 +1,96 @@
+//! An MCP client for the official conformance suite: it connects to the suite's mock server
+//! over streamable HTTP, imports its tools into a toolwire registry and calls them.
+//!
+//! The suite (npm `@modelcontextprotocol/conformance`) runs it as
+//! `mcp_conformance_client <serverUrl>`, with the scenario's name in
+//! `MCP_CONFORMANCE_SCENARIO`:
+//!
+//! ```text
+//! npx conformance client --command "target/debug/examples/mcp_conformance_client" --scenario initialize
+//! ```
+//!
+//! What each scenario needs:
+//! - `initialize`: the handshake, offering protocol 2025-11-25 and a client name and version;
+//! - `tools_call`: call `add_numbers`;
+//! - `elicitation-sep1034-client-defaults`: declare elicitation and accept it, filling in the
+//!   requested schema's defaults;
+//! - `sse-retry`: call the tool whose SSE stream the server closes; rmcp's transport resumes
+//!   it by GET with `Last-Event-ID` after the `retry:` delay.
+//!
+//! Other scenarios call every tool with empty arguments. The exit code is 0 when every call
+//! succeeded.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use toolwire::Registry;
+use toolwire_mcp::client::{ClientOptions, ElicitationReply, HttpConfig, McpServer};
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let Some(url) = std::env::args().nth(1) else {
+        eprintln!("usage: mcp_conformance_client <server-url>");
+        return ExitCode::from(2);
+    };
+    let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
+    match run(&url, &scenario).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(why) => {
+            eprintln!("scenario {scenario:?}: {why}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Connects, runs the scenario's calls and closes the session.
+async fn run(url: &str, scenario: &str) -> Result<(), String> {
+    let options = ClientOptions::new()
+        .client_info("toolwire-conformance-client", env!("CARGO_PKG_VERSION"))
+        .idle_timeout(Duration::from_secs(20))
+        .on_elicitation(|request| async move {
+            eprintln!("elicitation from {}: {}", request.server, request.message);
+            ElicitationReply::accept_defaults(&request.schema)
+        });
+    let server = McpServer::connect("conformance", &HttpConfig::new(url).into(), options)
+        .await
+        .map_err(|e| e.to_string())?;
+    let import = server.import();
+    let names = import.names.clone();
+    let registry =
+        Registry::builder().register_all(import.tools).seal().map_err(|e| e.to_string())?;
+    let outcome = call_tools(&registry, &names, scenario).await;
+    server.close().await;
+    outcome
+}
+
+/// The calls of the scenario: `add_numbers` for `tools_call`, every tool otherwise.
+async fn call_tools(
+    registry: &Registry,
+    names: &toolwire::provider::names::NameMapper,
+    scenario: &str,
+) -> Result<(), String> {
+    let calls: Vec<(String, Value)> = match scenario {
+        "initialize" => Vec::new(),
+        "tools_call" => vec![("add_numbers".into(), json!({"a": 5, "b": 3}))],
+        _ => registry
+            .tools()
+            .iter()
+            .filter_map(|tool| names.original_name(tool.name()))
+            .filter_map(|name| name.strip_prefix("conformance__"))
+            .map(|name| (name.to_owned(), json!({})))
+            .collect(),
+    };
+    for (tool, args) in calls {
+        let local = names
+            .provider_name(&format!("conformance__{tool}"))
+            .ok_or_else(|| format!("the server has no tool {tool:?}"))?;
+        let receipt = registry.invoke(local, args).await;
+        let result = &receipt.result;
+        println!("{tool}: {}", serde_json::to_string(result).unwrap_or_default());
+        if !result.is_success() {
+            return Err(format!("{tool} failed: {}", result.text().unwrap_or_default()));
+        }
+    }
+    Ok(())
+}
