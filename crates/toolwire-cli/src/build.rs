@@ -1,0 +1,99 @@
+//! Turning a checked manifest into a sealed [`Registry`] of toolwire tools.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+use tokio::sync::Semaphore;
+use toolwire::{DefineErrorKind, Registry, Tool, ToolBuilder, ToolContext, ToolResult};
+
+use crate::command::CommandTool;
+use crate::http_tool::HttpTool;
+use crate::manifest::{Manifest, ManifestError, ToolDef, ToolKind};
+
+/// What a manifest tool runs, with the limit on its concurrent calls.
+#[derive(Debug, Clone)]
+enum Runner {
+    Command(CommandTool),
+    Http(HttpTool),
+}
+
+impl Runner {
+    async fn run(&self, args: Value, ctx: ToolContext, permits: Option<&Semaphore>) -> ToolResult {
+        let _permit = match permits {
+            Some(permits) => match permits.acquire().await {
+                Ok(permit) => Some(permit),
+                Err(_) => return ToolResult::failure("the tool's concurrency limit was closed"),
+            },
+            None => None,
+        };
+        match self {
+            Runner::Command(tool) => tool.run(args, ctx).await,
+            Runner::Http(tool) => tool.run(args).await,
+        }
+    }
+}
+
+/// The manifest's tools, in a sealed registry.
+///
+/// # Errors
+///
+/// A [`ManifestError`] at the tool's name or parameters when toolwire rejects its definition.
+pub(crate) fn registry(mut manifest: Manifest) -> Result<Registry, ManifestError> {
+    let defs = std::mem::take(&mut manifest.tools);
+    let tools = defs.into_iter().map(|def| tool(&manifest, def)).collect::<Result<Vec<_>, _>>()?;
+    Registry::builder()
+        .register_all(tools)
+        .seal()
+        .map_err(|error| ManifestError::whole(error.to_string()))
+}
+
+fn tool(manifest: &Manifest, def: ToolDef) -> Result<Tool, ManifestError> {
+    let runner = match def.kind {
+        ToolKind::Command(command) => Runner::Command(CommandTool::new(&def.name, command)),
+        ToolKind::Http(http) => Runner::Http(HttpTool::new(&def.name, http)),
+    };
+    let permits = def.concurrency.map(|limit| Arc::new(Semaphore::new(limit)));
+    let mut builder = Tool::define(def.name.as_str()).execute(move |args, ctx| {
+        let (runner, permits) = (runner.clone(), permits.clone());
+        async move { runner.run(args, ctx, permits.as_deref()).await }
+    });
+    if let Some(description) = def.description {
+        builder = builder.description(description);
+    }
+    if let Some(title) = def.title {
+        builder = builder.title(title);
+    }
+    if let Some(parameters) = def.parameters {
+        builder = builder.parameters(parameters);
+    }
+    if let Some(strict) = def.strict {
+        builder = builder.strict(strict);
+    }
+    builder = hints(builder, def.hints);
+    builder.needs_approval(def.needs_approval).build().map_err(|error| {
+        let span = match (error.kind(), &def.parameters_span) {
+            (DefineErrorKind::InvalidName, _) | (_, None) => def.name_span.clone(),
+            (_, Some(span)) => span.clone(),
+        };
+        manifest.error_at(span, error.to_string())
+    })
+}
+
+/// A hint setter of the builder.
+type SetHint = fn(ToolBuilder, bool) -> ToolBuilder;
+
+/// Sets the MCP hints the manifest gives: read-only, destructive, idempotent, open world.
+fn hints(mut builder: ToolBuilder, hints: [Option<bool>; 4]) -> ToolBuilder {
+    let setters: [SetHint; 4] = [
+        ToolBuilder::read_only,
+        ToolBuilder::destructive,
+        ToolBuilder::idempotent,
+        ToolBuilder::open_world,
+    ];
+    for (hint, set) in hints.into_iter().zip(setters) {
+        if let Some(hint) = hint {
+            builder = set(builder, hint);
+        }
+    }
+    builder
+}

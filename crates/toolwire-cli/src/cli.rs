@@ -1,0 +1,183 @@
+//! The command line: every subcommand and flag, as clap reads them.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// The exit codes, as `--help` documents them.
+pub(crate) const EXIT_CODES: &str = "\
+Exit codes:
+  0  success
+  1  the tool failed (its result says why)
+  2  usage or manifest error
+  3  the call waits for an approval (answer it with `toolwire approvals`)
+  4  unknown outcome: a crash cut the call off, and the tool is not idempotent";
+
+/// Declare tools in a TOML manifest, call them, serve them over MCP, and lint them for every
+/// model provider.
+#[derive(Debug, Parser)]
+#[command(name = "toolwire", version, after_help = EXIT_CODES)]
+pub(crate) struct Cli {
+    /// The manifest of tools.
+    #[arg(long, short, global = true, value_name = "PATH", default_value = "toolwire.toml")]
+    pub(crate) manifest: PathBuf,
+    /// The journal (SQLite); by default `journal.sqlite` in the platform's data folder.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub(crate) journal: Option<PathBuf>,
+    /// What to do.
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Serve the manifest's tools over MCP, on stdio or streamable HTTP.
+    Serve(ServeArgs),
+    /// Run one call of a tool.
+    #[command(after_help = EXIT_CODES)]
+    Call(CallArgs),
+    /// Print the tools' definitions for a provider, and each schema's change report.
+    Schema(SchemaArgs),
+    /// Lint the manifest for every provider.
+    Check,
+    /// Work with MCP servers' configurations.
+    #[command(subcommand)]
+    Mcp(McpCommand),
+    /// Run the agent loop on a prompt with the manifest's tools.
+    Run(RunArgs),
+    /// List, answer and resume the calls that wait for an approval in the journal.
+    #[command(subcommand)]
+    Approvals(ApprovalsCommand),
+    /// Show the audit trail from the journal.
+    Log(LogArgs),
+}
+
+/// `toolwire serve`.
+#[derive(Debug, Args)]
+pub(crate) struct ServeArgs {
+    /// Serve streamable HTTP at ADDR, at /mcp, instead of stdio; without ADDR, 127.0.0.1:3000.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:3000")]
+    pub(crate) http: Option<String>,
+    /// Require this bearer token on HTTP, read from the environment variable NAME.
+    #[arg(long, value_name = "NAME", requires = "http")]
+    pub(crate) token_env: Option<String>,
+}
+
+/// `toolwire call`.
+#[derive(Debug, Args)]
+pub(crate) struct CallArgs {
+    /// The tool's name.
+    pub(crate) name: String,
+    /// The arguments, as a JSON object.
+    #[arg(long, value_name = "JSON", default_value = "{}")]
+    pub(crate) args: String,
+    /// Approve the call without asking.
+    #[arg(long, short)]
+    pub(crate) yes: bool,
+    /// Print the receipt as JSON on stdout, and show no progress bar or prompt.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Run the call through the journal under this id: once only, its result recorded.
+    #[arg(long, value_name = "ID")]
+    pub(crate) call_id: Option<String>,
+    /// Give the call a deadline, such as 10s.
+    #[arg(long, value_name = "DURATION", value_parser = duration)]
+    pub(crate) timeout: Option<Duration>,
+}
+
+/// `toolwire schema`.
+#[derive(Debug, Args)]
+pub(crate) struct SchemaArgs {
+    /// The provider whose definitions to print.
+    #[arg(long, short, value_enum)]
+    pub(crate) provider: ProviderArg,
+}
+
+/// The providers, as named on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ProviderArg {
+    /// OpenAI Chat Completions.
+    Openai,
+    /// OpenAI Responses.
+    Responses,
+    /// Anthropic Messages.
+    Anthropic,
+    /// Gemini.
+    Gemini,
+    /// MCP `tools/list`.
+    Mcp,
+}
+
+/// `toolwire mcp`.
+#[derive(Debug, Subcommand)]
+pub(crate) enum McpCommand {
+    /// List the tools of the MCP servers configured in an mcp.json, as they would be imported.
+    ///
+    /// Exits 1 when a server cannot be reached (the others are still listed).
+    Import {
+        /// The configuration (`{"mcpServers": {...}}`).
+        config: PathBuf,
+        /// Print the tools' MCP definitions as one JSON array.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// `toolwire run`.
+#[derive(Debug, Args)]
+pub(crate) struct RunArgs {
+    /// What to ask the model.
+    pub(crate) prompt: String,
+    /// The model, as PROVIDER:MODEL (such as anthropic:claude-sonnet-4-5).
+    #[arg(long, value_name = "PROVIDER:MODEL")]
+    pub(crate) model: String,
+    /// Stop after this many model turns.
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    pub(crate) max_turns: u32,
+    /// Approve every call without asking.
+    #[arg(long, short)]
+    pub(crate) yes: bool,
+}
+
+/// `toolwire approvals`.
+#[derive(Debug, Subcommand)]
+pub(crate) enum ApprovalsCommand {
+    /// List the calls that wait for an approval.
+    List,
+    /// Answer a waiting request: accept it, or decline it with a reason.
+    Answer {
+        /// The request's id.
+        id: String,
+        /// Decline instead of accepting.
+        #[arg(long)]
+        decline: bool,
+        /// Why the request was declined.
+        #[arg(long, requires = "decline")]
+        reason: Option<String>,
+    },
+    /// Run an answered call again, under its call id.
+    Resume {
+        /// The call's id.
+        call_id: String,
+    },
+}
+
+/// `toolwire log`.
+#[derive(Debug, Args)]
+pub(crate) struct LogArgs {
+    /// Show at most N entries, newest last.
+    #[arg(long, short = 'n', value_name = "N", default_value_t = 50)]
+    pub(crate) limit: usize,
+    /// Show only the calls of this tool.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) tool: Option<String>,
+    /// Print JSON lines.
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+fn duration(text: &str) -> Result<Duration, String> {
+    humantime::parse_duration(text).map_err(|error| error.to_string())
+}

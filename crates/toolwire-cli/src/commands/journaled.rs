@@ -1,0 +1,72 @@
+//! `toolwire approvals` and `toolwire log`: the commands that work over the journal.
+
+use std::path::Path;
+
+use toolwire::Answer;
+
+use crate::build;
+use crate::cli::{ApprovalsCommand, LogArgs};
+use crate::commands::call::report;
+use crate::exit::{CliError, Exit};
+use crate::journal;
+use crate::manifest::Manifest;
+
+/// Runs `toolwire approvals list|answer|resume`.
+///
+/// # Errors
+///
+/// A journal that cannot be opened or read, or a bad manifest (for `resume`).
+pub(crate) async fn approvals(
+    manifest: &Path,
+    journal_path: Option<&Path>,
+    command: ApprovalsCommand,
+) -> Result<Exit, CliError> {
+    let journal = journal::open(journal_path)?;
+    match command {
+        ApprovalsCommand::List => {
+            for waiting in journal.waiting().await? {
+                println!(
+                    "{}\t{}\t{}\t{}",
+                    waiting.request.id, waiting.call_id, waiting.tool, waiting.request.prompt
+                );
+            }
+            Ok(Exit::Success)
+        }
+        ApprovalsCommand::Answer { id, decline, reason } => {
+            let answer = match decline {
+                true => Answer::decline(id, reason.unwrap_or_else(|| "declined".to_owned())),
+                false => Answer::accept(id, serde_json::Value::Null),
+            };
+            journal.answer(answer).await?;
+            Ok(Exit::Success)
+        }
+        ApprovalsCommand::Resume { call_id } => {
+            let registry = build::registry(Manifest::load(manifest)?)?;
+            let receipt = journal.resume(&registry, &call_id).await?;
+            Ok(report(&receipt, false))
+        }
+    }
+}
+
+/// Runs `toolwire log`.
+///
+/// # Errors
+///
+/// A journal that cannot be opened or read.
+pub(crate) async fn log(journal_path: Option<&Path>, args: LogArgs) -> Result<Exit, CliError> {
+    let journal = journal::open(journal_path)?;
+    for receipt in journal.log(args.limit, args.tool.as_deref()).await? {
+        if args.json {
+            println!("{}", serde_json::to_string(&receipt).map_err(CliError::usage)?);
+        } else {
+            let outcome = if receipt.result.is_success() { "ok" } else { "failed" };
+            println!(
+                "{}\t{}\t{}\t{outcome}",
+                humantime::format_rfc3339(receipt.started_at),
+                receipt.invocation_id,
+                receipt.tool
+            );
+        }
+    }
+    Ok(Exit::Success)
+}

@@ -1,0 +1,7 @@
+//! One module per subcommand, or per group of them.
+
+pub(crate) mod call;
+pub(crate) mod check;
+pub(crate) mod journaled;
+pub(crate) mod schema;
+pub(crate) mod serve;

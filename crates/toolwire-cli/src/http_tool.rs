@@ -1,0 +1,101 @@
+//! HTTP tools: a request to a URL template filled from the validated arguments (each value
+//! percent-encoded, so it stays within its place in the URL), with headers from the
+//! environment. Plain `http://` only: this build carries no TLS.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+use toolwire::ToolResult;
+
+use crate::manifest::{HeaderSpec, HttpDef};
+
+/// An HTTP tool, ready to run calls.
+#[derive(Debug, Clone)]
+pub(crate) struct HttpTool {
+    name: Arc<str>,
+    def: Arc<HttpDef>,
+    client: reqwest::Client,
+}
+
+impl HttpTool {
+    /// The tool `name` sending `def`.
+    pub(crate) fn new(name: &str, def: HttpDef) -> Self {
+        Self { name: Arc::from(name), def: Arc::new(def), client: reqwest::Client::new() }
+    }
+
+    /// Runs one call: arguments fill the URL, and for a method other than `GET`, `HEAD` and
+    /// `DELETE` they are also sent as the JSON body.
+    ///
+    /// # Cancel safety
+    ///
+    /// Dropping the future drops the request.
+    pub(crate) async fn run(&self, args: Value) -> ToolResult {
+        match self.send(&args).await {
+            Ok(result) => result,
+            Err(why) => ToolResult::failure(format!("{:?}: {why}", self.name)),
+        }
+    }
+
+    async fn send(&self, args: &Value) -> Result<ToolResult, String> {
+        let def = &self.def;
+        let url = def.url.fill(args, encode).ok_or("an argument of the URL is missing")?;
+        let mut request = self.client.request(def.method.clone(), &url).timeout(def.timeout);
+        for (name, spec) in &def.headers {
+            request = request.header(name, header_value(name, spec)?);
+        }
+        let has_body = !matches!(
+            def.method,
+            reqwest::Method::GET | reqwest::Method::HEAD | reqwest::Method::DELETE
+        );
+        if has_body {
+            request = request.json(args);
+        }
+        let mut response = request
+            .send()
+            .await
+            .map_err(|error| format!("{} {url} failed: {error}", def.method))?;
+        let status = response.status();
+        let mut body = Vec::new();
+        while let Some(chunk) = response
+            .chunk()
+            .await
+            .map_err(|error| format!("reading the response failed: {error}"))?
+        {
+            body.extend_from_slice(&chunk);
+            if body.len() as u64 > def.output_limit {
+                return Err(format!("the response has more than {} bytes", def.output_limit));
+            }
+        }
+        let text = String::from_utf8_lossy(&body).into_owned();
+        if !status.is_success() {
+            return Err(format!("{} {url} answered {status}: {}", def.method, text.trim_end()));
+        }
+        let json = serde_json::from_str(&text).unwrap_or_else(|_| Value::String(text.clone()));
+        Ok(ToolResult::ok(json, text))
+    }
+}
+
+/// The value of the header `name`, read from the environment when the spec says so.
+fn header_value(name: &str, spec: &HeaderSpec) -> Result<String, String> {
+    match spec {
+        HeaderSpec::Fixed(value) => Ok(value.clone()),
+        HeaderSpec::Env { env, prefix } => {
+            std::env::var(env).map(|value| format!("{prefix}{value}")).map_err(|_| {
+                format!("the environment variable {env} for the header {name} is not set")
+            })
+        }
+    }
+}
+
+/// Percent-encodes everything but the unreserved characters of RFC 3986.
+fn encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}

@@ -1,0 +1,73 @@
+//! `toolwire`: declare tools in a TOML manifest, call them, serve them over MCP, and lint them
+//! for every model provider.
+//!
+//! Run `toolwire --help` for the commands, and `toolwire call --help` for the exit codes.
+
+#![forbid(unsafe_code)]
+#![warn(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod agent;
+mod build;
+mod cli;
+mod command;
+mod commands;
+mod exit;
+mod http_tool;
+mod import;
+mod journal;
+mod manifest;
+mod progress;
+mod prompt;
+mod template;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::cli::{Cli, Command, McpCommand};
+use crate::exit::{CliError, Exit};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = runtime(&cli.command).and_then(|runtime| runtime.block_on(run(cli)));
+    match outcome {
+        Ok(exit) => exit.into(),
+        Err(error) => {
+            eprintln!("error: {error}");
+            error.exit().into()
+        }
+    }
+}
+
+/// A runtime on this thread for one call; worker threads for a server.
+fn runtime(command: &Command) -> Result<tokio::runtime::Runtime, CliError> {
+    let mut builder = match command {
+        Command::Serve(_) => tokio::runtime::Builder::new_multi_thread(),
+        _ => tokio::runtime::Builder::new_current_thread(),
+    };
+    builder.enable_all().build().map_err(|error| {
+        CliError::with_exit(Exit::Usage, format!("cannot start the runtime: {error}"))
+    })
+}
+
+async fn run(cli: Cli) -> Result<Exit, CliError> {
+    let manifest = cli.manifest.as_path();
+    let journal = cli.journal.as_deref();
+    match cli.command {
+        Command::Serve(args) => commands::serve::run(manifest, args).await,
+        Command::Call(args) => commands::call::run(manifest, journal, args).await,
+        Command::Schema(args) => commands::schema::run(manifest, args.provider),
+        Command::Check => commands::check::run(manifest),
+        Command::Mcp(McpCommand::Import { config, json }) => {
+            import::list_tools(&config, json).await
+        }
+        Command::Run(args) => {
+            let registry = build::registry(manifest::Manifest::load(manifest)?)?;
+            agent::run(registry, args).await
+        }
+        Command::Approvals(command) => {
+            commands::journaled::approvals(manifest, journal, command).await
+        }
+        Command::Log(args) => commands::journaled::log(journal, args).await,
+    }
+}

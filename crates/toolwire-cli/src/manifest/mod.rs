@@ -1,0 +1,143 @@
+//! The manifest: tools declared in TOML, without Rust.
+//!
+//! ```toml
+//! [[tool]]
+//! name = "echo"
+//! description = "Print a message back"
+//! read_only = true
+//! parameters = { type = "object", properties = { message = { type = "string" } }, required = ["message"] }
+//! [tool.command]
+//! argv = ["echo", "{message}"]
+//! ```
+//!
+//! Reading one checks everything that can be checked without running anything, and every
+//! error names the file, the line and the column.
+
+mod diagnostic;
+mod spec;
+mod validate;
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::template::Template;
+pub(crate) use diagnostic::ManifestError;
+pub(crate) use spec::HeaderSpec;
+
+/// A manifest that was read and checked.
+#[derive(Debug)]
+pub(crate) struct Manifest {
+    /// The tools, in the order written.
+    pub(crate) tools: Vec<ToolDef>,
+    /// The file's path, as shown in errors.
+    path: String,
+    /// The file's text, for errors found after reading.
+    source: String,
+}
+
+/// A tool of the manifest.
+#[derive(Debug)]
+pub(crate) struct ToolDef {
+    /// Its name.
+    pub(crate) name: String,
+    /// What it does, for the model.
+    pub(crate) description: Option<String>,
+    /// A human-readable title.
+    pub(crate) title: Option<String>,
+    /// The JSON Schema of its arguments.
+    pub(crate) parameters: Option<Value>,
+    /// Strict mode for OpenAI and Anthropic.
+    pub(crate) strict: Option<bool>,
+    /// The MCP hints: read-only, destructive, idempotent, open world.
+    pub(crate) hints: [Option<bool>; 4],
+    /// A human approves every call first.
+    pub(crate) needs_approval: bool,
+    /// At most this many calls at once.
+    pub(crate) concurrency: Option<usize>,
+    /// What runs.
+    pub(crate) kind: ToolKind,
+    /// Where the name is written, for errors.
+    pub(crate) name_span: Range<usize>,
+    /// Where the parameters are written, for errors.
+    pub(crate) parameters_span: Option<Range<usize>>,
+}
+
+/// What a manifest tool runs.
+#[derive(Debug)]
+pub(crate) enum ToolKind {
+    /// A program, with an argv template.
+    Command(CommandDef),
+    /// An HTTP request.
+    Http(HttpDef),
+}
+
+/// A command tool's settings.
+#[derive(Debug)]
+pub(crate) struct CommandDef {
+    /// The program, as written: a name looked up on `PATH`, or a path.
+    pub(crate) program: String,
+    /// The argument templates, one per argv element.
+    pub(crate) args: Vec<Template>,
+    /// The working directory, resolved against the manifest's folder.
+    pub(crate) cwd: Option<PathBuf>,
+    /// The environment variables passed on.
+    pub(crate) env: Vec<String>,
+    /// How long the command may run.
+    pub(crate) timeout: Duration,
+    /// How many bytes it may write to stdout.
+    pub(crate) output_limit: u64,
+    /// Whether stdout is JSON.
+    pub(crate) json_output: bool,
+}
+
+/// An HTTP tool's settings.
+#[derive(Debug)]
+pub(crate) struct HttpDef {
+    /// The method.
+    pub(crate) method: reqwest::Method,
+    /// The URL template.
+    pub(crate) url: Template,
+    /// The headers, by name.
+    pub(crate) headers: Vec<(String, HeaderSpec)>,
+    /// How long the request may take.
+    pub(crate) timeout: Duration,
+    /// How many bytes the response body may have.
+    pub(crate) output_limit: u64,
+}
+
+/// How long a tool may run when the manifest does not say.
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How many bytes a tool may write when the manifest does not say.
+pub(crate) const DEFAULT_OUTPUT_LIMIT: u64 = 1024 * 1024;
+
+impl Manifest {
+    /// Reads and checks the manifest at `path`.
+    pub(crate) fn load(path: &Path) -> Result<Self, ManifestError> {
+        let shown = path.display().to_string();
+        let source = std::fs::read_to_string(path).map_err(|error| {
+            ManifestError::whole(format!("cannot read manifest {shown}: {error}"))
+        })?;
+        let folder = path.parent().unwrap_or(Path::new("."));
+        Self::parse(&shown, &source, folder)
+    }
+
+    /// Checks the manifest `source`, read from `path`, whose folder is `folder`.
+    pub(crate) fn parse(path: &str, source: &str, folder: &Path) -> Result<Self, ManifestError> {
+        let spec: spec::ManifestSpec = toml::from_str(source).map_err(|error| {
+            let span = error.span().unwrap_or(0..0);
+            ManifestError::at(path, source, span, error.message().trim_end())
+        })?;
+        let checker = validate::Checker { path, source, folder };
+        let tools = checker.tools(spec.tool)?;
+        Ok(Self { tools, path: path.to_owned(), source: source.to_owned() })
+    }
+
+    /// An error at `span` of this manifest.
+    pub(crate) fn error_at(&self, span: Range<usize>, message: impl Into<String>) -> ManifestError {
+        ManifestError::at(&self.path, &self.source, span, message)
+    }
+}

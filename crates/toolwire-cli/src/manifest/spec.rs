@@ -1,0 +1,101 @@
+//! The manifest's shape, as it is read from TOML: every field keeps its span for errors.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use serde_json::Value;
+use toml::Spanned;
+
+/// A whole manifest: a list of `[[tool]]` tables.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ManifestSpec {
+    /// The tools, in the order written.
+    #[serde(default)]
+    pub(crate) tool: Vec<ToolSpec>,
+}
+
+/// One `[[tool]]` table.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ToolSpec {
+    /// The tool's name, as models see it.
+    pub(crate) name: Spanned<String>,
+    /// What the tool does, for the model.
+    pub(crate) description: Option<String>,
+    /// A human-readable title (MCP's `title`).
+    pub(crate) title: Option<String>,
+    /// The JSON Schema of the arguments.
+    pub(crate) parameters: Option<Spanned<Value>>,
+    /// OpenAI's and Anthropic's strict mode.
+    pub(crate) strict: Option<bool>,
+    /// The tool does not change its environment.
+    pub(crate) read_only: Option<bool>,
+    /// The tool may destroy or overwrite things.
+    pub(crate) destructive: Option<bool>,
+    /// Calling the tool again with the same arguments has no further effect.
+    pub(crate) idempotent: Option<bool>,
+    /// The tool reaches an open world, such as the web.
+    pub(crate) open_world: Option<bool>,
+    /// A human approves every call first.
+    #[serde(default)]
+    pub(crate) needs_approval: bool,
+    /// At most this many calls of the tool run at once.
+    pub(crate) concurrency: Option<Spanned<u32>>,
+    /// A command tool.
+    pub(crate) command: Option<Spanned<CommandSpec>>,
+    /// An HTTP tool.
+    pub(crate) http: Option<Spanned<HttpSpec>>,
+}
+
+/// `[tool.command]`: a program run with an argv template, never through a shell.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CommandSpec {
+    /// The program and its arguments; `{name}` is replaced by the argument `name`.
+    pub(crate) argv: Spanned<Vec<Spanned<String>>>,
+    /// The working directory, relative to the manifest's folder.
+    pub(crate) cwd: Option<Spanned<String>>,
+    /// The environment variables the command may see; every other one is removed.
+    #[serde(default)]
+    pub(crate) env: Vec<String>,
+    /// How long the command may run before it is killed, such as `"5s"`.
+    pub(crate) timeout: Option<Spanned<String>>,
+    /// How many bytes the command may write to stdout.
+    pub(crate) output_limit: Option<Spanned<u64>>,
+    /// How stdout becomes the result: `"text"` (the default) or `"json"`.
+    pub(crate) output: Option<Spanned<String>>,
+}
+
+/// `[tool.http]`: a request to a URL template.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct HttpSpec {
+    /// The method, `GET` by default.
+    pub(crate) method: Option<Spanned<String>>,
+    /// The URL; `{name}` is replaced by the argument `name`, percent-encoded.
+    pub(crate) url: Spanned<String>,
+    /// Headers: a fixed text, or `{ env = "VAR", prefix = "Bearer " }`.
+    #[serde(default)]
+    pub(crate) headers: BTreeMap<String, HeaderSpec>,
+    /// How long the request may take, such as `"10s"`.
+    pub(crate) timeout: Option<Spanned<String>>,
+    /// How many bytes the response body may have.
+    pub(crate) output_limit: Option<Spanned<u64>>,
+}
+
+/// A header's value.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub(crate) enum HeaderSpec {
+    /// A fixed value.
+    Fixed(String),
+    /// A value read from the environment when the call is made.
+    Env {
+        /// The variable's name.
+        env: String,
+        /// Text put before the variable's value, such as `"Bearer "`.
+        #[serde(default)]
+        prefix: String,
+    },
+}

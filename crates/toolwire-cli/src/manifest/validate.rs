@@ -1,0 +1,213 @@
+//! Checks a manifest as read into [`ToolDef`]s, with an error at the span of the first
+//! problem.
+
+use std::collections::HashSet;
+use std::ops::Range;
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::Value;
+use toml::Spanned;
+
+use super::spec::{CommandSpec, HttpSpec, ToolSpec};
+use super::{
+    CommandDef, DEFAULT_OUTPUT_LIMIT, DEFAULT_TIMEOUT, HttpDef, ManifestError, ToolDef, ToolKind,
+};
+use crate::template::Template;
+
+/// Checks the tools of one manifest.
+pub(super) struct Checker<'a> {
+    /// The file's path, as shown.
+    pub(super) path: &'a str,
+    /// The file's text.
+    pub(super) source: &'a str,
+    /// The folder relative paths start from.
+    pub(super) folder: &'a Path,
+}
+
+type Checked<T> = Result<T, ManifestError>;
+
+impl Checker<'_> {
+    fn error(&self, span: Range<usize>, message: impl Into<String>) -> ManifestError {
+        ManifestError::at(self.path, self.source, span, message)
+    }
+
+    /// Checks every tool, and that no two share a name.
+    pub(super) fn tools(&self, specs: Vec<ToolSpec>) -> Checked<Vec<ToolDef>> {
+        let mut seen = HashSet::new();
+        let mut tools = Vec::with_capacity(specs.len());
+        for spec in specs {
+            if !seen.insert(spec.name.get_ref().clone()) {
+                let message = format!("duplicate tool name {:?}", spec.name.get_ref());
+                return Err(self.error(spec.name.span(), message));
+            }
+            tools.push(self.tool(spec)?);
+        }
+        Ok(tools)
+    }
+
+    fn tool(&self, spec: ToolSpec) -> Checked<ToolDef> {
+        let name = spec.name.get_ref().clone();
+        let properties = declared(spec.parameters.as_ref().map(Spanned::get_ref));
+        let kind = match (spec.command, spec.http) {
+            (Some(command), None) => {
+                ToolKind::Command(self.command(&name, command, &properties)?)
+            }
+            (None, Some(http)) => ToolKind::Http(self.http(&name, http, &properties)?),
+            (Some(_), Some(http)) => {
+                let message =
+                    format!("tool {name:?} has both [tool.command] and [tool.http]; keep one");
+                return Err(self.error(http.span(), message));
+            }
+            (None, None) => {
+                let message =
+                    format!("tool {name:?} needs a [tool.command] or a [tool.http] table");
+                return Err(self.error(spec.name.span(), message));
+            }
+        };
+        let concurrency = match spec.concurrency {
+            Some(limit) if *limit.get_ref() == 0 => {
+                return Err(self.error(limit.span(), "concurrency must be at least 1"));
+            }
+            limit => limit.map(|limit| *limit.get_ref() as usize),
+        };
+        Ok(ToolDef {
+            name_span: spec.name.span(),
+            parameters_span: spec.parameters.as_ref().map(Spanned::span),
+            name,
+            description: spec.description,
+            title: spec.title,
+            parameters: spec.parameters.map(Spanned::into_inner),
+            strict: spec.strict,
+            hints: [spec.read_only, spec.destructive, spec.idempotent, spec.open_world],
+            needs_approval: spec.needs_approval,
+            concurrency,
+            kind,
+        })
+    }
+
+    fn command(
+        &self,
+        tool: &str,
+        spec: Spanned<CommandSpec>,
+        properties: &Properties,
+    ) -> Checked<CommandDef> {
+        let spec = spec.into_inner();
+        let mut argv = spec.argv.get_ref().iter();
+        let Some(program) = argv.next() else {
+            return Err(self.error(
+                spec.argv.span(),
+                format!("the argv of {tool:?} is empty: it needs a program"),
+            ));
+        };
+        let program_template = self.template(tool, program, properties)?;
+        if !program_template.is_literal() || program.get_ref().is_empty() {
+            let message = "the program (the first argv element) must be a fixed name or path";
+            return Err(self.error(program.span(), message));
+        }
+        let args = argv.map(|arg| self.template(tool, arg, properties)).collect::<Checked<_>>()?;
+        let json_output = match spec.output {
+            None => false,
+            Some(output) => match output.get_ref().as_str() {
+                "text" => false,
+                "json" => true,
+                other => {
+                    let message =
+                        format!("unknown output {other:?}: expected \"text\" or \"json\"");
+                    return Err(self.error(output.span(), message));
+                }
+            },
+        };
+        Ok(CommandDef {
+            program: program.get_ref().clone(),
+            args,
+            cwd: spec.cwd.map(|cwd| self.folder.join(cwd.get_ref())),
+            env: spec.env,
+            timeout: self.duration(spec.timeout)?,
+            output_limit: self.limit(spec.output_limit)?,
+            json_output,
+        })
+    }
+
+    fn http(
+        &self,
+        tool: &str,
+        spec: Spanned<HttpSpec>,
+        properties: &Properties,
+    ) -> Checked<HttpDef> {
+        let spec = spec.into_inner();
+        let url = self.template(tool, &spec.url, properties)?;
+        if !spec.url.get_ref().starts_with("http://") {
+            let message = "only plain http:// URLs are supported (this build has no TLS)";
+            return Err(self.error(spec.url.span(), message));
+        }
+        let method = match &spec.method {
+            None => reqwest::Method::GET,
+            Some(method) => reqwest::Method::from_bytes(method.get_ref().to_uppercase().as_bytes())
+                .map_err(|_| {
+                    self.error(method.span(), format!("invalid HTTP method {:?}", method.get_ref()))
+                })?,
+        };
+        Ok(HttpDef {
+            method,
+            url,
+            headers: spec.headers.into_iter().collect(),
+            timeout: self.duration(spec.timeout)?,
+            output_limit: self.limit(spec.output_limit)?,
+        })
+    }
+
+    /// Parses a template, whose placeholders must be declared parameters.
+    fn template(
+        &self,
+        tool: &str,
+        text: &Spanned<String>,
+        properties: &Properties,
+    ) -> Checked<Template> {
+        let template =
+            Template::parse(text.get_ref()).map_err(|why| self.error(text.span(), why))?;
+        if let Some(undeclared) = template.placeholders().find(|name| !properties.has(name)) {
+            let message = format!(
+                "placeholder {{{undeclared}}} is not a property of the parameters of {tool:?}"
+            );
+            return Err(self.error(text.span(), message));
+        }
+        Ok(template)
+    }
+
+    fn duration(&self, text: Option<Spanned<String>>) -> Checked<Duration> {
+        let Some(text) = text else { return Ok(DEFAULT_TIMEOUT) };
+        match humantime::parse_duration(text.get_ref()) {
+            Ok(duration) if !duration.is_zero() => Ok(duration),
+            Ok(_) => Err(self.error(text.span(), "the timeout must be longer than zero")),
+            Err(why) => {
+                Err(self.error(text.span(), format!("invalid timeout {:?}: {why}", text.get_ref())))
+            }
+        }
+    }
+
+    fn limit(&self, limit: Option<Spanned<u64>>) -> Checked<u64> {
+        match limit {
+            None => Ok(DEFAULT_OUTPUT_LIMIT),
+            Some(limit) if *limit.get_ref() == 0 => {
+                Err(self.error(limit.span(), "output_limit must be at least 1"))
+            }
+            Some(limit) => Ok(limit.into_inner()),
+        }
+    }
+}
+
+/// The property names a schema declares; none when it has no `properties`.
+struct Properties(Option<HashSet<String>>);
+
+impl Properties {
+    fn has(&self, name: &str) -> bool {
+        self.0.as_ref().is_some_and(|names| names.contains(name))
+    }
+}
+
+fn declared(parameters: Option<&Value>) -> Properties {
+    let properties =
+        parameters.and_then(|schema| schema.get("properties")).and_then(Value::as_object);
+    Properties(properties.map(|properties| properties.keys().cloned().collect()))
+}

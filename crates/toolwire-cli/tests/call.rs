@@ -1,0 +1,203 @@
+//! `toolwire call`: results, failures and exit codes, on the shipped example and on small
+//! manifests.
+
+mod common;
+
+use common::{example, manifest, stderr, stdout, toolwire};
+use predicates::str::contains;
+
+#[test]
+fn a_call_prints_the_result_and_exits_0() {
+    toolwire()
+        .args(["call", "echo", "--args", r#"{"message": "hello"}"#, "--manifest"])
+        .arg(example())
+        .assert()
+        .success()
+        .stdout("hello\n");
+}
+
+#[test]
+fn an_argument_stays_one_argv_element_and_never_reaches_a_shell() {
+    let hostile = r#"{"message": "a; echo INJECTED $(id) `id` | cat > /tmp/x"}"#;
+    toolwire()
+        .args(["call", "echo", "--args", hostile, "--manifest"])
+        .arg(example())
+        .assert()
+        .success()
+        .stdout("a; echo INJECTED $(id) `id` | cat > /tmp/x\n");
+}
+
+#[test]
+fn numbers_fill_the_argv_template() {
+    toolwire()
+        .args(["call", "add", "--args", r#"{"a": 2, "b": 40}"#, "-m"])
+        .arg(example())
+        .assert()
+        .success()
+        .stdout("42\n");
+}
+
+#[test]
+fn invalid_arguments_are_a_tool_failure_exit_1() {
+    toolwire()
+        .args(["call", "add", "--args", r#"{"a": "2", "b": 40}"#, "-m"])
+        .arg(example())
+        .assert()
+        .code(1)
+        .stderr(contains(r#"invalid arguments for "add": /a: "2" is not of type "integer""#));
+}
+
+#[test]
+fn unreadable_args_json_is_a_usage_error_exit_2() {
+    toolwire()
+        .args(["call", "echo", "--args", "{nope", "-m"])
+        .arg(example())
+        .assert()
+        .code(2)
+        .stderr(contains("invalid --args"));
+}
+
+#[test]
+fn an_unknown_tool_is_a_usage_error_exit_2() {
+    toolwire()
+        .args(["call", "nope", "-m"])
+        .arg(example())
+        .assert()
+        .code(2)
+        .stderr(contains(r#"unknown tool "nope""#));
+}
+
+#[test]
+fn a_call_that_needs_approval_without_a_terminal_is_pending_exit_3() {
+    toolwire()
+        .args(["call", "deploy", "--args", r#"{"env": "staging"}"#, "-m"])
+        .arg(example())
+        .assert()
+        .code(3)
+        .stdout("")
+        .stderr(contains(r#"pending: allow a call of "deploy"?"#));
+}
+
+#[test]
+fn yes_approves_the_call() {
+    toolwire()
+        .args(["call", "deploy", "--yes", "--args", r#"{"env": "staging"}"#, "-m"])
+        .arg(example())
+        .assert()
+        .success()
+        .stdout("deployed to staging\n");
+}
+
+#[test]
+fn json_prints_the_receipt() {
+    let output = toolwire()
+        .args(["call", "echo", "--json", "--args", r#"{"message": "hi"}"#, "-m"])
+        .arg(example())
+        .output();
+    let output = output.unwrap_or_else(|error| panic!("toolwire did not run: {error}"));
+    assert_eq!(output.status.code(), Some(0));
+    let receipt: serde_json::Value =
+        serde_json::from_slice(&output.stdout).unwrap_or_else(|error| panic!("not JSON: {error}"));
+    assert_eq!(receipt["tool"], "echo");
+    assert_eq!(receipt["result"]["success"], true);
+    assert_eq!(receipt["result"]["text"], "hi");
+    assert_eq!(receipt["result"]["json"]["stdout"], "hi\n");
+}
+
+#[test]
+fn json_of_a_pending_call_prints_the_request_and_exits_3() {
+    let output = toolwire()
+        .args(["call", "deploy", "--json", "--args", r#"{"env": "production"}"#, "-m"])
+        .arg(example())
+        .output();
+    let output = output.unwrap_or_else(|error| panic!("toolwire did not run: {error}"));
+    assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
+    let receipt: serde_json::Value =
+        serde_json::from_slice(&output.stdout).unwrap_or_else(|error| panic!("not JSON: {error}"));
+    assert_eq!(receipt["result"]["json"]["pending"]["kind"], "approval");
+    assert_eq!(receipt["result"]["json"]["pending"]["data"]["arguments"]["env"], "production");
+}
+
+#[test]
+fn the_child_sees_only_the_allowlisted_environment() {
+    let path = manifest(
+        "[[tool]]\nname = \"env\"\n[tool.command]\nargv = [\"env\"]\nenv = [\"TOOLWIRE_KEEP\"]\n",
+    );
+    let output = toolwire()
+        .args(["call", "env", "-m"])
+        .arg(&path)
+        .env("TOOLWIRE_KEEP", "kept")
+        .env("TOOLWIRE_DROP", "dropped")
+        .output();
+    let output = output.unwrap_or_else(|error| panic!("toolwire did not run: {error}"));
+    assert_eq!(stdout(&output), "TOOLWIRE_KEEP=kept\n", "{}", stderr(&output));
+}
+
+#[test]
+fn cwd_is_relative_to_the_manifest() {
+    let path =
+        manifest("[[tool]]\nname = \"where\"\n[tool.command]\nargv = [\"pwd\"]\ncwd = \"sub\"\n");
+    let folder = path.parent().map(|folder| folder.join("sub")).unwrap_or_default();
+    std::fs::create_dir_all(&folder)
+        .unwrap_or_else(|error| panic!("cannot make {}: {error}", folder.display()));
+    let expected = format!("{}\n", folder.display());
+    toolwire().args(["call", "where", "-m"]).arg(&path).assert().success().stdout(expected);
+}
+
+#[test]
+fn a_json_output_becomes_the_results_json() {
+    let path = manifest(
+        "[[tool]]\nname = \"j\"\nparameters = { type = \"object\", properties = { n = { type = \"integer\" } } }\n\
+         [tool.command]\nargv = [\"echo\", \"{{\\\"n\\\": {n}}}\"]\noutput = \"json\"\n",
+    );
+    let output =
+        toolwire().args(["call", "j", "--json", "--args", r#"{"n": 7}"#, "-m"]).arg(&path).output();
+    let output = output.unwrap_or_else(|error| panic!("toolwire did not run: {error}"));
+    let receipt: serde_json::Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|error| panic!("not JSON: {error}; {}", stderr(&output)));
+    assert_eq!(receipt["result"]["json"], serde_json::json!({"n": 7}));
+}
+
+#[test]
+fn a_failing_command_is_a_tool_failure_with_its_stderr() {
+    let path =
+        manifest("[[tool]]\nname = \"ls\"\n[tool.command]\nargv = [\"ls\", \"/no/such/folder\"]\n");
+    toolwire()
+        .args(["call", "ls", "-m"])
+        .arg(&path)
+        .assert()
+        .code(1)
+        .stderr(contains(r#"error: "ls" exited with status 2: ls: cannot access"#));
+}
+
+#[test]
+fn a_command_past_its_timeout_is_killed() {
+    let path = manifest(
+        "[[tool]]\nname = \"slow\"\n[tool.command]\nargv = [\"sleep\", \"10\"]\ntimeout = \"200ms\"\n",
+    );
+    let started = std::time::Instant::now();
+    toolwire()
+        .args(["call", "slow", "-m"])
+        .arg(&path)
+        .assert()
+        .code(1)
+        .stderr(contains(r#"error: "slow" ran longer than 200ms and was killed"#));
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+}
+
+#[test]
+fn call_timeout_gives_the_call_a_deadline() {
+    let path = manifest("[[tool]]\nname = \"slow\"\n[tool.command]\nargv = [\"sleep\", \"10\"]\n");
+    toolwire().args(["call", "slow", "--timeout", "200ms", "-m"]).arg(&path).assert().code(1);
+}
+
+#[test]
+fn call_id_without_a_journal_built_in_is_a_clear_error_not_a_success() {
+    toolwire()
+        .args(["call", "echo", "--call-id", "c1", "--args", r#"{"message": "hi"}"#, "-m"])
+        .arg(example())
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(contains("the journal is not built into this toolwire yet"));
+}

@@ -1,0 +1,337 @@
+//! `schema`, `check`, `serve`, HTTP tools, and the commands that wait for crates not built
+//! in yet (which must fail clearly, never pretend).
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::process::Stdio;
+
+use common::{binary, example, manifest, stderr, stdout, toolwire};
+use predicates::str::contains;
+use serde_json::{Value, json};
+
+fn run(command: &mut assert_cmd::Command) -> std::process::Output {
+    command.output().unwrap_or_else(|error| panic!("toolwire did not run: {error}"))
+}
+
+#[test]
+fn schema_prints_each_providers_definitions_and_the_change_report() {
+    let cases = [
+        ("openai", "/function/name"),
+        ("responses", "/name"),
+        ("anthropic", "/name"),
+        ("gemini", "/name"),
+        ("mcp", "/name"),
+    ];
+    for (provider, name) in cases {
+        let output = run(toolwire().args(["schema", "--provider", provider, "-m"]).arg(example()));
+        assert_eq!(output.status.code(), Some(0), "{provider}: {}", stderr(&output));
+        let definitions: Value = serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|error| panic!("{provider}: {error}"));
+        assert_eq!(definitions[0].pointer(name), Some(&json!("echo")), "{provider}");
+        assert!(stderr(&output).contains("echo:"), "{provider}: {}", stderr(&output));
+    }
+    let gemini = run(toolwire().args(["schema", "-p", "gemini", "-m"]).arg(example()));
+    assert!(
+        stderr(&gemini).contains("utc_time: gemini: (root): removed the empty `properties`"),
+        "{}",
+        stderr(&gemini)
+    );
+}
+
+#[test]
+fn schema_reports_what_strict_mode_changed() {
+    let path = manifest(
+        "[[tool]]\nname = \"s\"\nstrict = true\n\
+         parameters = { type = \"object\", properties = { a = { type = \"string\" }, b = { type = \"integer\" } }, required = [\"a\"] }\n\
+         [tool.command]\nargv = [\"echo\", \"{a}\"]\n",
+    );
+    let output = run(toolwire().args(["schema", "-p", "openai", "-m"]).arg(&path));
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let definitions: Value =
+        serde_json::from_slice(&output.stdout).unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(definitions[0]["function"]["parameters"]["required"], json!(["a", "b"]));
+    assert!(stderr(&output).contains("s: openai: /properties/b"), "{}", stderr(&output));
+}
+
+#[test]
+fn check_passes_on_the_example() {
+    toolwire()
+        .args(["check", "-m"])
+        .arg(example())
+        .assert()
+        .success()
+        .stderr(contains("checked 5 tools for 5 providers: 0 errors, 0 warnings"));
+}
+
+#[test]
+fn check_fails_on_a_schema_a_provider_cannot_take() {
+    let path = manifest(
+        "[[tool]]\nname = \"r\"\n\
+         parameters = { type = \"object\", properties = { node = { \"$ref\" = \"#/$defs/node\" } }, \"$defs\" = { node = { type = \"object\", properties = { next = { \"$ref\" = \"#/$defs/node\" } } } } }\n\
+         [tool.command]\nargv = [\"true\"]\n",
+    );
+    let output = run(toolwire().args(["check", "-m"]).arg(&path));
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(stderr(&output).contains("error: r: gemini:"), "{}", stderr(&output));
+}
+
+#[test]
+fn check_warns_of_an_unset_header_variable() {
+    let path = manifest(
+        "[[tool]]\nname = \"h\"\n[tool.http]\nurl = \"http://127.0.0.1:9/\"\nheaders = { \"X-Key\" = { env = \"TOOLWIRE_UNSET_KEY\" } }\n",
+    );
+    toolwire().args(["check", "-m"]).arg(&path).env_remove("TOOLWIRE_UNSET_KEY").assert().success().stderr(contains(
+        "warning: \"h\": the environment variable TOOLWIRE_UNSET_KEY for the header X-Key is not set",
+    ));
+}
+
+#[test]
+fn an_http_tool_fills_the_url_encoded_and_sends_headers_from_the_environment() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap_or_else(|error| panic!("bind: {error}"));
+    let port = listener.local_addr().map(|addr| addr.port()).unwrap_or_default();
+    let server = std::thread::spawn(move || {
+        let (mut stream, _) = listener.accept().unwrap_or_else(|error| panic!("accept: {error}"));
+        let mut request = Vec::new();
+        let mut buffer = [0u8; 4096];
+        while !request.windows(4).any(|window| window == b"\r\n\r\n") {
+            let read = stream.read(&mut buffer).unwrap_or(0);
+            if read == 0 {
+                break;
+            }
+            request.extend_from_slice(&buffer[..read]);
+        }
+        let body = r#"{"temperature": 21}"#;
+        let response = format!(
+            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        let _ = stream.write_all(response.as_bytes());
+        String::from_utf8_lossy(&request).into_owned()
+    });
+    let path = manifest(&format!(
+        "[[tool]]\nname = \"weather\"\nparameters = {{ type = \"object\", properties = {{ city = {{ type = \"string\" }} }} }}\n\
+         [tool.http]\nurl = \"http://127.0.0.1:{port}/weather/{{city}}\"\nheaders = {{ Authorization = {{ env = \"WEATHER_TOKEN\", prefix = \"Bearer \" }} }}\n"
+    ));
+    let output = run(toolwire()
+        .args(["call", "weather", "--json", "--args", r#"{"city": "São Paulo/../x"}"#, "-m"])
+        .arg(&path)
+        .env("WEATHER_TOKEN", "s3cret"));
+    let request = server.join().unwrap_or_default();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(request.starts_with("GET /weather/S%C3%A3o%20Paulo%2F..%2Fx HTTP/1.1"), "{request}");
+    assert!(request.to_lowercase().contains("authorization: bearer s3cret"), "{request}");
+    let receipt: Value =
+        serde_json::from_slice(&output.stdout).unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(receipt["result"]["json"], json!({"temperature": 21}));
+}
+
+#[test]
+fn an_http_tool_whose_header_variable_is_unset_fails_clearly() {
+    let path = manifest(
+        "[[tool]]\nname = \"h\"\n[tool.http]\nurl = \"http://127.0.0.1:9/\"\nheaders = { \"X-Key\" = { env = \"TOOLWIRE_UNSET_KEY\" } }\n",
+    );
+    toolwire().args(["call", "h", "-m"]).arg(&path).env_remove("TOOLWIRE_UNSET_KEY").assert().code(1).stderr(contains(
+        "error: \"h\": the environment variable TOOLWIRE_UNSET_KEY for the header X-Key is not set",
+    ));
+}
+
+/// `toolwire serve` on stdio, initialized, with a way to send and a way to read.
+struct StdioServer {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    lines: std::io::Lines<BufReader<std::process::ChildStdout>>,
+}
+
+impl StdioServer {
+    fn start(manifest: &std::path::Path) -> Self {
+        let mut child = std::process::Command::new(binary())
+            .args(["serve", "-m"])
+            .arg(manifest)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|error| panic!("cannot start toolwire serve: {error}"));
+        let stdin = child.stdin.take().unwrap_or_else(|| panic!("no stdin"));
+        let lines =
+            BufReader::new(child.stdout.take().unwrap_or_else(|| panic!("no stdout"))).lines();
+        let mut server = Self { child, stdin, lines };
+        let info = json!({"name": "test", "version": "1"});
+        server.send(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": info}}));
+        let _initialized = server.read();
+        server.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        server
+    }
+
+    fn send(&mut self, message: Value) {
+        writeln!(self.stdin, "{message}").unwrap_or_else(|error| panic!("write: {error}"));
+    }
+
+    fn call(&mut self, id: u64, name: &str, arguments: Value) {
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name, "arguments": arguments}}));
+    }
+
+    fn read(&mut self) -> Value {
+        self.lines
+            .next()
+            .and_then(Result::ok)
+            .and_then(|line| serde_json::from_str(&line).ok())
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for StdioServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn serve_answers_mcp_on_stdio() {
+    let mut server = StdioServer::start(&example());
+    server.call(2, "add", json!({"a": 1, "b": 2}));
+    let answer = server.read();
+    assert_eq!(answer["id"], 2, "{answer}");
+    assert_eq!(answer["result"]["content"][0]["text"], "3", "{answer}");
+}
+
+#[test]
+fn a_tools_concurrency_limit_holds_over_mcp() {
+    let tool = |name: &str, limit: u32| {
+        format!(
+            "[[tool]]\nname = \"{name}\"\nconcurrency = {limit}\n[tool.command]\nargv = [\"sleep\", \"0.4\"]\n"
+        )
+    };
+    let path = manifest(&format!("{}\n{}", tool("one_at_a_time", 1), tool("together", 3)));
+    let mut server = StdioServer::start(&path);
+    let timed = |server: &mut StdioServer, name: &str| {
+        let started = std::time::Instant::now();
+        (1..=3).for_each(|id| server.call(id, name, json!({})));
+        (1..=3).for_each(|_| assert_eq!(server.read()["result"]["isError"], false));
+        started.elapsed()
+    };
+    let serial = timed(&mut server, "one_at_a_time");
+    let parallel = timed(&mut server, "together");
+    assert!(
+        serial >= std::time::Duration::from_millis(1150),
+        "three calls ran at once under a limit of 1: {serial:?}"
+    );
+    assert!(
+        parallel < serial,
+        "a limit of 3 did not let them run together: {parallel:?} vs {serial:?}"
+    );
+}
+
+#[test]
+fn commands_that_need_the_journal_fail_clearly() {
+    for args in [
+        &["approvals", "list"][..],
+        &["approvals", "answer", "r1"],
+        &["approvals", "resume", "c1"],
+        &["log"],
+    ] {
+        let output = run(toolwire().args(args).arg("-m").arg(example()));
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert_eq!(stdout(&output), "", "{args:?}");
+        assert!(
+            stderr(&output).contains("the journal is not built into this toolwire yet"),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+}
+
+#[test]
+fn run_fails_clearly_until_the_agent_is_built_in() {
+    toolwire()
+        .args(["run", "hello", "--model", "anthropic:claude-sonnet-4-5", "-m"])
+        .arg(example())
+        .assert()
+        .code(2)
+        .stderr(contains("the agent loop is not built into this toolwire yet"));
+    toolwire()
+        .args(["run", "hello", "--model", "nobody", "-m"])
+        .arg(example())
+        .assert()
+        .code(2)
+        .stderr(contains("invalid --model \"nobody\": expected PROVIDER:MODEL"));
+}
+
+#[test]
+fn mcp_import_lists_the_tools_of_a_configured_server() {
+    // The server is `toolwire serve` itself, on the example manifest.
+    let config = common::scratch("mcp").join("mcp.json");
+    let serve = json!({"command": binary(), "args": ["serve", "--manifest", example()]});
+    std::fs::write(&config, json!({"mcpServers": {"local": serve}}).to_string())
+        .unwrap_or_else(|error| panic!("{error}"));
+    let output = run(toolwire().args(["mcp", "import"]).arg(&config));
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let listed = stdout(&output);
+    assert!(listed.contains("local__echo\tPrint a message back\n"), "{listed}");
+    assert_eq!(listed.lines().count(), 5, "{listed}");
+    let output = run(toolwire().args(["mcp", "import", "--json"]).arg(&config));
+    let definitions: Value =
+        serde_json::from_slice(&output.stdout).unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(definitions[0]["name"], "local__echo");
+    assert_eq!(definitions[0]["inputSchema"]["required"], json!(["message"]));
+}
+
+#[test]
+fn mcp_import_reports_a_server_it_cannot_reach_and_a_bad_configuration() {
+    let config = common::scratch("mcp").join("mcp.json");
+    let text = json!({"mcpServers": {"gone": {"command": "no-such-mcp-server-toolwire"}}});
+    std::fs::write(&config, text.to_string()).unwrap_or_else(|error| panic!("{error}"));
+    let output = run(toolwire().args(["mcp", "import"]).arg(&config));
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(stderr(&output).contains("gone"), "{}", stderr(&output));
+    std::fs::write(&config, "{nope").unwrap_or_else(|error| panic!("{error}"));
+    toolwire().args(["mcp", "import"]).arg(&config).assert().code(2).stderr(contains("mcp.json"));
+}
+
+#[test]
+fn serve_http_answers_mcp_on_loopback() {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map(|addr| addr.port())
+        .unwrap_or(39_217);
+    let addr = format!("127.0.0.1:{port}");
+    let mut child = std::process::Command::new(binary())
+        .args(["serve", "--http", &addr, "-m"])
+        .arg(example())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|error| panic!("cannot start toolwire serve: {error}"));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let mut stream = loop {
+        match std::net::TcpStream::connect(&addr) {
+            Ok(stream) => break stream,
+            Err(_) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(50))
+            }
+            Err(error) => panic!("the server never listened on {addr}: {error}"),
+        }
+    };
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}}).to_string();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).unwrap_or_else(|error| panic!("write: {error}"));
+    stream.set_read_timeout(Some(std::time::Duration::from_secs(10))).ok();
+    let mut response = Vec::new();
+    let mut buffer = [0u8; 4096];
+    while !String::from_utf8_lossy(&response).contains("serverInfo") {
+        match stream.read(&mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(read) => response.extend_from_slice(&buffer[..read]),
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let response = String::from_utf8_lossy(&response);
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(response.contains(r#""name":"toolwire""#), "{response}");
+}
