@@ -95,3 +95,14 @@ pub use run::{
     Agent, AgentBuilder, AgentEvent, DEFAULT_MAX_TURNS, DEFAULT_REPETITION_LIMIT, MemoryStore,
     PendingCall, PendingTurn, Run, RunOutcome, RunState, RunStore, StopReason,
 };
+
+/// Installs rustls's `ring` crypto provider as the process default, unless one is installed
+/// already (the host's own wins). Model clients call it when they are built; a host that makes
+/// its own `reqwest` clients in a program that links this crate must call it first, since
+/// `reqwest` is built here with TLS but without a provider of its own.
+pub fn install_tls_provider() {
+    #[cfg(feature = "rustls")]
+    {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    }
+}

@@ -136,6 +136,10 @@ pub(crate) struct RunArgs {
     /// Stop after this many model turns.
     #[arg(long, value_name = "N", default_value_t = 16)]
     pub(crate) max_turns: u32,
+    /// Send the requests to this server instead of the provider's own (any server speaking
+    /// the provider's API, such as an OpenAI-compatible one).
+    #[arg(long, value_name = "URL")]
+    pub(crate) base_url: Option<String>,
     /// Approve every call without asking.
     #[arg(long, short)]
     pub(crate) yes: bool,

@@ -20,6 +20,9 @@ pub(crate) struct HttpTool {
 impl HttpTool {
     /// The tool `name` sending `def`.
     pub(crate) fn new(name: &str, def: HttpDef) -> Self {
+        // The agent crate builds reqwest with rustls and no provider of its own: install one
+        // before any client is made, or making it fails.
+        toolwire_agent::install_tls_provider();
         Self { name: Arc::from(name), def: Arc::new(def), client: reqwest::Client::new() }
     }
 

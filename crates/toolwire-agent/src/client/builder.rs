@@ -126,11 +126,7 @@ impl HttpClientBuilder {
             let message = format!("base URL {base_url:?} is not an http:// or https:// URL");
             return Err(Error::new(ErrorKind::Config, message));
         }
-        #[cfg(feature = "rustls")]
-        {
-            // Keeps a provider the host installed; otherwise uses ring.
-            let _ = rustls::crypto::ring::default_provider().install_default();
-        }
+        crate::install_tls_provider();
         let http = reqwest::Client::builder()
             .connect_timeout(self.connect_timeout)
             .tcp_nodelay(true)

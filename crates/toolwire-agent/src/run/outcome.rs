@@ -34,6 +34,25 @@ pub enum StopReason {
     StoreFailed(Error),
 }
 
+impl std::fmt::Display for StopReason {
+    /// A short lowercase sentence saying why the run stopped.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StopReason::Finished(finish) => write!(f, "the model finished ({finish:?})"),
+            StopReason::TurnLimit(turns) => write!(f, "the turn limit of {turns} was reached"),
+            StopReason::Pending => f.write_str("calls wait for a human's answer"),
+            StopReason::Repetition { tool, times } => {
+                write!(f, "the model called {tool:?} with the same arguments {times} times")
+            }
+            StopReason::Aborted => f.write_str("the run was aborted"),
+            StopReason::ModelError(error) => write!(f, "the model failed: {error}"),
+            StopReason::StoreFailed(error) => {
+                write!(f, "the pending run could not be saved: {error}")
+            }
+        }
+    }
+}
+
 /// The end of a run: why it stopped, what the model said last, the receipts of the calls it
 /// ran, and its state, from which it can be resumed or continued.
 #[derive(Debug)]
