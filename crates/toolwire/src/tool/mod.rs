@@ -107,6 +107,14 @@ impl Tool {
         self.annotations().idempotent_hint == Some(true)
     }
 
+    /// Runs the output steps of a call on `result`, a result that did not come from the
+    /// handler just now (for example one a journal replays): the
+    /// [`parse_output`](ToolBuilder::parse_output) hook and the output schema, as a call would
+    /// after its handler. Failed and pending results pass through untouched.
+    pub fn check_output(&self, result: crate::ToolResult) -> crate::ToolResult {
+        crate::execute::check_replayed(self, result)
+    }
+
     /// The grouping declared with [`ToolBuilder::kind`], if any.
     pub fn kind(&self) -> Option<&str> {
         self.inner.hooks.kind.as_deref()
