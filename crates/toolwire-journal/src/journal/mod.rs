@@ -2,6 +2,7 @@
 
 mod audit;
 mod call;
+mod dispatch;
 mod invoke;
 mod options;
 mod record;
