@@ -4,8 +4,10 @@
 //! commits itself. Every write is a conditional update or an insert that does nothing on a
 //! conflict, so two processes racing on one call id serialize on its row.
 
+use std::time::Duration;
+
 use sqlx::any::AnyPoolOptions;
-use sqlx::AnyPool;
+use sqlx::{AnyConnection, AnyPool, Connection};
 use toolwire::policy::ApprovalKey;
 
 use super::schema::{self, Flavor};
@@ -27,15 +29,18 @@ impl PostgresStore {
     pub(crate) async fn open(url: &str, connections: u32) -> Result<(Self, ApprovalKey), JournalError> {
         install_drivers();
         let place = format!("postgres journal {:?}", redact(url));
-        let pool = AnyPoolOptions::new()
-            .max_connections(connections.max(2))
-            .connect(url)
-            .await
-            .map_err(|e| JournalError::database("open the journal", &place, e))?;
-        let mut conn = pool.acquire().await.map_err(|e| JournalError::database("open the journal", &place, e))?;
+        // One connection first, so that a server that is not there fails at once, not after
+        // the pool's retries.
+        let opening = |e| JournalError::database("open the journal", &place, e);
+        let mut conn = AnyConnection::connect(url).await.map_err(opening)?;
         schema::migrate(&mut conn, Flavor::Postgres, &place).await?;
         let key = schema::approval_key(&mut conn, &place).await?;
-        drop(conn);
+        let _ = conn.close().await;
+        let pool = AnyPoolOptions::new()
+            .max_connections(connections.max(2))
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_lazy(url)
+            .map_err(opening)?;
         Ok((Self { pool, place }, key))
     }
 

@@ -116,7 +116,10 @@ async fn commit_batch(conn: &mut AnyConnection, batch: &mut Vec<Job>, place: &st
         }
         Err(e) => {
             let _ = sqlx::query("ROLLBACK").execute(&mut *conn).await;
-            let error = JournalError::database("commit a write", place, e);
+            // A write that failed may have ended the transaction (SQLite rolls back on a full
+            // disk): its error is the one that explains why nothing committed.
+            let cause = done.iter().find_map(|(_, result)| result.as_ref().err().map(JournalError::duplicate));
+            let error = cause.unwrap_or_else(|| JournalError::database("commit a write", place, e));
             fail_all(done.into_iter().map(|(reply, _)| reply), &error);
         }
     }
@@ -126,13 +129,13 @@ async fn in_savepoint(conn: &mut AnyConnection, op: Op, place: &str) -> Result<R
     let savepoint = |sql: &'static str| sqlx::query(sql);
     savepoint("SAVEPOINT op").execute(&mut *conn).await.map_err(|e| JournalError::database("begin a write", place, e))?;
     let result = ops::run(conn, op, place).await;
-    let end = if result.is_ok() { "RELEASE op" } else { "ROLLBACK TO op" };
-    if let Err(e) = savepoint(end).execute(&mut *conn).await {
-        return Err(JournalError::database("finish a write", place, e));
-    }
     if result.is_err() {
+        // The write's own error says what went wrong, whatever the rollback says.
+        let _ = savepoint("ROLLBACK TO op").execute(&mut *conn).await;
         let _ = savepoint("RELEASE op").execute(&mut *conn).await;
+        return result;
     }
+    savepoint("RELEASE op").execute(&mut *conn).await.map_err(|e| JournalError::database("finish a write", place, e))?;
     result
 }
 
