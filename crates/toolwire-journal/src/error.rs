@@ -74,12 +74,6 @@ impl JournalError {
         self
     }
 
-    /// The same kind and message, without the source: for each of the writes that one failed
-    /// commit fails.
-    pub(crate) fn duplicate(&self) -> Self {
-        Self::new(self.kind, self.message.clone())
-    }
-
     /// Why the operation failed.
     pub fn kind(&self) -> JournalErrorKind {
         self.kind

@@ -9,7 +9,7 @@ use toolwire::{CallId, FailureKind, InvocationId, Receipt, ToolResult};
 use super::Journal;
 use crate::error::{JournalError, JournalErrorKind};
 use crate::store::ops::{AuditRow, Claim, Claimed, Completion, PendingRow};
-use crate::store::{Op, Reply, millis, now_millis, time_of};
+use crate::store::{Op, Reply, millis, now_millis, reads, time_of};
 
 impl Journal {
     /// Claims `claim`'s call id.
@@ -18,6 +18,20 @@ impl Journal {
             Reply::Claimed(claimed) => Ok(claimed),
             other => Err(unexpected(&other)),
         }
+    }
+
+    /// The stored receipt of `call_id`, if it completed as the call with `digest`; any other
+    /// case is the claim's to judge. A completed call never changes, so its receipt is kept
+    /// in memory too.
+    pub(super) async fn completed(&self, call_id: &str, digest: &str) -> Result<Option<Receipt>, JournalError> {
+        if let Some(hit) = self.inner.replays.get(call_id, digest) {
+            return Ok(Some(hit));
+        }
+        let row = reads::completed(self.store().reader(), self.store().place(), call_id).await?;
+        let Some((stored, json)) = row.filter(|(stored, _)| stored == digest) else { return Ok(None) };
+        let receipt = read_receipt(&json)?;
+        self.inner.replays.put(call_id, stored, &receipt);
+        Ok(Some(receipt))
     }
 
     /// A claim of `call_id` by this journal, with a fresh lease.
@@ -64,6 +78,7 @@ impl Journal {
     pub(super) async fn complete(
         &self,
         call_id: &str,
+        digest: &str,
         attempt: i64,
         receipt: Receipt,
         resumed: Option<String>,
@@ -72,8 +87,14 @@ impl Journal {
             Ok(done) => done,
             Err(error) => return Err(error.with_receipt(receipt)),
         };
+        let finished = done.pending.is_none();
         match self.store().write(Op::Complete(Box::new(done))).await {
-            Ok(Reply::Done(true)) => Ok(receipt),
+            Ok(Reply::Done(true)) => {
+                if finished {
+                    self.inner.replays.put(call_id, digest.to_owned(), &receipt);
+                }
+                Ok(receipt)
+            }
             Ok(_) => {
                 tracing::warn!(call_id, "a journaled call completed after another runner took it over");
                 Ok(receipt)

@@ -6,6 +6,7 @@ mod dispatch;
 mod invoke;
 mod options;
 mod record;
+mod replays;
 mod suspend;
 
 use std::fmt;
@@ -39,6 +40,8 @@ struct Inner {
     /// This instance's name in leases: unique per open journal.
     owner: String,
     options: JournalOptions,
+    /// Receipts of completed calls, which never change, for fast replays.
+    replays: replays::Replays,
 }
 
 impl Journal {
@@ -90,7 +93,7 @@ impl Journal {
 
     fn new(store: Box<dyn Store>, key: ApprovalKey, options: JournalOptions) -> Self {
         let owner = format!("{}-{:016x}", std::process::id(), fastrand::u64(..));
-        Self { inner: Arc::new(Inner { store, key, owner, options }) }
+        Self { inner: Arc::new(Inner { store, key, owner, options, replays: replays::Replays::default() }) }
     }
 
     /// The approval key every process sharing this journal must seal its registry with

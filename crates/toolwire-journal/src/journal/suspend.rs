@@ -158,7 +158,7 @@ impl JournaledCall {
         let lease = self.journal.hold_lease(&call.call_id, attempt);
         let receipt = self.invocation(&call.tool, arguments, &call_id, Some(answer), deadline).await;
         drop(lease);
-        self.journal.complete(&call.call_id, attempt, receipt, Some(request_id)).await
+        self.journal.complete(&call.call_id, &call.digest, attempt, receipt, Some(request_id)).await
     }
 }
 

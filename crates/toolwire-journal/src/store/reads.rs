@@ -17,6 +17,20 @@ pub(crate) async fn call(pool: &AnyPool, place: &str, call_id: &str) -> Result<O
     row.as_ref().map(CallRow::read).transpose()
 }
 
+/// The digest and receipt of `call_id`, if it completed: the read a replay needs.
+pub(crate) async fn completed(pool: &AnyPool, place: &str, call_id: &str) -> Result<Option<(String, String)>, JournalError> {
+    let row = sqlx::query("SELECT digest, receipt FROM journal_calls WHERE call_id = $1 AND state = 'completed'")
+        .bind(call_id)
+        .fetch_optional(pool)
+        .await
+        .map_err(|e| JournalError::database("read a call", place, e))?;
+    let Some(row) = row else { return Ok(None) };
+    let bad = |e: sqlx::Error| JournalError::corrupt("call row", e);
+    let digest: String = row.try_get(0).map_err(bad)?;
+    let receipt: Option<String> = row.try_get(1).map_err(bad)?;
+    Ok(receipt.map(|receipt| (digest, receipt)))
+}
+
 /// The calls in `state`, oldest first.
 pub(crate) async fn calls_in(pool: &AnyPool, place: &str, state: &str) -> Result<Vec<CallRow>, JournalError> {
     let sql = format!("SELECT {CALL_COLUMNS} FROM journal_calls WHERE state = $1 ORDER BY started_at, call_id");

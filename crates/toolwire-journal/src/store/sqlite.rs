@@ -24,7 +24,7 @@ pub(crate) struct SqliteSettings {
 /// A write waiting for the writer, and where its reply goes.
 struct Job {
     op: Op,
-    reply: ReplyTo,
+    reply: oneshot::Sender<Result<Reply, JournalError>>,
 }
 
 /// An SQLite journal.
@@ -96,56 +96,68 @@ async fn write_loop(mut conn: AnyConnection, mut jobs: mpsc::UnboundedReceiver<J
     let _ = conn.close().await;
 }
 
-/// Runs `batch` in one transaction, each write in a savepoint of its own so that one failing
-/// write does not undo the others; every reply goes out after the commit.
+/// Runs `batch` in one transaction and commits once; every reply goes out after the commit.
+/// If a write fails, the batch is rolled back and each write runs again in a transaction of
+/// its own, so that one failing write does not fail the others.
 async fn commit_batch(conn: &mut AnyConnection, batch: &mut Vec<Job>, place: &str) {
-    if let Err(e) = sqlx::query("BEGIN IMMEDIATE").execute(&mut *conn).await {
-        let error = JournalError::database("begin a write", place, e);
-        return fail_all(batch.drain(..).map(|job| job.reply), &error);
+    if batch.len() == 1 {
+        return run_alone(conn, batch.drain(..), place).await;
     }
-    let mut done = Vec::with_capacity(batch.len());
-    for job in batch.drain(..) {
-        let result = in_savepoint(conn, job.op, place).await;
-        done.push((job.reply, result));
-    }
-    match sqlx::query("COMMIT").execute(&mut *conn).await {
-        Ok(_) => {
-            for (reply, result) in done {
-                let _ = reply.send(result);
+    let ops: Vec<Op> = batch.iter().map(|job| job.op.clone()).collect();
+    match run_together(conn, ops, place).await {
+        Ok(replies) => {
+            for (job, reply) in batch.drain(..).zip(replies) {
+                let _ = job.reply.send(Ok(reply));
             }
         }
-        Err(e) => {
-            let _ = sqlx::query("ROLLBACK").execute(&mut *conn).await;
-            // A write that failed may have ended the transaction (SQLite rolls back on a full
-            // disk): its error is the one that explains why nothing committed.
-            let cause = done.iter().find_map(|(_, result)| result.as_ref().err().map(JournalError::duplicate));
-            let error = cause.unwrap_or_else(|| JournalError::database("commit a write", place, e));
-            fail_all(done.into_iter().map(|(reply, _)| reply), &error);
+        Err(_) => run_alone(conn, batch.drain(..), place).await,
+    }
+}
+
+/// Runs `ops` in one transaction; on any failure, rolls it back.
+async fn run_together(conn: &mut AnyConnection, ops: Vec<Op>, place: &str) -> Result<Vec<Reply>, JournalError> {
+    begin(conn, place).await?;
+    let mut replies = Vec::with_capacity(ops.len());
+    for op in ops {
+        match ops::run(conn, op, place).await {
+            Ok(reply) => replies.push(reply),
+            Err(error) => return Err(rollback(conn, error).await),
         }
     }
+    commit(conn, place).await.map(|()| replies)
 }
 
-async fn in_savepoint(conn: &mut AnyConnection, op: Op, place: &str) -> Result<Reply, JournalError> {
-    let savepoint = |sql: &'static str| sqlx::query(sql);
-    savepoint("SAVEPOINT op").execute(&mut *conn).await.map_err(|e| JournalError::database("begin a write", place, e))?;
-    let result = ops::run(conn, op, place).await;
-    if result.is_err() {
-        // The write's own error says what went wrong, whatever the rollback says.
-        let _ = savepoint("ROLLBACK TO op").execute(&mut *conn).await;
-        let _ = savepoint("RELEASE op").execute(&mut *conn).await;
-        return result;
+/// Runs each job in a transaction of its own.
+async fn run_alone(conn: &mut AnyConnection, jobs: impl Iterator<Item = Job>, place: &str) {
+    for job in jobs {
+        let result = match begin(conn, place).await {
+            Ok(()) => match ops::run(conn, job.op, place).await {
+                Ok(reply) => commit(conn, place).await.map(|()| reply),
+                Err(error) => Err(rollback(conn, error).await),
+            },
+            Err(error) => Err(error),
+        };
+        let _ = job.reply.send(result);
     }
-    savepoint("RELEASE op").execute(&mut *conn).await.map_err(|e| JournalError::database("finish a write", place, e))?;
-    result
 }
 
-/// The reply of a write.
-type ReplyTo = oneshot::Sender<Result<Reply, JournalError>>;
+async fn begin(conn: &mut AnyConnection, place: &str) -> Result<(), JournalError> {
+    sqlx::query("BEGIN IMMEDIATE").execute(&mut *conn).await.map_err(|e| JournalError::database("begin a write", place, e))?;
+    Ok(())
+}
 
-fn fail_all(replies: impl Iterator<Item = ReplyTo>, error: &JournalError) {
-    for reply in replies {
-        let _ = reply.send(Err(error.duplicate()));
+async fn commit(conn: &mut AnyConnection, place: &str) -> Result<(), JournalError> {
+    if let Err(e) = sqlx::query("COMMIT").execute(&mut *conn).await {
+        return Err(rollback(conn, JournalError::database("commit a write", place, e)).await);
     }
+    Ok(())
+}
+
+/// Rolls the transaction back (SQLite may have done so already, on a full disk) and hands
+/// `error` on: it says why.
+async fn rollback(conn: &mut AnyConnection, error: JournalError) -> JournalError {
+    let _ = sqlx::query("ROLLBACK").execute(&mut *conn).await;
+    error
 }
 
 impl Store for SqliteStore {
