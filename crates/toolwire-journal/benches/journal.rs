@@ -24,7 +24,10 @@ fn next_id() -> String {
 }
 
 fn registry(journal: &Journal) -> Registry {
-    let echo = Tool::define("echo").execute_sync(|args, _| ToolResult::ok(args.clone(), "ok")).build().unwrap();
+    let echo = Tool::define("echo")
+        .execute_sync(|args, _| ToolResult::ok(args.clone(), "ok"))
+        .build()
+        .unwrap();
     Registry::builder().register(echo).approval_key(journal.approval_key()).seal().unwrap()
 }
 
@@ -51,7 +54,10 @@ async fn concurrent(journals: &[(Journal, Registry)], per_iter: usize, iters: u6
 }
 
 /// The disk's fsync: an 8-byte write and `fdatasync`, in the journal's folder.
-fn fsync_probe(c: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>, dir: &std::path::Path) {
+fn fsync_probe(
+    c: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    dir: &std::path::Path,
+) {
     let mut file = std::fs::File::create(dir.join("probe")).unwrap();
     c.bench_function("fsync_probe", |b| {
         b.iter(|| {
@@ -74,37 +80,59 @@ fn sqlite_c64(c: &mut Criterion) {
     let mut group = c.benchmark_group("sqlite_c64");
     group.sample_size(20).measurement_time(Duration::from_secs(6));
     fsync_probe(&mut group, dir.path());
-    group.bench_function("naive_64_calls", |b| b.to_async(&rt).iter_custom(|iters| concurrent(&naive, 64, iters)));
-    group.bench_function("group_commit_64_calls", |b| b.to_async(&rt).iter_custom(|iters| concurrent(&grouped, 64, iters)));
+    group.bench_function("naive_64_calls", |b| {
+        b.to_async(&rt).iter_custom(|iters| concurrent(&naive, 64, iters))
+    });
+    group.bench_function("group_commit_64_calls", |b| {
+        b.to_async(&rt).iter_custom(|iters| concurrent(&grouped, 64, iters))
+    });
     group.finish();
 }
 
 fn sqlite_c1(c: &mut Criterion) {
     let rt = runtime();
     let dir = tempfile::tempdir().unwrap();
-    let journal = rt.block_on(Journal::sqlite_with(dir.path().join("c1.db"), JournalOptions::default())).unwrap();
+    let journal = rt
+        .block_on(Journal::sqlite_with(dir.path().join("c1.db"), JournalOptions::default()))
+        .unwrap();
     let registry = registry(&journal);
     let mut group = c.benchmark_group("sqlite_c1");
     group.sample_size(20).measurement_time(Duration::from_secs(5));
     fsync_probe(&mut group, dir.path());
     group.bench_function("unjournaled_invoke", |b| {
-        b.to_async(&rt).iter(|| std::future::IntoFuture::into_future(registry.invoke("echo", json!({"n": 1})).call_id(next_id())))
+        b.to_async(&rt).iter(|| {
+            std::future::IntoFuture::into_future(
+                registry.invoke("echo", json!({"n": 1})).call_id(next_id()),
+            )
+        })
     });
     group.bench_function("journaled_invoke", |b| {
-        b.to_async(&rt).iter(|| async { journal.invoke(&registry, "echo", json!({"n": 1})).call_id(next_id()).await.unwrap() })
+        b.to_async(&rt).iter(|| async {
+            journal.invoke(&registry, "echo", json!({"n": 1})).call_id(next_id()).await.unwrap()
+        })
     });
-    rt.block_on(journal.invoke(&registry, "echo", json!({"n": 1})).call_id("done").into_future_checked());
+    rt.block_on(async {
+        journal.invoke(&registry, "echo", json!({"n": 1})).call_id("done").await.unwrap()
+    });
     group.bench_function("replay_completed", |b| {
-        b.to_async(&rt).iter(|| async { journal.invoke(&registry, "echo", json!({"n": 1})).call_id("done").await.unwrap() })
+        b.to_async(&rt).iter(|| async {
+            journal.invoke(&registry, "echo", json!({"n": 1})).call_id("done").await.unwrap()
+        })
     });
     // Another instance on the same file (another process, say) has no receipt in memory:
     // its replay reads the journal.
-    let cold = rt.block_on(Journal::sqlite_with(dir.path().join("c1.db"), JournalOptions::default())).unwrap();
+    let cold = rt
+        .block_on(Journal::sqlite_with(dir.path().join("c1.db"), JournalOptions::default()))
+        .unwrap();
     let mut n = 0u64;
     let completed: Vec<String> = (0..20_000).map(|_| next_id()).collect();
     for chunk in completed.chunks(256) {
         rt.block_on(async {
-            let calls = chunk.iter().map(|id| tokio::spawn(std::future::IntoFuture::into_future(journal.invoke(&registry, "echo", json!({"n": 1})).call_id(id.as_str()))));
+            let calls = chunk.iter().map(|id| {
+                tokio::spawn(std::future::IntoFuture::into_future(
+                    journal.invoke(&registry, "echo", json!({"n": 1})).call_id(id.as_str()),
+                ))
+            });
             for call in calls.collect::<Vec<_>>() {
                 call.await.unwrap().unwrap();
             }
@@ -126,39 +154,34 @@ fn postgres_3x64(c: &mut Criterion) {
     let url = rt.block_on(fresh_pg_database());
     let journals: Vec<(Journal, Registry)> = (0..3)
         .map(|_| {
-            let journal = rt.block_on(Journal::open_with(&url, JournalOptions::default().connections(32))).unwrap();
+            let journal = rt
+                .block_on(Journal::open_with(&url, JournalOptions::default().connections(32)))
+                .unwrap();
             let registry = registry(&journal);
             (journal, registry)
         })
         .collect();
     let mut group = c.benchmark_group("postgres_3x64");
     group.sample_size(10).measurement_time(Duration::from_secs(8));
-    group.bench_function("one_instance_64_calls", |b| b.to_async(&rt).iter_custom(|iters| concurrent(&journals[..1], 64, iters)));
-    group.bench_function("three_instances_192_calls", |b| b.to_async(&rt).iter_custom(|iters| concurrent(&journals, 64, iters)));
+    group.bench_function("one_instance_64_calls", |b| {
+        b.to_async(&rt).iter_custom(|iters| concurrent(&journals[..1], 64, iters))
+    });
+    group.bench_function("three_instances_192_calls", |b| {
+        b.to_async(&rt).iter_custom(|iters| concurrent(&journals, 64, iters))
+    });
     group.finish();
 }
 
 async fn fresh_pg_database() -> String {
     let admin = std::env::var("TOOLWIRE_TEST_PG_URL")
         .unwrap_or_else(|_| "postgres://toolwire:toolwire@127.0.0.1:5432/postgres".to_owned());
-    let mut conn = sqlx::PgConnection::connect(&admin).await.expect("a PostgreSQL server (see TOOLWIRE_TEST_PG_URL)");
+    let mut conn = sqlx::PgConnection::connect(&admin)
+        .await
+        .expect("a PostgreSQL server (see TOOLWIRE_TEST_PG_URL)");
     let name = format!("toolwire_bench_{:016x}", fastrand::u64(..));
     sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut conn).await.unwrap();
     let (base, _) = admin.rsplit_once('/').unwrap();
     format!("{base}/{name}")
-}
-
-/// Awaits a journaled call in a setup step, where a failure should stop the bench.
-trait Checked {
-    fn into_future_checked(self) -> impl std::future::Future<Output = ()>;
-}
-
-impl Checked for toolwire_journal::JournaledCall {
-    fn into_future_checked(self) -> impl std::future::Future<Output = ()> {
-        async move {
-            self.await.unwrap();
-        }
-    }
 }
 
 criterion_group!(benches, sqlite_c64, sqlite_c1, postgres_3x64);

@@ -112,7 +112,10 @@ impl JournalError {
 
     /// Builds the error for a record that does not decode.
     pub(crate) fn corrupt(what: &str, error: impl fmt::Display) -> Self {
-        Self::new(JournalErrorKind::Corrupt, format!("the journal holds an unreadable {what}: {error}"))
+        Self::new(
+            JournalErrorKind::Corrupt,
+            format!("the journal holds an unreadable {what}: {error}"),
+        )
     }
 }
 

@@ -1,4 +1,4 @@
-//! Exactly-once execution and durable approvals for [toolwire](toolwire): a journal of tool
+//! Exactly-once execution and durable approvals for [toolwire]: a journal of tool
 //! calls, keyed by call id, in SQLite (one file, the embedded default) or PostgreSQL (many
 //! processes, on one machine or many).
 //!
@@ -103,6 +103,6 @@ mod store;
 
 pub use error::{JournalError, JournalErrorKind};
 pub use journal::{
-    AuditQuery, CallRecord, CallState, Journal, JournalOptions, JournaledCall, JournaledFuture, PendingFilter,
-    Resolution, Suspension,
+    AuditQuery, CallRecord, CallState, Journal, JournalOptions, JournaledCall, JournaledFuture,
+    PendingFilter, Resolution, Suspension,
 };

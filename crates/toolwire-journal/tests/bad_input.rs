@@ -16,18 +16,31 @@ use toolwire_journal::{Journal, JournalErrorKind, JournalOptions};
 async fn a_file_that_is_not_a_database_is_not_a_journal() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("notes.txt");
-    std::fs::write(&path, "these are my notes, not a database, and they are long enough to matter\n".repeat(100)).unwrap();
+    std::fs::write(
+        &path,
+        "these are my notes, not a database, and they are long enough to matter\n".repeat(100),
+    )
+    .unwrap();
     let error = Journal::open(&format!("sqlite:{}", path.display())).await.unwrap_err();
     assert_eq!(error.kind(), JournalErrorKind::NotAJournal, "{error}");
-    assert!(error.to_string().contains("not a journal") && error.to_string().contains("notes.txt"), "{error}");
-    assert!(std::fs::read_to_string(&path).unwrap().starts_with("these are my notes"), "the file is untouched");
+    assert!(
+        error.to_string().contains("not a journal") && error.to_string().contains("notes.txt"),
+        "{error}"
+    );
+    assert!(
+        std::fs::read_to_string(&path).unwrap().starts_with("these are my notes"),
+        "the file is untouched"
+    );
 }
 
 #[tokio::test]
 async fn an_sqlite_database_of_something_else_is_not_a_journal() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("app.db");
-    let mut conn = sqlx::SqliteConnection::connect(&format!("sqlite://{}?mode=rwc", path.display())).await.unwrap();
+    let mut conn =
+        sqlx::SqliteConnection::connect(&format!("sqlite://{}?mode=rwc", path.display()))
+            .await
+            .unwrap();
     sqlx::query("CREATE TABLE users (id INTEGER PRIMARY KEY)").execute(&mut conn).await.unwrap();
     conn.close().await.unwrap();
     let error = Journal::open(&format!("sqlite:{}", path.display())).await.unwrap_err();
@@ -40,7 +53,8 @@ async fn a_journal_of_a_newer_schema_is_refused() {
     let fixture = Fixture::new(Backend::Sqlite).await;
     fixture.open().await.close().await;
     let path = fixture.dir().join("journal.db");
-    let mut conn = sqlx::SqliteConnection::connect(&format!("sqlite://{}", path.display())).await.unwrap();
+    let mut conn =
+        sqlx::SqliteConnection::connect(&format!("sqlite://{}", path.display())).await.unwrap();
     sqlx::query(
         "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
          VALUES (7, 'from the future', 1, x'00', 0)",
@@ -88,7 +102,8 @@ async fn a_locked_database_fails_the_call_before_the_handler_runs() {
     journal.invoke(&registry, "send", json!({})).call_id("before").await.unwrap();
 
     let path = fixture.dir().join("journal.db");
-    let mut locker = sqlx::SqliteConnection::connect(&format!("sqlite://{}", path.display())).await.unwrap();
+    let mut locker =
+        sqlx::SqliteConnection::connect(&format!("sqlite://{}", path.display())).await.unwrap();
     sqlx::query("BEGIN EXCLUSIVE").execute(&mut locker).await.unwrap();
     let error = journal.invoke(&registry, "send", json!({})).call_id("during").await.unwrap_err();
     assert_eq!(error.kind(), JournalErrorKind::Locked, "{error}");
@@ -133,7 +148,11 @@ async fn a_full_disk_fails_calls_cleanly_and_keeps_what_was_recorded() {
     assert!(ran == completed.len() || (ran == completed.len() + 1 && error.receipt().is_some()));
     assert!(completed.len() > 3);
     for (id, receipt) in &completed {
-        let replay = journal.invoke(&registry, "store", json!({"blob": blob})).call_id(id.as_str()).await.unwrap();
+        let replay = journal
+            .invoke(&registry, "store", json!({"blob": blob}))
+            .call_id(id.as_str())
+            .await
+            .unwrap();
         assert_eq!(&replay, receipt);
     }
     assert_eq!(count(&runs), ran, "replays ran nothing");

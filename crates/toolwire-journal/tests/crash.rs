@@ -27,7 +27,11 @@ const KILLS: usize = 20;
 /// The side effect: one line per run, appended with a single write, so that a SIGKILL
 /// leaves it whole or absent.
 fn append_line(path: &Path, line: &str) {
-    let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path).expect("the effects file opens");
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .expect("the effects file opens");
     file.write_all(format!("{line}\n").as_bytes()).expect("the effect is written");
 }
 
@@ -50,7 +54,10 @@ fn tools(effects: &Path) -> Vec<Tool> {
     let deploy = Tool::define("deploy")
         .needs_approval(true)
         .execute_sync(move |_args: Value, ctx: ToolContext| {
-            append_line(&b, &format!("{} deployed", ctx.call_id().map(|id| id.as_str()).unwrap_or("")));
+            append_line(
+                &b,
+                &format!("{} deployed", ctx.call_id().map(|id| id.as_str()).unwrap_or("")),
+            );
             ToolResult::ok(json!({}), "deployed")
         })
         .build()
@@ -58,7 +65,14 @@ fn tools(effects: &Path) -> Vec<Tool> {
     let ask = Tool::define("ask")
         .execute_sync(move |_args: Value, ctx: ToolContext| match ctx.answer() {
             Some(answer) => {
-                append_line(&c, &format!("{} answered {}", ctx.call_id().map(|id| id.as_str()).unwrap_or(""), answer.data));
+                append_line(
+                    &c,
+                    &format!(
+                        "{} answered {}",
+                        ctx.call_id().map(|id| id.as_str()).unwrap_or(""),
+                        answer.data
+                    ),
+                );
                 ToolResult::ok(json!({"answer": answer.data}), "answered")
             }
             None => ToolResult::pending(toolwire::Request::new("input", "which environment?")),
@@ -71,21 +85,33 @@ fn tools(effects: &Path) -> Vec<Tool> {
 /// Drives every call id once, `concurrency` at a time, in an order drawn from `seed`, and
 /// writes a line per outcome to `out` as soon as the journal has it: `done ID`, `unknown ID`
 /// or `error ID MESSAGE`.
-async fn drive(journal: &Journal, registry: &Registry, seed: u64, concurrency: usize, out: impl Fn(&str) + Send + Sync + 'static) {
+async fn drive(
+    journal: &Journal,
+    registry: &Registry,
+    seed: u64,
+    concurrency: usize,
+    out: impl Fn(&str) + Send + Sync + 'static,
+) {
     let mut ids: Vec<usize> = (0..CALLS).collect();
     fastrand::Rng::with_seed(seed).shuffle(&mut ids);
     let gate = Arc::new(tokio::sync::Semaphore::new(concurrency));
     let out = Arc::new(out);
     let mut tasks = Vec::new();
     for i in ids {
-        let (journal, registry, gate, out) = (journal.clone(), registry.clone(), Arc::clone(&gate), Arc::clone(&out));
+        let (journal, registry, gate, out) =
+            (journal.clone(), registry.clone(), Arc::clone(&gate), Arc::clone(&out));
         tasks.push(tokio::spawn(async move {
             let _permit = gate.acquire().await;
             let id = format!("c{i:04}");
-            let call = journal.invoke(&registry, "effect", json!({"i": i})).call_id(id.as_str()).timeout(Duration::from_secs(60));
+            let call = journal
+                .invoke(&registry, "effect", json!({"i": i}))
+                .call_id(id.as_str())
+                .timeout(Duration::from_secs(60));
             match call.await {
                 Ok(r) if r.result.is_success() => out(&format!("done {id}")),
-                Ok(r) if r.result.failure_kind() == Some(FailureKind::UnknownOutcome) => out(&format!("unknown {id}")),
+                Ok(r) if r.result.failure_kind() == Some(FailureKind::UnknownOutcome) => {
+                    out(&format!("unknown {id}"))
+                }
                 Ok(r) => out(&format!("error {id} {:?}", r.result.text())),
                 Err(e) => out(&format!("error {id} {e}")),
             }
@@ -98,7 +124,9 @@ async fn drive(journal: &Journal, registry: &Registry, seed: u64, concurrency: u
 
 fn worker_options(url: &str) -> JournalOptions {
     let lease = if url.starts_with("postgres") { 1000 } else { 300 };
-    JournalOptions::default().lease(Duration::from_millis(lease)).poll_interval(Duration::from_millis(10))
+    JournalOptions::default()
+        .lease(Duration::from_millis(lease))
+        .poll_interval(Duration::from_millis(10))
 }
 
 /// The worker's side: with `TOOLWIRE_CRASH_WORKER` set, this process is a worker that the
@@ -106,7 +134,8 @@ fn worker_options(url: &str) -> JournalOptions {
 /// completes every call id once.
 #[test]
 fn worker_process() {
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let runtime =
+        tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     match std::env::var("TOOLWIRE_CRASH_WORKER").ok().as_deref() {
         Some("drive") => runtime.block_on(worker_drive()),
         Some("suspend") => runtime.block_on(worker_suspend()),
@@ -118,9 +147,14 @@ async fn worker_drive() {
     let url = std::env::var("TW_URL").unwrap();
     let effects = PathBuf::from(std::env::var("TW_EFFECTS").unwrap());
     let seed: u64 = std::env::var("TW_SEED").unwrap().parse().unwrap();
-    let concurrency: usize = std::env::var("TW_CONCURRENCY").ok().and_then(|c| c.parse().ok()).unwrap_or(32);
+    let concurrency: usize =
+        std::env::var("TW_CONCURRENCY").ok().and_then(|c| c.parse().ok()).unwrap_or(32);
     let journal = Journal::open_with(&url, worker_options(&url)).await.unwrap();
-    let registry = Registry::builder().register_all(tools(&effects)).approval_key(journal.approval_key()).seal().unwrap();
+    let registry = Registry::builder()
+        .register_all(tools(&effects))
+        .approval_key(journal.approval_key())
+        .seal()
+        .unwrap();
     drive(&journal, &registry, seed, concurrency, |line| {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{line}");
@@ -134,8 +168,13 @@ async fn worker_suspend() {
     let url = std::env::var("TW_URL").unwrap();
     let effects = PathBuf::from(std::env::var("TW_EFFECTS").unwrap());
     let journal = Journal::open_with(&url, worker_options(&url)).await.unwrap();
-    let registry = Registry::builder().register_all(tools(&effects)).approval_key(journal.approval_key()).seal().unwrap();
-    let s1 = journal.invoke(&registry, "deploy", json!({"env": "prod"})).call_id("s1").await.unwrap();
+    let registry = Registry::builder()
+        .register_all(tools(&effects))
+        .approval_key(journal.approval_key())
+        .seal()
+        .unwrap();
+    let s1 =
+        journal.invoke(&registry, "deploy", json!({"env": "prod"})).call_id("s1").await.unwrap();
     let s2 = journal.invoke(&registry, "ask", json!({})).call_id("s2").await.unwrap();
     for receipt in [s1, s2] {
         println!("parked {}", receipt.result.pending_request().unwrap().id);
@@ -148,14 +187,22 @@ async fn drive_completes_every_call_once() {
     let fixture = Fixture::new(Backend::Sqlite).await;
     let effects = fixture.dir().join("effects.log");
     let journal = Journal::open_with(&fixture.url, worker_options(&fixture.url)).await.unwrap();
-    let registry = Registry::builder().register_all(tools(&effects)).approval_key(journal.approval_key()).seal().unwrap();
+    let registry = Registry::builder()
+        .register_all(tools(&effects))
+        .approval_key(journal.approval_key())
+        .seal()
+        .unwrap();
     let lines = Arc::new(std::sync::Mutex::new(Vec::new()));
     let sink = Arc::clone(&lines);
     drive(&journal, &registry, 7, 32, move |line| sink.lock().unwrap().push(line.to_owned())).await;
     drive(&journal, &registry, 8, 32, |_| {}).await; // a second drive replays, and runs nothing
     let lines = lines.lock().unwrap();
     assert_eq!(lines.len(), CALLS);
-    assert!(lines.iter().all(|line| line.starts_with("done ")), "{:?}", lines.iter().find(|l| !l.starts_with("done")));
+    assert!(
+        lines.iter().all(|line| line.starts_with("done ")),
+        "{:?}",
+        lines.iter().find(|l| !l.starts_with("done"))
+    );
     let counts = effect_counts(&effects);
     assert_eq!(counts.len(), CALLS);
     assert!(counts.values().all(|&n| n == 1));
@@ -167,7 +214,13 @@ fn spawn_worker(mode: &str, url: &str, effects: &Path, seed: u64) -> Child {
 }
 
 /// A worker process that drives `concurrency` calls at a time.
-fn spawn_worker_with(mode: &str, url: &str, effects: &Path, seed: u64, concurrency: usize) -> Child {
+fn spawn_worker_with(
+    mode: &str,
+    url: &str,
+    effects: &Path,
+    seed: u64,
+    concurrency: usize,
+) -> Child {
     Command::new(std::env::current_exe().unwrap())
         .env("TW_CONCURRENCY", concurrency.to_string())
         .args(["--exact", "worker_process", "--nocapture", "--test-threads=1"])
@@ -228,11 +281,16 @@ fn done_ids(lines: &[String]) -> impl Iterator<Item = String> + '_ {
 async fn verify(url: &str, effects: &Path, done: &HashSet<String>) -> usize {
     let journal = Journal::open_with(url, worker_options(url)).await.unwrap();
     let counts = effect_counts(effects);
-    assert!(counts.values().all(|&n| n <= 1), "a call ran twice: {:?}", counts.iter().find(|(_, n)| **n > 1));
+    assert!(
+        counts.values().all(|&n| n <= 1),
+        "a call ran twice: {:?}",
+        counts.iter().find(|(_, n)| **n > 1)
+    );
     let mut unknown = 0;
     for i in 0..CALLS {
         let id = format!("c{i:04}");
-        let record = journal.record(&id).await.unwrap().unwrap_or_else(|| panic!("{id} is in the journal"));
+        let record =
+            journal.record(&id).await.unwrap().unwrap_or_else(|| panic!("{id} is in the journal"));
         let effects = counts.get(&id).copied().unwrap_or(0);
         match record.state {
             CallState::Completed => {
@@ -253,9 +311,17 @@ async fn verify(url: &str, effects: &Path, done: &HashSet<String>) -> usize {
         }
     }
     for id in done {
-        assert_eq!(journal.record(id).await.unwrap().unwrap().state, CallState::Completed, "{id} lost its receipt");
+        assert_eq!(
+            journal.record(id).await.unwrap().unwrap().state,
+            CallState::Completed,
+            "{id} lost its receipt"
+        );
     }
-    let registry = Registry::builder().register_all(tools(effects)).approval_key(journal.approval_key()).seal().unwrap();
+    let registry = Registry::builder()
+        .register_all(tools(effects))
+        .approval_key(journal.approval_key())
+        .seal()
+        .unwrap();
     drive(&journal, &registry, 99, 32, |line| assert!(line.starts_with("done "), "{line}")).await;
     let counts = effect_counts(effects);
     assert_eq!(counts.len(), CALLS);
@@ -280,7 +346,10 @@ async fn sqlite_survives_twenty_sigkills_without_loss_or_repeats() {
     let last = run_to_end("drive", &fixture.url, &effects, 1000, Duration::from_secs(120));
     done.extend(done_ids(&last));
     let unknown = verify(&fixture.url, &effects, &done).await;
-    eprintln!("sqlite crash test: {} reported done before the last drive settled, {unknown} unknown outcomes", done.len());
+    eprintln!(
+        "sqlite crash test: {} reported done before the last drive settled, {unknown} unknown outcomes",
+        done.len()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -317,7 +386,10 @@ async fn three_postgres_processes_race_while_one_is_killed() {
         done.extend(done_ids(&lines.join().unwrap()));
     }
     let unknown = verify(&fixture.url, &effects, &done).await;
-    eprintln!("postgres crash test: {} reported done, {unknown} unknown outcomes, {raced} reported by the killed worker", done.len());
+    eprintln!(
+        "postgres crash test: {} reported done, {unknown} unknown outcomes, {raced} reported by the killed worker",
+        done.len()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -341,7 +413,11 @@ async fn a_suspension_survives_its_process_and_resumes_once_elsewhere() {
 
     // Process B: a journal and registry of its own, with the journal's approval key.
     let journal = Journal::open(&fixture.url).await.unwrap();
-    let registry = Registry::builder().register_all(tools(&effects)).approval_key(journal.approval_key()).seal().unwrap();
+    let registry = Registry::builder()
+        .register_all(tools(&effects))
+        .approval_key(journal.approval_key())
+        .seal()
+        .unwrap();
     let pending = journal.pending(&PendingFilter::all()).await.unwrap();
     let ids: Vec<&str> = pending.iter().map(|s| s.request.id.as_str()).collect();
     assert_eq!(ids, parked.iter().map(String::as_str).collect::<Vec<_>>());
@@ -352,9 +428,13 @@ async fn a_suspension_survives_its_process_and_resumes_once_elsewhere() {
         assert!(receipt.result.is_success(), "{:?}", receipt.result);
     }
     let lines = std::fs::read_to_string(&effects).unwrap();
-    assert_eq!(lines, "s1 deployed\ns2 answered \"prod\"\n", "each handler ran once, the second with the answer");
+    assert_eq!(
+        lines, "s1 deployed\ns2 answered \"prod\"\n",
+        "each handler ran once, the second with the answer"
+    );
     // Delivered again, neither runs.
-    let again = journal.invoke(&registry, "deploy", json!({"env": "prod"})).call_id("s1").await.unwrap();
+    let again =
+        journal.invoke(&registry, "deploy", json!({"env": "prod"})).call_id("s1").await.unwrap();
     assert!(again.result.is_success());
     assert_eq!(std::fs::read_to_string(&effects).unwrap(), lines);
 }

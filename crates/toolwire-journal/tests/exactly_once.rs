@@ -29,10 +29,12 @@ async fn a_completed_call_replays_its_receipt_without_running(backend: Backend) 
     let journal = fixture.open().await;
     let runs = Arc::new(AtomicUsize::new(0));
     let registry = registry(&journal, vec![counting("send", &runs)]);
-    let first = journal.invoke(&registry, "send", json!({"to": "ada"})).call_id("c1").await.unwrap();
+    let first =
+        journal.invoke(&registry, "send", json!({"to": "ada"})).call_id("c1").await.unwrap();
     assert!(first.result.is_success());
     // Key order does not matter: the digest is of canonical JSON.
-    let again = journal.invoke(&registry, "send", json!({"to": "ada"})).call_id("c1").await.unwrap();
+    let again =
+        journal.invoke(&registry, "send", json!({"to": "ada"})).call_id("c1").await.unwrap();
     assert_eq!(again, first);
     // Another process (another journal instance) replays it too.
     let other = fixture.open().await;
@@ -72,14 +74,30 @@ async fn the_same_id_with_other_arguments_fails_closed(backend: Backend) {
     let runs = Arc::new(AtomicUsize::new(0));
     let registry = registry(&journal, vec![counting("send", &runs), counting("other", &runs)]);
     journal.invoke(&registry, "send", json!({"to": "ada", "n": 1})).call_id("c1").await.unwrap();
-    let reordered = journal.invoke(&registry, "send", json!({"n": 1, "to": "ada"})).call_id("c1").await.unwrap();
+    let reordered = journal
+        .invoke(&registry, "send", json!({"n": 1, "to": "ada"}))
+        .call_id("c1")
+        .await
+        .unwrap();
     assert!(reordered.result.is_success(), "the same arguments in another key order replay");
-    let changed = journal.invoke(&registry, "send", json!({"to": "bob", "n": 1})).call_id("c1").await.unwrap();
+    let changed = journal
+        .invoke(&registry, "send", json!({"to": "bob", "n": 1}))
+        .call_id("c1")
+        .await
+        .unwrap();
     assert_eq!(changed.result.failure_kind(), Some(FailureKind::Denied));
     let text = changed.result.text().unwrap();
     assert!(text.contains("\"c1\"") && text.contains("other arguments"), "{text}");
-    let other_tool = journal.invoke(&registry, "other", json!({"to": "ada", "n": 1})).call_id("c1").await.unwrap();
-    assert!(other_tool.result.text().unwrap().contains("\"send\""), "{:?}", other_tool.result.text());
+    let other_tool = journal
+        .invoke(&registry, "other", json!({"to": "ada", "n": 1}))
+        .call_id("c1")
+        .await
+        .unwrap();
+    assert!(
+        other_tool.result.text().unwrap().contains("\"send\""),
+        "{:?}",
+        other_tool.result.text()
+    );
     assert_eq!(count(&runs), 1);
 }
 
@@ -89,11 +107,20 @@ async fn a_call_running_elsewhere_is_awaited_not_run_again(backend: Backend) {
     let runs = Arc::new(AtomicUsize::new(0));
     let tools = || vec![slow("deploy", &runs, Duration::from_millis(600), false)];
     let (reg_a, reg_b) = (registry(&a, tools()), registry(&b, tools()));
-    let first = tokio::spawn(a.invoke(&reg_a, "deploy", json!({"v": 1})).call_id("d1").into_future());
+    let first =
+        tokio::spawn(a.invoke(&reg_a, "deploy", json!({"v": 1})).call_id("d1").into_future());
     tokio::time::sleep(Duration::from_millis(150)).await;
-    let second = b.invoke(&reg_b, "deploy", json!({"v": 1})).call_id("d1").timeout(Duration::from_secs(10)).await.unwrap();
+    let second = b
+        .invoke(&reg_b, "deploy", json!({"v": 1}))
+        .call_id("d1")
+        .timeout(Duration::from_secs(10))
+        .await
+        .unwrap();
     let first = first.await.unwrap().unwrap();
-    assert_eq!(second.invocation_id, first.invocation_id, "the waiting call got the runner's receipt");
+    assert_eq!(
+        second.invocation_id, first.invocation_id,
+        "the waiting call got the runner's receipt"
+    );
     assert!(second.result.is_success());
     assert_eq!(count(&runs), 1);
 }
@@ -106,7 +133,12 @@ async fn a_call_running_elsewhere_past_the_deadline_fails_as_in_progress(backend
     let (reg_a, reg_b) = (registry(&a, tools()), registry(&b, tools()));
     let first = tokio::spawn(a.invoke(&reg_a, "deploy", json!({})).call_id("d2").into_future());
     tokio::time::sleep(Duration::from_millis(150)).await;
-    let waited = b.invoke(&reg_b, "deploy", json!({})).call_id("d2").timeout(Duration::from_millis(200)).await.unwrap();
+    let waited = b
+        .invoke(&reg_b, "deploy", json!({}))
+        .call_id("d2")
+        .timeout(Duration::from_millis(200))
+        .await
+        .unwrap();
     assert_eq!(waited.result.failure_kind(), Some(FailureKind::TimedOut));
     assert!(waited.result.text().unwrap().contains("in progress"), "{:?}", waited.result.text());
     assert!(first.await.unwrap().unwrap().result.is_success());
@@ -114,12 +146,19 @@ async fn a_call_running_elsewhere_past_the_deadline_fails_as_in_progress(backend
 }
 
 /// Starts a call in `journal` and drops it mid-handler, as a process that dies would leave it.
-async fn die_mid_call(journal: &toolwire_journal::Journal, registry: &toolwire::Registry, tool: &str, id: &str) {
+async fn die_mid_call(
+    journal: &toolwire_journal::Journal,
+    registry: &toolwire::Registry,
+    tool: &str,
+    id: &str,
+) {
     let call = journal.invoke(registry, tool, json!({"x": 1})).call_id(id).into_future();
     let _ = tokio::time::timeout(Duration::from_millis(150), call).await;
 }
 
-async fn a_dead_call_of_a_non_idempotent_tool_is_an_unknown_outcome_until_resolved(backend: Backend) {
+async fn a_dead_call_of_a_non_idempotent_tool_is_an_unknown_outcome_until_resolved(
+    backend: Backend,
+) {
     let fixture = Fixture::new(backend).await;
     let (dead, alive) = (fixture.open().await, fixture.open().await);
     let runs = Arc::new(AtomicUsize::new(0));
@@ -129,18 +168,41 @@ async fn a_dead_call_of_a_non_idempotent_tool_is_an_unknown_outcome_until_resolv
     die_mid_call(&dead, &reg_dead, "charge", "u2").await;
     assert_eq!(count(&runs), 2);
     // Once the lease lapses, a redelivery does not run it: the outcome is unknown.
-    let unknown = alive.invoke(&reg, "charge", json!({"x": 1})).call_id("u1").timeout(Duration::from_secs(5)).await.unwrap();
+    let unknown = alive
+        .invoke(&reg, "charge", json!({"x": 1}))
+        .call_id("u1")
+        .timeout(Duration::from_secs(5))
+        .await
+        .unwrap();
     assert_eq!(unknown.result.failure_kind(), Some(FailureKind::UnknownOutcome));
     assert!(unknown.result.text().unwrap().contains("not idempotent"));
-    alive.invoke(&reg, "charge", json!({"x": 1})).call_id("u2").timeout(Duration::from_secs(5)).await.unwrap();
+    alive
+        .invoke(&reg, "charge", json!({"x": 1}))
+        .call_id("u2")
+        .timeout(Duration::from_secs(5))
+        .await
+        .unwrap();
     let again = alive.invoke(&reg, "charge", json!({"x": 1})).call_id("u1").await.unwrap();
-    assert_eq!(again.result.failure_kind(), Some(FailureKind::UnknownOutcome), "kept until resolved");
-    let listed: Vec<String> = alive.unknown_outcomes().await.unwrap().into_iter().map(|r| r.call.call_id.to_string()).collect();
+    assert_eq!(
+        again.result.failure_kind(),
+        Some(FailureKind::UnknownOutcome),
+        "kept until resolved"
+    );
+    let listed: Vec<String> = alive
+        .unknown_outcomes()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| r.call.call_id.to_string())
+        .collect();
     assert_eq!(listed, ["u1", "u2"]);
     assert_eq!(count(&runs), 2);
 
     // The host resolves them: u1 took effect, u2 did not.
-    alive.resolve("u1", Resolution::TookEffect(ToolResult::ok(json!({"charged": true}), "charged"))).await.unwrap();
+    alive
+        .resolve("u1", Resolution::TookEffect(ToolResult::ok(json!({"charged": true}), "charged")))
+        .await
+        .unwrap();
     alive.resolve("u2", Resolution::DidNotRun).await.unwrap();
     let u1 = alive.invoke(&reg, "charge", json!({"x": 1})).call_id("u1").await.unwrap();
     assert_eq!(u1.result.text(), Some("charged"));
@@ -158,7 +220,12 @@ async fn a_dead_call_of_an_idempotent_tool_runs_again(backend: Backend) {
     let tools = || vec![slow("lookup", &runs, Duration::from_millis(400), true)];
     let (reg_dead, reg) = (registry(&dead, tools()), registry(&alive, tools()));
     die_mid_call(&dead, &reg_dead, "lookup", "i1").await;
-    let rerun = alive.invoke(&reg, "lookup", json!({"x": 1})).call_id("i1").timeout(Duration::from_secs(5)).await.unwrap();
+    let rerun = alive
+        .invoke(&reg, "lookup", json!({"x": 1}))
+        .call_id("i1")
+        .timeout(Duration::from_secs(5))
+        .await
+        .unwrap();
     assert!(rerun.result.is_success());
     assert_eq!(count(&runs), 2);
     assert_eq!(alive.record("i1").await.unwrap().unwrap().attempts, 2);
@@ -181,9 +248,13 @@ async fn concurrent_deliveries_of_one_id_run_it_once(backend: Backend) {
     let mut calls = Vec::new();
     for _ in 0..3 {
         let journal = fixture.open().await;
-        let registry = registry(&journal, vec![slow("pay", &runs, Duration::from_millis(50), false)]);
+        let registry =
+            registry(&journal, vec![slow("pay", &runs, Duration::from_millis(50), false)]);
         for _ in 0..4 {
-            let call = journal.invoke(&registry, "pay", json!({"amount": 5})).call_id("race").timeout(Duration::from_secs(10));
+            let call = journal
+                .invoke(&registry, "pay", json!({"amount": 5}))
+                .call_id("race")
+                .timeout(Duration::from_secs(10));
             calls.push(tokio::spawn(call.into_future()));
         }
     }

@@ -117,9 +117,18 @@ async fn parallel_suspensions_in_one_dispatch_are_all_listed(backend: Backend) {
         ToolCall::new("p3", "ask", json!({})),
     ];
     let receipts = journal.dispatch(&registry, calls).await;
-    let ids: Vec<String> = receipts.iter().map(|r| r.as_ref().unwrap().call_id.as_deref().unwrap().to_owned()).collect();
+    let ids: Vec<String> = receipts
+        .iter()
+        .map(|r| r.as_ref().unwrap().call_id.as_deref().unwrap().to_owned())
+        .collect();
     assert_eq!(ids, ["p1", "p2", "p3"]);
-    let mut listed: Vec<String> = journal.pending(&PendingFilter::all()).await.unwrap().into_iter().map(|s| s.call.call_id.to_string()).collect();
+    let mut listed: Vec<String> = journal
+        .pending(&PendingFilter::all())
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|s| s.call.call_id.to_string())
+        .collect();
     listed.sort();
     assert_eq!(listed, ["p1", "p2", "p3"]);
     assert_eq!(journal.pending(&PendingFilter::all().kind("approval")).await.unwrap().len(), 2);
@@ -130,7 +139,8 @@ async fn a_lapsed_request_resolves_as_declined(backend: Backend) {
     let fixture = Fixture::new(backend).await;
     let journal = fixture.open().await;
     let runs = Arc::new(AtomicUsize::new(0));
-    let soon = humantime::format_rfc3339_millis(SystemTime::now() + Duration::from_millis(200)).to_string();
+    let soon = humantime::format_rfc3339_millis(SystemTime::now() + Duration::from_millis(200))
+        .to_string();
     let registry = registry(&journal, vec![ask(&runs, Some(soon))]);
     let first = journal.invoke(&registry, "ask", json!({"n": 1})).call_id("e1").await.unwrap();
     let second = journal.invoke(&registry, "ask", json!({"n": 2})).call_id("e2").await.unwrap();
@@ -149,7 +159,11 @@ async fn a_lapsed_request_resolves_as_declined(backend: Backend) {
     for id in ["e1", "e2"] {
         let replay = journal.invoke(&registry, "ask", parked_args(id)).call_id(id).await.unwrap();
         assert_eq!(replay.result.failure_kind(), Some(FailureKind::Denied));
-        assert!(replay.result.text().unwrap().contains("reason: expired"), "{:?}", replay.result.text());
+        assert!(
+            replay.result.text().unwrap().contains("reason: expired"),
+            "{:?}",
+            replay.result.text()
+        );
         assert_eq!(journal.record(id).await.unwrap().unwrap().state, CallState::Completed);
     }
     assert_eq!(count(&runs), 0, "the handler never ran with an answer");

@@ -36,7 +36,15 @@ pub struct AuditQuery {
 
 impl Default for AuditQuery {
     fn default() -> Self {
-        Self { call_id: None, tool: None, since: None, until: None, failure: None, successes: None, limit: 1000 }
+        Self {
+            call_id: None,
+            tool: None,
+            since: None,
+            until: None,
+            failure: None,
+            successes: None,
+            limit: 1000,
+        }
     }
 }
 

@@ -23,19 +23,32 @@ impl Journal {
     /// The stored receipt of `call_id`, if it completed as the call with `digest`; any other
     /// case is the claim's to judge. A completed call never changes, so its receipt is kept
     /// in memory too.
-    pub(super) async fn completed(&self, call_id: &str, digest: &str) -> Result<Option<Receipt>, JournalError> {
+    pub(super) async fn completed(
+        &self,
+        call_id: &str,
+        digest: &str,
+    ) -> Result<Option<Receipt>, JournalError> {
         if let Some(hit) = self.inner.replays.get(call_id, digest) {
             return Ok(Some(hit));
         }
         let row = reads::completed(self.store().reader(), self.store().place(), call_id).await?;
-        let Some((stored, json)) = row.filter(|(stored, _)| stored == digest) else { return Ok(None) };
+        let Some((stored, json)) = row.filter(|(stored, _)| stored == digest) else {
+            return Ok(None);
+        };
         let receipt = read_receipt(&json)?;
         self.inner.replays.put(call_id, stored, &receipt);
         Ok(Some(receipt))
     }
 
     /// A claim of `call_id` by this journal, with a fresh lease.
-    pub(super) fn new_claim(&self, call_id: &str, tool: &str, digest: String, arguments: String, idempotent: bool) -> Claim {
+    pub(super) fn new_claim(
+        &self,
+        call_id: &str,
+        tool: &str,
+        digest: String,
+        arguments: String,
+        idempotent: bool,
+    ) -> Claim {
         let now = now_millis();
         Claim {
             call_id: call_id.to_owned(),
@@ -66,7 +79,9 @@ impl Journal {
                 match journal.store().write(op).await {
                     Ok(Reply::Done(true)) => {}
                     Ok(_) => return,
-                    Err(error) => tracing::warn!(call_id, %error, "cannot renew a journaled call's lease"),
+                    Err(error) => {
+                        tracing::warn!(call_id, %error, "cannot renew a journaled call's lease")
+                    }
                 }
             }
         });
@@ -96,7 +111,10 @@ impl Journal {
                 Ok(receipt)
             }
             Ok(_) => {
-                tracing::warn!(call_id, "a journaled call completed after another runner took it over");
+                tracing::warn!(
+                    call_id,
+                    "a journaled call completed after another runner took it over"
+                );
                 Ok(receipt)
             }
             Err(error) => Err(error.with_receipt(receipt)),
@@ -114,18 +132,31 @@ impl Drop for LeaseGuard {
     }
 }
 
-fn completion(call_id: &str, attempt: i64, receipt: &Receipt, resumed: Option<String>) -> Result<Completion, JournalError> {
+fn completion(
+    call_id: &str,
+    attempt: i64,
+    receipt: &Receipt,
+    resumed: Option<String>,
+) -> Result<Completion, JournalError> {
     let now = now_millis();
     let pending = match receipt.result.pending_request() {
         Some(request) => Some(PendingRow {
             request_id: request.id.clone(),
             kind: request.kind.clone(),
-            request: serde_json::to_string(request).map_err(|e| JournalError::corrupt("request", e))?,
+            request: serde_json::to_string(request)
+                .map_err(|e| JournalError::corrupt("request", e))?,
             expires_at: request.expires_at.as_deref().map(|at| expiry(at, now)),
         }),
         None => None,
     };
-    Ok(Completion { call_id: call_id.to_owned(), attempt, audit: AuditRow::of(receipt)?, pending, resumed, now })
+    Ok(Completion {
+        call_id: call_id.to_owned(),
+        attempt,
+        audit: AuditRow::of(receipt)?,
+        pending,
+        resumed,
+        now,
+    })
 }
 
 /// When a request lapses; one whose time does not parse lapses at once (fails closed).
@@ -140,7 +171,12 @@ fn expiry(at: &str, now: i64) -> i64 {
 }
 
 /// A receipt the journal writes itself, for a call it did not run.
-pub(super) fn own_receipt(tool: &str, call_id: &CallId, started_at: SystemTime, result: ToolResult) -> Receipt {
+pub(super) fn own_receipt(
+    tool: &str,
+    call_id: &CallId,
+    started_at: SystemTime,
+    result: ToolResult,
+) -> Receipt {
     Receipt {
         invocation_id: InvocationId::new(),
         tool: Arc::from(tool),
@@ -152,7 +188,12 @@ pub(super) fn own_receipt(tool: &str, call_id: &CallId, started_at: SystemTime, 
 }
 
 /// The result of a call of unknown outcome.
-pub(super) fn unknown_outcome(tool: &str, call_id: &str, attempt: i64, started_at: i64) -> ToolResult {
+pub(super) fn unknown_outcome(
+    tool: &str,
+    call_id: &str,
+    attempt: i64,
+    started_at: i64,
+) -> ToolResult {
     let since = humantime::format_rfc3339_millis(time_of(started_at));
     let text = format!(
         "the outcome of call {call_id:?} of {tool:?} is unknown: attempt {attempt} started at {since} \
@@ -170,7 +211,9 @@ pub(super) fn mismatch(tool: &str, call_id: &str, first_tool: &str) -> ToolResul
              (their canonical JSON digests differ); the journal refuses to run it"
         )
     } else {
-        format!("call id {call_id:?} was already used for a call of {first_tool:?}, not {tool:?}; the journal refuses to run it")
+        format!(
+            "call id {call_id:?} was already used for a call of {first_tool:?}, not {tool:?}; the journal refuses to run it"
+        )
     };
     ToolResult::failed(FailureKind::Denied, text)
 }
@@ -185,7 +228,10 @@ pub(super) fn in_progress(tool: &str, call_id: &str) -> ToolResult {
 }
 
 pub(super) fn unexpected(reply: &Reply) -> JournalError {
-    JournalError::new(JournalErrorKind::Database, format!("the journal's store gave an unexpected reply: {reply:?}"))
+    JournalError::new(
+        JournalErrorKind::Database,
+        format!("the journal's store gave an unexpected reply: {reply:?}"),
+    )
 }
 
 /// Decodes a stored receipt.

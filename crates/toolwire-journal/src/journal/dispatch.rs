@@ -19,15 +19,23 @@ impl Journal {
     ///
     /// The calls run on spawned tasks: dropping the future does not stop those that started,
     /// and each still records its outcome.
-    pub async fn dispatch(&self, registry: &Registry, calls: Vec<ToolCall>) -> Vec<Result<Receipt, JournalError>> {
+    pub async fn dispatch(
+        &self,
+        registry: &Registry,
+        calls: Vec<ToolCall>,
+    ) -> Vec<Result<Receipt, JournalError>> {
         let mut tasks = Vec::with_capacity(calls.len());
         for call in calls {
             let ToolCall { call_id, tool, arguments, malformed } = call;
             let task = match malformed {
-                None => tokio::spawn(self.invoke(registry, &tool, arguments).call_id(call_id).into_future()),
+                None => tokio::spawn(
+                    self.invoke(registry, &tool, arguments).call_id(call_id).into_future(),
+                ),
                 Some(why) => {
                     let rejected = registry.dispatch([ToolCall::malformed(call_id, tool, why)]);
-                    tokio::spawn(async move { Ok(rejected.await.into_iter().next().unwrap_or_else(|| unreachable_receipt())) })
+                    tokio::spawn(async move {
+                        Ok(rejected.await.into_iter().next().unwrap_or_else(unreachable_receipt))
+                    })
                 }
             };
             tasks.push(task);
@@ -35,7 +43,10 @@ impl Journal {
         let mut outcomes = Vec::with_capacity(tasks.len());
         for task in tasks {
             outcomes.push(task.await.unwrap_or_else(|e| {
-                Err(JournalError::new(JournalErrorKind::Database, format!("a journaled call's task failed: {e}")))
+                Err(JournalError::new(
+                    JournalErrorKind::Database,
+                    format!("a journaled call's task failed: {e}"),
+                ))
             }));
         }
         outcomes
@@ -51,6 +62,8 @@ fn unreachable_receipt() -> Receipt {
         call_id: None,
         started_at: std::time::SystemTime::now(),
         duration: std::time::Duration::ZERO,
-        result: toolwire::ToolResult::failure("the registry returned no receipt for a malformed call"),
+        result: toolwire::ToolResult::failure(
+            "the registry returned no receipt for a malformed call",
+        ),
     }
 }

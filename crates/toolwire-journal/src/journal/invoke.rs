@@ -120,7 +120,14 @@ impl JournaledCall {
     }
 
     /// The registry's invocation of this call, with every option.
-    pub(super) fn invocation(&mut self, tool: &str, arguments: Value, call_id: &CallId, answer: Option<Answer>, deadline: Option<Instant>) -> Invocation {
+    pub(super) fn invocation(
+        &mut self,
+        tool: &str,
+        arguments: Value,
+        call_id: &CallId,
+        answer: Option<Answer>,
+        deadline: Option<Instant>,
+    ) -> Invocation {
         let mut call = self.registry.invoke(tool, arguments).call_id(call_id.clone());
         if let Some(deadline) = deadline {
             call = call.timeout(deadline.saturating_duration_since(Instant::now()));
@@ -145,9 +152,15 @@ impl JournaledCall {
         }
     }
 
-    async fn run_fresh(mut self, tool: String, arguments: Value, deadline: Option<Instant>) -> Result<Receipt, JournalError> {
+    async fn run_fresh(
+        mut self,
+        tool: String,
+        arguments: Value,
+        deadline: Option<Instant>,
+    ) -> Result<Receipt, JournalError> {
         let Some(call_id) = self.call_id.clone() else {
-            let text = format!("a journaled call of {tool:?} needs a call id: the journal is keyed by it");
+            let text =
+                format!("a journaled call of {tool:?} needs a call id: the journal is keyed by it");
             return Err(JournalError::new(JournalErrorKind::MissingCallId, text));
         };
         let Some(found) = self.registry.get(&tool) else {
@@ -160,7 +173,8 @@ impl JournaledCall {
         }
         let (idempotent, checker) = (found.is_idempotent(), found.clone());
         let digest = call_digest(&tool, &call_id, &arguments);
-        let json = serde_json::to_string(&arguments).map_err(|e| JournalError::corrupt("arguments", e))?;
+        let json =
+            serde_json::to_string(&arguments).map_err(|e| JournalError::corrupt("arguments", e))?;
         let started = SystemTime::now();
         if let Some(mut receipt) = self.journal.completed(&call_id, &digest).await? {
             // A replay reads; it takes no lock and waits for no writer.
@@ -168,7 +182,8 @@ impl JournaledCall {
             return Ok(receipt);
         }
         let attempt = loop {
-            let claim = self.journal.new_claim(&call_id, &tool, digest.clone(), json.clone(), idempotent);
+            let claim =
+                self.journal.new_claim(&call_id, &tool, digest.clone(), json.clone(), idempotent);
             let refused = match self.journal.claim(claim).await? {
                 Claimed::Run { attempt } => break attempt,
                 Claimed::Replay { receipt } => {
@@ -178,7 +193,9 @@ impl JournaledCall {
                 }
                 Claimed::Suspended { receipt } => return read_receipt(&receipt),
                 Claimed::Mismatch { tool: first } => mismatch(&tool, &call_id, &first),
-                Claimed::Unknown { attempt, started_at } => unknown_outcome(&tool, &call_id, attempt, started_at),
+                Claimed::Unknown { attempt, started_at } => {
+                    unknown_outcome(&tool, &call_id, attempt, started_at)
+                }
                 Claimed::Busy { lease_until } => match self.wait(lease_until, deadline).await {
                     Some(stop) => stop.unwrap_or_else(|| in_progress(&tool, &call_id)),
                     None => continue,
@@ -194,9 +211,16 @@ impl JournaledCall {
 
     /// Waits a little for a call running elsewhere. `None`: look again; `Some(None)`: the
     /// deadline passed; `Some(Some(result))`: the signal fired.
-    async fn wait(&self, lease_until: i64, deadline: Option<Instant>) -> Option<Option<ToolResult>> {
+    async fn wait(
+        &self,
+        lease_until: i64,
+        deadline: Option<Instant>,
+    ) -> Option<Option<ToolResult>> {
         if let Some(signal) = self.signal.as_ref().filter(|s| s.is_aborted()) {
-            return Some(Some(ToolResult::failed(toolwire::FailureKind::Aborted, signal.reason_or_default())));
+            return Some(Some(ToolResult::failed(
+                toolwire::FailureKind::Aborted,
+                signal.reason_or_default(),
+            )));
         }
         let poll = self.journal.inner.options.poll;
         let lapse = time_of(lease_until).duration_since(time_of(now_millis())).unwrap_or_default();
@@ -245,6 +269,9 @@ impl fmt::Debug for JournaledCall {
             Target::Fresh { tool, .. } => tool.as_str(),
             Target::Resume { request_id } => request_id.as_str(),
         };
-        f.debug_struct("JournaledCall").field("target", &target).field("call_id", &self.call_id).finish_non_exhaustive()
+        f.debug_struct("JournaledCall")
+            .field("target", &target)
+            .field("call_id", &self.call_id)
+            .finish_non_exhaustive()
     }
 }

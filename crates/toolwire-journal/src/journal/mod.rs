@@ -68,9 +68,12 @@ impl Journal {
             let (store, key) = PostgresStore::open(url, options.connections).await?;
             return Ok(Self::new(Box::new(store), key, options));
         }
-        let path = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")).unwrap_or(url);
+        let path =
+            url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")).unwrap_or(url);
         if path.is_empty() || path.contains("://") {
-            let text = format!("cannot open a journal at {url:?}: expected sqlite:PATH, a file path or postgres://");
+            let text = format!(
+                "cannot open a journal at {url:?}: expected sqlite:PATH, a file path or postgres://"
+            );
             return Err(JournalError::new(JournalErrorKind::Unavailable, text));
         }
         Self::sqlite_with(path, options).await
@@ -81,7 +84,10 @@ impl Journal {
     /// # Errors
     ///
     /// As [`open`](Self::open).
-    pub async fn sqlite_with(path: impl AsRef<Path>, options: JournalOptions) -> Result<Self, JournalError> {
+    pub async fn sqlite_with(
+        path: impl AsRef<Path>,
+        options: JournalOptions,
+    ) -> Result<Self, JournalError> {
         let settings = SqliteSettings {
             busy_timeout: options.busy_timeout,
             max_pages: options.max_size.map(|bytes| (bytes / 4096).max(8)),
@@ -93,7 +99,15 @@ impl Journal {
 
     fn new(store: Box<dyn Store>, key: ApprovalKey, options: JournalOptions) -> Self {
         let owner = format!("{}-{:016x}", std::process::id(), fastrand::u64(..));
-        Self { inner: Arc::new(Inner { store, key, owner, options, replays: replays::Replays::default() }) }
+        Self {
+            inner: Arc::new(Inner {
+                store,
+                key,
+                owner,
+                options,
+                replays: replays::Replays::default(),
+            }),
+        }
     }
 
     /// The approval key every process sharing this journal must seal its registry with
@@ -122,6 +136,9 @@ impl Journal {
 
 impl fmt::Debug for Journal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Journal").field("place", &self.store().place()).field("owner", &self.inner.owner).finish_non_exhaustive()
+        f.debug_struct("Journal")
+            .field("place", &self.store().place())
+            .field("owner", &self.inner.owner)
+            .finish_non_exhaustive()
     }
 }

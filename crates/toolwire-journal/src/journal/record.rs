@@ -84,7 +84,8 @@ impl Journal {
     pub async fn resolve(&self, call_id: &str, resolution: Resolution) -> Result<(), JournalError> {
         let completed = match resolution {
             Resolution::TookEffect(result) => {
-                let tool = self.record(call_id).await?.map(|r| r.call.tool).unwrap_or_else(|| "".into());
+                let tool =
+                    self.record(call_id).await?.map(|r| r.call.tool).unwrap_or_else(|| "".into());
                 let receipt = own_receipt(&tool, &call_id.into(), SystemTime::now(), result);
                 Some(AuditRow::of(&receipt)?)
             }
@@ -111,7 +112,8 @@ fn call_record(row: CallRow) -> Result<CallRecord, JournalError> {
         "retry" => CallState::Retry,
         other => return Err(JournalError::corrupt("call state", format!("{other:?}"))),
     };
-    let arguments = serde_json::from_str(&row.arguments).map_err(|e| JournalError::corrupt("arguments", e))?;
+    let arguments =
+        serde_json::from_str(&row.arguments).map_err(|e| JournalError::corrupt("arguments", e))?;
     Ok(CallRecord {
         call: ToolCall::new(row.call_id, row.tool, arguments),
         state,
@@ -138,7 +140,7 @@ mod tests {
             receipt: None,
             started_at: 0,
         };
-        let error = call_record(row).unwrap_err();
-        assert_eq!(error.kind(), JournalErrorKind::Corrupt);
+        let outcome = call_record(row);
+        assert!(matches!(&outcome, Err(e) if e.kind() == JournalErrorKind::Corrupt), "{outcome:?}");
     }
 }

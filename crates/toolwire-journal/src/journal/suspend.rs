@@ -4,9 +4,9 @@ use std::time::{Instant, SystemTime};
 
 use toolwire::{Answer, InvocationId, Receipt, Registry, Request, ToolCall};
 
+use super::Journal;
 use super::call::unexpected;
 use super::invoke::{JournaledCall, Target};
-use super::Journal;
 use crate::error::{JournalError, JournalErrorKind};
 use crate::store::ops::{Answered, BeginResume, ResumeStart};
 use crate::store::{Op, Reply, RequestRow, now_millis, reads, time_of};
@@ -64,7 +64,13 @@ impl Journal {
     /// A database error, or a stored record that does not decode.
     pub async fn pending(&self, filter: &PendingFilter) -> Result<Vec<Suspension>, JournalError> {
         let store = self.store();
-        let rows = reads::open_requests(store.reader(), store.place(), filter.tool.as_deref(), filter.kind.as_deref()).await?;
+        let rows = reads::open_requests(
+            store.reader(),
+            store.place(),
+            filter.tool.as_deref(),
+            filter.kind.as_deref(),
+        )
+        .await?;
         rows.into_iter().map(|(row, arguments)| suspension(row, &arguments)).collect()
     }
 
@@ -84,20 +90,26 @@ impl Journal {
         let Reply::Answered(answered) = reply else { return Err(unexpected(&reply)) };
         match answered {
             Answered::Recorded(row) => {
-                let call = reads::call(self.store().reader(), self.store().place(), &row.call_id).await?;
+                let call =
+                    reads::call(self.store().reader(), self.store().place(), &row.call_id).await?;
                 suspension(*row, call.as_ref().map_or("null", |c| c.arguments.as_str()))
             }
             Answered::Unknown => Err(unknown_request(&id)),
             Answered::Expired => Err(expired(&id)),
-            Answered::Mismatch(why) => Err(JournalError::new(JournalErrorKind::AnswerMismatch, format!("answer refused: {why}"))),
-            Answered::AlreadyAnswered { first, state } => {
+            Answered::Mismatch(why) => Err(JournalError::new(
+                JournalErrorKind::AnswerMismatch,
+                format!("answer refused: {why}"),
+            )),
+            Answered::Duplicate { first, state } => {
                 let first = first.and_then(|json| serde_json::from_str::<Answer>(&json).ok());
                 let how = match first {
                     Some(first) if first.ok => "accepted",
                     Some(_) => "declined",
                     None => "answered",
                 };
-                let text = format!("request {id:?} was already {how} (now {state}); the first answer stands");
+                let text = format!(
+                    "request {id:?} was already {how} (now {state}); the first answer stands"
+                );
                 Err(JournalError::new(JournalErrorKind::AlreadyAnswered, text))
             }
         }
@@ -129,7 +141,11 @@ impl Journal {
 }
 
 impl JournaledCall {
-    pub(super) async fn run_resume(mut self, request_id: String, deadline: Option<Instant>) -> Result<Receipt, JournalError> {
+    pub(super) async fn run_resume(
+        mut self,
+        request_id: String,
+        deadline: Option<Instant>,
+    ) -> Result<Receipt, JournalError> {
         let now = now_millis();
         let begin = BeginResume {
             request_id: request_id.clone(),
@@ -144,11 +160,15 @@ impl JournaledCall {
             ResumeStart::Unknown => return Err(unknown_request(&request_id)),
             ResumeStart::Expired => return Err(expired(&request_id)),
             ResumeStart::NotAnswered => {
-                let text = format!("request {request_id:?} has no answer yet: answer it before resuming its call");
+                let text = format!(
+                    "request {request_id:?} has no answer yet: answer it before resuming its call"
+                );
                 return Err(JournalError::new(JournalErrorKind::NotAnswered, text));
             }
             ResumeStart::AlreadyResumed { state } => {
-                let text = format!("request {request_id:?} was already resumed (it is {state}): its call runs once");
+                let text = format!(
+                    "request {request_id:?} was already resumed (it is {state}): its call runs once"
+                );
                 return Err(JournalError::new(JournalErrorKind::AlreadyResumed, text));
             }
         };
@@ -156,7 +176,8 @@ impl JournaledCall {
         let arguments = decode(&call.arguments, "arguments")?;
         let call_id = toolwire::CallId::from(call.call_id.as_str());
         let lease = self.journal.hold_lease(&call.call_id, attempt);
-        let receipt = self.invocation(&call.tool, arguments, &call_id, Some(answer), deadline).await;
+        let receipt =
+            self.invocation(&call.tool, arguments, &call_id, Some(answer), deadline).await;
         drop(lease);
         self.journal.complete(&call.call_id, &call.digest, attempt, receipt, Some(request_id)).await
     }
@@ -164,7 +185,8 @@ impl JournaledCall {
 
 fn suspension(row: RequestRow, arguments: &str) -> Result<Suspension, JournalError> {
     let answer = row.answer.as_deref().map(|json| decode(json, "answer")).transpose()?;
-    let invocation_id = row.invocation_id.parse().map_err(|e| JournalError::corrupt("invocation id", e))?;
+    let invocation_id =
+        row.invocation_id.parse().map_err(|e| JournalError::corrupt("invocation id", e))?;
     Ok(Suspension {
         call: ToolCall::new(row.call_id, row.tool, decode(arguments, "arguments")?),
         invocation_id,
@@ -180,12 +202,17 @@ fn decode<T: serde::de::DeserializeOwned>(json: &str, what: &str) -> Result<T, J
 }
 
 fn unknown_request(id: &str) -> JournalError {
-    JournalError::new(JournalErrorKind::UnknownRequest, format!("no suspended call waits on request {id:?}"))
+    JournalError::new(
+        JournalErrorKind::UnknownRequest,
+        format!("no suspended call waits on request {id:?}"),
+    )
 }
 
 fn expired(id: &str) -> JournalError {
     JournalError::new(
         JournalErrorKind::Expired,
-        format!("request {id:?} expired before it was answered; its call was declined (reason: expired)"),
+        format!(
+            "request {id:?} expired before it was answered; its call was declined (reason: expired)"
+        ),
     )
 }

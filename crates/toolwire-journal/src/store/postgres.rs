@@ -26,7 +26,10 @@ pub(crate) struct PostgresStore {
 
 impl PostgresStore {
     /// Opens the journal at `url`, making its tables if they are missing.
-    pub(crate) async fn open(url: &str, connections: u32) -> Result<(Self, ApprovalKey), JournalError> {
+    pub(crate) async fn open(
+        url: &str,
+        connections: u32,
+    ) -> Result<(Self, ApprovalKey), JournalError> {
         install_drivers();
         let place = format!("postgres journal {:?}", redact(url));
         // One connection first, so that a server that is not there fails at once, not after
@@ -45,7 +48,11 @@ impl PostgresStore {
     }
 
     async fn attempt(&self, op: Op) -> Result<Reply, JournalError> {
-        let mut tx = self.pool.begin().await.map_err(|e| JournalError::database("begin a write", &self.place, e))?;
+        let mut tx = self
+            .pool
+            .begin()
+            .await
+            .map_err(|e| JournalError::database("begin a write", &self.place, e))?;
         let reply = ops::run(&mut tx, op, &self.place).await?;
         tx.commit().await.map_err(|e| JournalError::database("commit a write", &self.place, e))?;
         Ok(reply)
@@ -67,7 +74,8 @@ fn redact(url: &str) -> String {
 /// Whether PostgreSQL refused a write that may pass when tried again.
 fn retryable(error: &JournalError) -> bool {
     let source = std::error::Error::source(error);
-    let Some(sqlx::Error::Database(db)) = source.and_then(|s| s.downcast_ref::<sqlx::Error>()) else {
+    let Some(sqlx::Error::Database(db)) = source.and_then(|s| s.downcast_ref::<sqlx::Error>())
+    else {
         return false;
     };
     matches!(db.code().as_deref(), Some("40001" | "40P01"))

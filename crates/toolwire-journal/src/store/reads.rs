@@ -7,7 +7,11 @@ use super::{CallRow, RequestRow};
 use crate::error::JournalError;
 
 /// The row of `call_id`, if any.
-pub(crate) async fn call(pool: &AnyPool, place: &str, call_id: &str) -> Result<Option<CallRow>, JournalError> {
+pub(crate) async fn call(
+    pool: &AnyPool,
+    place: &str,
+    call_id: &str,
+) -> Result<Option<CallRow>, JournalError> {
     let sql = format!("SELECT {CALL_COLUMNS} FROM journal_calls WHERE call_id = $1");
     let row = sqlx::query(&sql)
         .bind(call_id)
@@ -18,12 +22,18 @@ pub(crate) async fn call(pool: &AnyPool, place: &str, call_id: &str) -> Result<O
 }
 
 /// The digest and receipt of `call_id`, if it completed: the read a replay needs.
-pub(crate) async fn completed(pool: &AnyPool, place: &str, call_id: &str) -> Result<Option<(String, String)>, JournalError> {
-    let row = sqlx::query("SELECT digest, receipt FROM journal_calls WHERE call_id = $1 AND state = 'completed'")
-        .bind(call_id)
-        .fetch_optional(pool)
-        .await
-        .map_err(|e| JournalError::database("read a call", place, e))?;
+pub(crate) async fn completed(
+    pool: &AnyPool,
+    place: &str,
+    call_id: &str,
+) -> Result<Option<(String, String)>, JournalError> {
+    let row = sqlx::query(
+        "SELECT digest, receipt FROM journal_calls WHERE call_id = $1 AND state = 'completed'",
+    )
+    .bind(call_id)
+    .fetch_optional(pool)
+    .await
+    .map_err(|e| JournalError::database("read a call", place, e))?;
     let Some(row) = row else { return Ok(None) };
     let bad = |e: sqlx::Error| JournalError::corrupt("call row", e);
     let digest: String = row.try_get(0).map_err(bad)?;
@@ -32,8 +42,14 @@ pub(crate) async fn completed(pool: &AnyPool, place: &str, call_id: &str) -> Res
 }
 
 /// The calls in `state`, oldest first.
-pub(crate) async fn calls_in(pool: &AnyPool, place: &str, state: &str) -> Result<Vec<CallRow>, JournalError> {
-    let sql = format!("SELECT {CALL_COLUMNS} FROM journal_calls WHERE state = $1 ORDER BY started_at, call_id");
+pub(crate) async fn calls_in(
+    pool: &AnyPool,
+    place: &str,
+    state: &str,
+) -> Result<Vec<CallRow>, JournalError> {
+    let sql = format!(
+        "SELECT {CALL_COLUMNS} FROM journal_calls WHERE state = $1 ORDER BY started_at, call_id"
+    );
     let rows = sqlx::query(&sql)
         .bind(state)
         .fetch_all(pool)
@@ -61,7 +77,9 @@ pub(crate) async fn open_requests(
         .fetch_all(pool)
         .await
         .map_err(|e| JournalError::database("list pending requests", place, e))?;
-    let arguments = |row: &sqlx::any::AnyRow| row.try_get::<String, _>(10).map_err(|e| JournalError::corrupt("arguments", e));
+    let arguments = |row: &sqlx::any::AnyRow| {
+        row.try_get::<String, _>(10).map_err(|e| JournalError::corrupt("arguments", e))
+    };
     rows.iter().map(|row| Ok((RequestRow::read(row)?, arguments(row)?))).collect()
 }
 
@@ -79,7 +97,11 @@ pub(crate) struct AuditFilter<'a> {
 }
 
 /// The receipts that match `filter`, as JSON, in the order they were appended.
-pub(crate) async fn receipts(pool: &AnyPool, place: &str, filter: &AuditFilter<'_>) -> Result<Vec<String>, JournalError> {
+pub(crate) async fn receipts(
+    pool: &AnyPool,
+    place: &str,
+    filter: &AuditFilter<'_>,
+) -> Result<Vec<String>, JournalError> {
     let success = filter.success.map(|ok| if ok { 1_i64 } else { 0 });
     let rows = sqlx::query(
         "SELECT receipt FROM journal_receipts WHERE ($1 IS NULL OR call_id = $1) \
@@ -98,5 +120,7 @@ pub(crate) async fn receipts(pool: &AnyPool, place: &str, filter: &AuditFilter<'
     .fetch_all(pool)
     .await
     .map_err(|e| JournalError::database("read the audit log", place, e))?;
-    rows.iter().map(|row| row.try_get::<String, _>(0).map_err(|e| JournalError::corrupt("receipt", e))).collect()
+    rows.iter()
+        .map(|row| row.try_get::<String, _>(0).map_err(|e| JournalError::corrupt("receipt", e)))
+        .collect()
 }

@@ -25,7 +25,13 @@ fn migrations(flavor: Flavor) -> Vec<Migration> {
         Flavor::Sqlite => include_str!("../../migrations/sqlite/0001_journal.sql"),
         Flavor::Postgres => include_str!("../../migrations/postgres/0001_journal.sql"),
     };
-    vec![Migration::new(1, Cow::Borrowed("journal"), MigrationType::Simple, Cow::Borrowed(sql), false)]
+    vec![Migration::new(
+        1,
+        Cow::Borrowed("journal"),
+        MigrationType::Simple,
+        Cow::Borrowed(sql),
+        false,
+    )]
 }
 
 /// Embedded migrations, as sqlx's migrator takes them.
@@ -40,35 +46,61 @@ impl MigrationSource<'static> for Embedded {
 
 /// Checks that the database is a journal of a version this crate reads (or empty), and
 /// brings its schema up to date.
-pub(crate) async fn migrate(conn: &mut AnyConnection, flavor: Flavor, place: &str) -> Result<(), JournalError> {
+pub(crate) async fn migrate(
+    conn: &mut AnyConnection,
+    flavor: Flavor,
+    place: &str,
+) -> Result<(), JournalError> {
     let tables = table_names(conn, flavor, place).await?;
     let has = |name: &str| tables.iter().any(|t| t == name);
     if has("_sqlx_migrations") {
         check_version(conn, place).await?;
     } else if flavor == Flavor::Sqlite && !tables.is_empty() {
-        let text = format!("{place} is not a journal: it is an SQLite database with other tables ({})", tables.join(", "));
+        let text = format!(
+            "{place} is not a journal: it is an SQLite database with other tables ({})",
+            tables.join(", ")
+        );
         return Err(JournalError::new(JournalErrorKind::NotAJournal, text));
     }
-    let migrator = Migrator::new(Embedded(migrations(flavor)))
-        .await
-        .map_err(|e| JournalError::new(JournalErrorKind::Database, format!("cannot read the journal's migrations: {e}")))?;
+    let migrator = Migrator::new(Embedded(migrations(flavor))).await.map_err(|e| {
+        JournalError::new(
+            JournalErrorKind::Database,
+            format!("cannot read the journal's migrations: {e}"),
+        )
+    })?;
     migrator.run(&mut *conn).await.map_err(|e| match e {
-        sqlx::migrate::MigrateError::Execute(e) => JournalError::database("apply the journal's schema", place, e),
-        other => JournalError::new(JournalErrorKind::Database, format!("cannot apply the journal's schema in {place}: {other}"))
-            .with_source(other),
+        sqlx::migrate::MigrateError::Execute(e) => {
+            JournalError::database("apply the journal's schema", place, e)
+        }
+        other => JournalError::new(
+            JournalErrorKind::Database,
+            format!("cannot apply the journal's schema in {place}: {other}"),
+        )
+        .with_source(other),
     })
 }
 
 /// The tables of the database (SQLite) or of the current schema (PostgreSQL).
-async fn table_names(conn: &mut AnyConnection, flavor: Flavor, place: &str) -> Result<Vec<String>, JournalError> {
+async fn table_names(
+    conn: &mut AnyConnection,
+    flavor: Flavor,
+    place: &str,
+) -> Result<Vec<String>, JournalError> {
     let sql = match flavor {
-        Flavor::Sqlite => "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+        Flavor::Sqlite => {
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        }
         Flavor::Postgres => {
             "SELECT CAST(table_name AS TEXT) FROM information_schema.tables WHERE table_schema = current_schema()"
         }
     };
-    let rows = sqlx::query(sql).fetch_all(&mut *conn).await.map_err(|e| JournalError::database("open the journal", place, e))?;
-    rows.iter().map(|row| row.try_get::<String, _>(0).map_err(|e| JournalError::corrupt("table list", e))).collect()
+    let rows = sqlx::query(sql)
+        .fetch_all(&mut *conn)
+        .await
+        .map_err(|e| JournalError::database("open the journal", place, e))?;
+    rows.iter()
+        .map(|row| row.try_get::<String, _>(0).map_err(|e| JournalError::corrupt("table list", e)))
+        .collect()
 }
 
 /// Fails if the journal's schema is newer than this crate's.
@@ -77,7 +109,8 @@ async fn check_version(conn: &mut AnyConnection, place: &str) -> Result<(), Jour
         .fetch_one(&mut *conn)
         .await
         .map_err(|e| JournalError::database("read the journal's schema version", place, e))?;
-    let version: Option<i64> = row.try_get(0).map_err(|e| JournalError::corrupt("schema version", e))?;
+    let version: Option<i64> =
+        row.try_get(0).map_err(|e| JournalError::corrupt("schema version", e))?;
     match version {
         Some(found) if found > LATEST => Err(JournalError::new(
             JournalErrorKind::NewerSchema,
@@ -92,10 +125,16 @@ async fn check_version(conn: &mut AnyConnection, place: &str) -> Result<(), Jour
 
 /// The journal's approval key: made at random by the first process to open the journal,
 /// and the same for every process after it.
-pub(crate) async fn approval_key(conn: &mut AnyConnection, place: &str) -> Result<ApprovalKey, JournalError> {
+pub(crate) async fn approval_key(
+    conn: &mut AnyConnection,
+    place: &str,
+) -> Result<ApprovalKey, JournalError> {
     let mut fresh = [0u8; 32];
     getrandom::fill(&mut fresh).map_err(|e| {
-        JournalError::new(JournalErrorKind::Unavailable, format!("cannot draw a random approval key: {e}"))
+        JournalError::new(
+            JournalErrorKind::Unavailable,
+            format!("cannot draw a random approval key: {e}"),
+        )
     })?;
     let hex: String = fresh.iter().map(|b| format!("{b:02x}")).collect();
     sqlx::query("INSERT INTO journal_meta (key, value) VALUES ('approval_key', $1) ON CONFLICT (key) DO NOTHING")

@@ -38,24 +38,42 @@ pub(crate) struct SqliteStore {
 
 impl SqliteStore {
     /// Opens the journal at `path`, making it if it is missing.
-    pub(crate) async fn open(path: &Path, settings: &SqliteSettings) -> Result<(Self, ApprovalKey), JournalError> {
+    pub(crate) async fn open(
+        path: &Path,
+        settings: &SqliteSettings,
+    ) -> Result<(Self, ApprovalKey), JournalError> {
         install_drivers();
         let place = format!("sqlite journal {:?}", path.display().to_string());
         let url = format!("sqlite://{}?mode=rwc", path.display());
-        let mut conn = AnyConnection::connect(&url).await.map_err(|e| JournalError::database("open the journal", &place, e))?;
-        pragmas(&mut conn, settings, true).await.map_err(|e| JournalError::database("open the journal", &place, e))?;
+        let mut conn = AnyConnection::connect(&url)
+            .await
+            .map_err(|e| JournalError::database("open the journal", &place, e))?;
+        pragmas(&mut conn, settings, true)
+            .await
+            .map_err(|e| JournalError::database("open the journal", &place, e))?;
         schema::migrate(&mut conn, Flavor::Sqlite, &place).await?;
         let key = schema::approval_key(&mut conn, &place).await?;
-        let reader = reader_pool(&url, settings).await.map_err(|e| JournalError::database("open the journal", &place, e))?;
+        let reader = reader_pool(&url, settings)
+            .await
+            .map_err(|e| JournalError::database("open the journal", &place, e))?;
         let (tx, rx) = mpsc::unbounded_channel();
         let writer = tokio::spawn(write_loop(conn, rx, place.clone(), settings.max_batch.max(1)));
-        let store = Self { jobs: std::sync::Mutex::new(Some(tx)), writer: Mutex::new(Some(writer)), reader, place };
+        let store = Self {
+            jobs: std::sync::Mutex::new(Some(tx)),
+            writer: Mutex::new(Some(writer)),
+            reader,
+            place,
+        };
         Ok((store, key))
     }
 }
 
 /// Sets the connection up: WAL, full sync on commit, the busy timeout, the size cap.
-async fn pragmas(conn: &mut AnyConnection, settings: &SqliteSettings, writer: bool) -> Result<(), sqlx::Error> {
+async fn pragmas(
+    conn: &mut AnyConnection,
+    settings: &SqliteSettings,
+    writer: bool,
+) -> Result<(), sqlx::Error> {
     let busy = settings.busy_timeout.as_millis().min(i32::MAX as u128);
     sqlx::query(&format!("PRAGMA busy_timeout = {busy}")).execute(&mut *conn).await?;
     if writer {
@@ -81,7 +99,12 @@ async fn reader_pool(url: &str, settings: &SqliteSettings) -> Result<AnyPool, sq
 }
 
 /// The writer: takes every write waiting, runs them in one transaction, commits once.
-async fn write_loop(mut conn: AnyConnection, mut jobs: mpsc::UnboundedReceiver<Job>, place: String, max_batch: usize) {
+async fn write_loop(
+    mut conn: AnyConnection,
+    mut jobs: mpsc::UnboundedReceiver<Job>,
+    place: String,
+    max_batch: usize,
+) {
     let mut batch = Vec::with_capacity(max_batch);
     while let Some(first) = jobs.recv().await {
         batch.push(first);
@@ -115,7 +138,11 @@ async fn commit_batch(conn: &mut AnyConnection, batch: &mut Vec<Job>, place: &st
 }
 
 /// Runs `ops` in one transaction; on any failure, rolls it back.
-async fn run_together(conn: &mut AnyConnection, ops: Vec<Op>, place: &str) -> Result<Vec<Reply>, JournalError> {
+async fn run_together(
+    conn: &mut AnyConnection,
+    ops: Vec<Op>,
+    place: &str,
+) -> Result<Vec<Reply>, JournalError> {
     begin(conn, place).await?;
     let mut replies = Vec::with_capacity(ops.len());
     for op in ops {
@@ -142,7 +169,10 @@ async fn run_alone(conn: &mut AnyConnection, jobs: impl Iterator<Item = Job>, pl
 }
 
 async fn begin(conn: &mut AnyConnection, place: &str) -> Result<(), JournalError> {
-    sqlx::query("BEGIN IMMEDIATE").execute(&mut *conn).await.map_err(|e| JournalError::database("begin a write", place, e))?;
+    sqlx::query("BEGIN IMMEDIATE")
+        .execute(&mut *conn)
+        .await
+        .map_err(|e| JournalError::database("begin a write", place, e))?;
     Ok(())
 }
 
@@ -168,7 +198,12 @@ impl Store for SqliteStore {
                 Ok(Some(jobs)) => jobs.send(Job { op, reply }).is_ok(),
                 _ => false,
             };
-            let stopped = || JournalError::new(JournalErrorKind::Unavailable, format!("{} is closed", self.place));
+            let stopped = || {
+                JournalError::new(
+                    JournalErrorKind::Unavailable,
+                    format!("{} is closed", self.place),
+                )
+            };
             if !sent {
                 return Err(stopped());
             }

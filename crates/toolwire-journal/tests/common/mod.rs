@@ -80,7 +80,10 @@ pub async fn fresh_pg_database() -> String {
         )
     });
     let name = format!("toolwire_test_{:016x}", fastrand::u64(..));
-    sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut conn).await.expect("CREATE DATABASE");
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&mut conn)
+        .await
+        .expect("CREATE DATABASE");
     let _ = conn.close().await;
     let (base, _) = admin.rsplit_once('/').expect("a database URL with a path");
     format!("{base}/{name}")
@@ -117,7 +120,11 @@ pub fn slow(name: &str, runs: &Arc<AtomicUsize>, delay: Duration, idempotent: bo
 
 /// A registry of `tools`, sealed with the journal's approval key.
 pub fn registry(journal: &Journal, tools: Vec<Tool>) -> Registry {
-    Registry::builder().register_all(tools).approval_key(journal.approval_key()).seal().expect("the registry seals")
+    Registry::builder()
+        .register_all(tools)
+        .approval_key(journal.approval_key())
+        .seal()
+        .expect("the registry seals")
 }
 
 pub fn count(runs: &Arc<AtomicUsize>) -> usize {

@@ -49,8 +49,8 @@ use std::future::IntoFuture;
 
 use serde_json::Value;
 
-pub use future::ExecuteFuture;
 pub(crate) use finish::check_replayed;
+pub use future::ExecuteFuture;
 pub(crate) use options::{Options, call_options};
 pub(crate) use outcome::drop_quietly;
 pub(crate) use resolve::resolve;

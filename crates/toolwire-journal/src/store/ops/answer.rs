@@ -16,7 +16,7 @@ pub(crate) enum Answered {
     /// No request has its id.
     Unknown,
     /// The request was answered before, with this answer (as JSON).
-    AlreadyAnswered { first: Option<String>, state: String },
+    Duplicate { first: Option<String>, state: String },
     /// The request lapsed; it is now resolved as declined.
     Expired,
     /// The stored request does not belong to its call.
@@ -35,7 +35,7 @@ pub(super) async fn answer(
     match row.state.as_str() {
         "pending" => {}
         "expired" => return Ok(Answered::Expired),
-        _ => return Ok(Answered::AlreadyAnswered { first: row.answer, state: row.state }),
+        _ => return Ok(Answered::Duplicate { first: row.answer, state: row.state }),
     }
     if row.expires_at.is_some_and(|at| at <= now) {
         expire_one(conn, cx, &row, now).await?;
@@ -58,7 +58,7 @@ pub(super) async fn answer(
     if done.rows_affected() == 0 {
         let first = request_row(conn, cx, &answer.id).await?;
         let (first, state) = first.map_or((None, String::new()), |r| (r.answer, r.state));
-        return Ok(Answered::AlreadyAnswered { first, state });
+        return Ok(Answered::Duplicate { first, state });
     }
     row.state = "answered".into();
     row.answer = Some(json);
@@ -82,6 +82,9 @@ async fn binding_problem(
             "request {:?} was issued for other arguments than call {:?} holds",
             row.request_id, row.call_id
         )),
-        None => Some(format!("request {:?} names call {:?}, which the journal lacks", row.request_id, row.call_id)),
+        None => Some(format!(
+            "request {:?} names call {:?}, which the journal lacks",
+            row.request_id, row.call_id
+        )),
     })
 }

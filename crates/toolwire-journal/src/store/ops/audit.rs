@@ -21,7 +21,8 @@ pub(crate) struct AuditRow {
 impl AuditRow {
     /// The row of `receipt`.
     pub(crate) fn of(receipt: &Receipt) -> Result<Self, JournalError> {
-        let json = serde_json::to_string(receipt).map_err(|e| JournalError::corrupt("receipt", e))?;
+        let json =
+            serde_json::to_string(receipt).map_err(|e| JournalError::corrupt("receipt", e))?;
         Ok(Self {
             invocation_id: receipt.invocation_id.to_string(),
             call_id: receipt.call_id.as_ref().map(|id| id.to_string()),
@@ -34,7 +35,11 @@ impl AuditRow {
 }
 
 /// Appends `row`.
-pub(super) async fn append(conn: &mut AnyConnection, cx: &Cx<'_>, row: &AuditRow) -> Result<(), JournalError> {
+pub(super) async fn append(
+    conn: &mut AnyConnection,
+    cx: &Cx<'_>,
+    row: &AuditRow,
+) -> Result<(), JournalError> {
     sqlx::query(
         "INSERT INTO journal_receipts (invocation_id, call_id, tool, started_at, failure, receipt) \
          VALUES ($1, $2, $3, $4, $5, $6)",

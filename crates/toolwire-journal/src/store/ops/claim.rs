@@ -41,7 +41,11 @@ pub(crate) enum Claimed {
 /// How often a claim reads a row again that changed under it before giving up.
 const RETRIES: usize = 16;
 
-pub(super) async fn claim(conn: &mut AnyConnection, cx: &Cx<'_>, c: Claim) -> Result<Claimed, JournalError> {
+pub(super) async fn claim(
+    conn: &mut AnyConnection,
+    cx: &Cx<'_>,
+    c: Claim,
+) -> Result<Claimed, JournalError> {
     let inserted = sqlx::query(
         "INSERT INTO journal_calls (call_id, tool, digest, arguments, state, attempt, owner, \
          lease_until, started_at, updated_at) VALUES ($1, $2, $3, $4, 'running', 1, $5, $6, $7, $7) \
@@ -70,7 +74,11 @@ pub(super) async fn claim(conn: &mut AnyConnection, cx: &Cx<'_>, c: Claim) -> Re
 }
 
 /// What the existing row says, or `None` when it changed under a conditional update.
-async fn decide(conn: &mut AnyConnection, cx: &Cx<'_>, c: &Claim) -> Result<Option<Claimed>, JournalError> {
+async fn decide(
+    conn: &mut AnyConnection,
+    cx: &Cx<'_>,
+    c: &Claim,
+) -> Result<Option<Claimed>, JournalError> {
     let Some(row) = call_row(conn, cx, &c.call_id).await? else {
         let text = format!("call {:?} vanished from the journal", c.call_id);
         return Err(JournalError::new(JournalErrorKind::Corrupt, text));
@@ -83,7 +91,9 @@ async fn decide(conn: &mut AnyConnection, cx: &Cx<'_>, c: &Claim) -> Result<Opti
         "completed" => Some(Claimed::Replay { receipt: receipt() }),
         "suspended" => Some(Claimed::Suspended { receipt: receipt() }),
         "unknown" => Some(Claimed::Unknown { attempt: row.attempt, started_at: row.started_at }),
-        "running" if row.lease_until > c.now => Some(Claimed::Busy { lease_until: row.lease_until }),
+        "running" if row.lease_until > c.now => {
+            Some(Claimed::Busy { lease_until: row.lease_until })
+        }
         "running" if !c.idempotent => {
             let marked = mark_unknown(conn, cx, c, row.attempt).await?;
             marked.then_some(Claimed::Unknown { attempt: row.attempt, started_at: row.started_at })
@@ -100,7 +110,12 @@ async fn decide(conn: &mut AnyConnection, cx: &Cx<'_>, c: &Claim) -> Result<Opti
 }
 
 /// Marks a call whose runner's lease lapsed as of unknown outcome; false if it changed.
-async fn mark_unknown(conn: &mut AnyConnection, cx: &Cx<'_>, c: &Claim, attempt: i64) -> Result<bool, JournalError> {
+async fn mark_unknown(
+    conn: &mut AnyConnection,
+    cx: &Cx<'_>,
+    c: &Claim,
+    attempt: i64,
+) -> Result<bool, JournalError> {
     let done = sqlx::query(
         "UPDATE journal_calls SET state = 'unknown', owner = NULL, updated_at = $1 \
          WHERE call_id = $2 AND state = 'running' AND attempt = $3 AND lease_until <= $1",

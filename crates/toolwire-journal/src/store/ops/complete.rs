@@ -2,8 +2,8 @@
 
 use sqlx::AnyConnection;
 
-use super::audit::{AuditRow, append};
 use super::Cx;
+use super::audit::{AuditRow, append};
 use crate::error::JournalError;
 
 /// A call's outcome, to record.
@@ -31,7 +31,11 @@ pub(crate) struct PendingRow {
 
 /// Records `done`; false when the call was no longer this attempt's (another runner took an
 /// idempotent call over, or the host resolved it), in which case only the audit log gets it.
-pub(super) async fn complete(conn: &mut AnyConnection, cx: &Cx<'_>, done: Completion) -> Result<bool, JournalError> {
+pub(super) async fn complete(
+    conn: &mut AnyConnection,
+    cx: &Cx<'_>,
+    done: Completion,
+) -> Result<bool, JournalError> {
     let state = if done.pending.is_some() { "suspended" } else { "completed" };
     let request_id = done.pending.as_ref().map(|p| p.request_id.as_str());
     let updated = sqlx::query(
@@ -86,12 +90,19 @@ async fn store_request(
     Ok(())
 }
 
-async fn resolve_request(conn: &mut AnyConnection, cx: &Cx<'_>, request_id: &str, now: i64) -> Result<(), JournalError> {
-    sqlx::query("UPDATE journal_requests SET state = 'resolved', updated_at = $1 WHERE request_id = $2")
-        .bind(now)
-        .bind(request_id)
-        .execute(&mut *conn)
-        .await
-        .map_err(cx.fail("resolve an answered request"))?;
+async fn resolve_request(
+    conn: &mut AnyConnection,
+    cx: &Cx<'_>,
+    request_id: &str,
+    now: i64,
+) -> Result<(), JournalError> {
+    sqlx::query(
+        "UPDATE journal_requests SET state = 'resolved', updated_at = $1 WHERE request_id = $2",
+    )
+    .bind(now)
+    .bind(request_id)
+    .execute(&mut *conn)
+    .await
+    .map_err(cx.fail("resolve an answered request"))?;
     Ok(())
 }

@@ -5,8 +5,8 @@ use std::time::Duration;
 use sqlx::AnyConnection;
 use toolwire::{Answer, CallId, FailureKind, InvocationId, Receipt, ToolResult};
 
-use super::audit::{AuditRow, append};
 use super::Cx;
+use super::audit::{AuditRow, append};
 use crate::error::JournalError;
 use crate::store::rows::REQUEST_COLUMNS;
 use crate::store::{RequestRow, time_of};
@@ -15,12 +15,20 @@ use crate::store::{RequestRow, time_of};
 pub(crate) const EXPIRED: &str = "expired";
 
 /// Expires every pending request whose time is up by `now`; the receipts of their calls.
-pub(super) async fn expire_due(conn: &mut AnyConnection, cx: &Cx<'_>, now: i64) -> Result<Vec<Receipt>, JournalError> {
+pub(super) async fn expire_due(
+    conn: &mut AnyConnection,
+    cx: &Cx<'_>,
+    now: i64,
+) -> Result<Vec<Receipt>, JournalError> {
     let sql = format!(
         "SELECT {REQUEST_COLUMNS} FROM journal_requests \
          WHERE state = 'pending' AND expires_at IS NOT NULL AND expires_at <= $1"
     );
-    let rows = sqlx::query(&sql).bind(now).fetch_all(&mut *conn).await.map_err(cx.fail("find lapsed requests"))?;
+    let rows = sqlx::query(&sql)
+        .bind(now)
+        .fetch_all(&mut *conn)
+        .await
+        .map_err(cx.fail("find lapsed requests"))?;
     let mut receipts = Vec::with_capacity(rows.len());
     for row in &rows {
         if let Some(receipt) = expire_one(conn, cx, &RequestRow::read(row)?, now).await? {
@@ -72,7 +80,10 @@ pub(super) async fn expire_one(
 
 /// The receipt of a call whose request expired: declined, never run again.
 fn expired_receipt(row: &RequestRow, now: i64) -> Receipt {
-    let at = row.expires_at.map_or_else(|| "now".to_owned(), |at| humantime::format_rfc3339_millis(time_of(at)).to_string());
+    let at = row.expires_at.map_or_else(
+        || "now".to_owned(),
+        |at| humantime::format_rfc3339_millis(time_of(at)).to_string(),
+    );
     let text = format!(
         "request {:?} of {:?} expired at {at}: declined (reason: {EXPIRED})",
         row.request_id, row.tool

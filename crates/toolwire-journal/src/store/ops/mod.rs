@@ -22,8 +22,8 @@ pub(crate) use complete::{Completion, PendingRow};
 pub(crate) use resolve::Resolve;
 pub(crate) use resume::{BeginResume, ResumeStart};
 
-use super::{CallRow, RequestRow};
 use super::rows::{CALL_COLUMNS, REQUEST_COLUMNS};
+use super::{CallRow, RequestRow};
 use crate::error::JournalError;
 
 /// One write.
@@ -59,7 +59,11 @@ pub(crate) enum Reply {
 }
 
 /// Runs `op` on `conn`, which is inside a transaction; `place` names the journal in errors.
-pub(crate) async fn run(conn: &mut AnyConnection, op: Op, place: &str) -> Result<Reply, JournalError> {
+pub(crate) async fn run(
+    conn: &mut AnyConnection,
+    op: Op,
+    place: &str,
+) -> Result<Reply, JournalError> {
     let cx = Cx { place };
     match op {
         Op::Claim(claim) => claim::claim(conn, &cx, claim).await.map(Reply::Claimed),
@@ -67,7 +71,9 @@ pub(crate) async fn run(conn: &mut AnyConnection, op: Op, place: &str) -> Result
             claim::renew(conn, &cx, &call_id, attempt, until).await.map(Reply::Done)
         }
         Op::Complete(done) => complete::complete(conn, &cx, *done).await.map(Reply::Done),
-        Op::Answer { answer, now } => answer::answer(conn, &cx, answer, now).await.map(Reply::Answered),
+        Op::Answer { answer, now } => {
+            answer::answer(conn, &cx, answer, now).await.map(Reply::Answered)
+        }
         Op::BeginResume(begin) => resume::begin(conn, &cx, begin).await.map(Reply::Resume),
         Op::ExpireDue { now } => expire::expire_due(conn, &cx, now).await.map(Reply::Expired),
         Op::Resolve(resolve) => resolve::resolve(conn, &cx, *resolve).await.map(Reply::Done),
@@ -88,9 +94,17 @@ impl Cx<'_> {
 }
 
 /// The row of `call_id`, if any.
-async fn call_row(conn: &mut AnyConnection, cx: &Cx<'_>, call_id: &str) -> Result<Option<CallRow>, JournalError> {
+async fn call_row(
+    conn: &mut AnyConnection,
+    cx: &Cx<'_>,
+    call_id: &str,
+) -> Result<Option<CallRow>, JournalError> {
     let sql = format!("SELECT {CALL_COLUMNS} FROM journal_calls WHERE call_id = $1");
-    let row = sqlx::query(&sql).bind(call_id).fetch_optional(&mut *conn).await.map_err(cx.fail("read a call"))?;
+    let row = sqlx::query(&sql)
+        .bind(call_id)
+        .fetch_optional(&mut *conn)
+        .await
+        .map_err(cx.fail("read a call"))?;
     row.as_ref().map(CallRow::read).transpose()
 }
 

@@ -2,8 +2,8 @@
 
 use sqlx::AnyConnection;
 
-use super::audit::{AuditRow, append};
 use super::Cx;
+use super::audit::{AuditRow, append};
 use crate::error::JournalError;
 
 /// How the host resolves a call of unknown outcome.
@@ -17,7 +17,11 @@ pub(crate) struct Resolve {
 }
 
 /// False when the call was not of unknown outcome.
-pub(super) async fn resolve(conn: &mut AnyConnection, cx: &Cx<'_>, r: Resolve) -> Result<bool, JournalError> {
+pub(super) async fn resolve(
+    conn: &mut AnyConnection,
+    cx: &Cx<'_>,
+    r: Resolve,
+) -> Result<bool, JournalError> {
     let query = match &r.completed {
         Some(audit) => sqlx::query(
             "UPDATE journal_calls SET state = 'completed', receipt = $1, owner = NULL, lease_until = 0, \

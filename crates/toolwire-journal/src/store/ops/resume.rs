@@ -31,7 +31,11 @@ pub(crate) enum ResumeStart {
     AlreadyResumed { state: String },
 }
 
-pub(super) async fn begin(conn: &mut AnyConnection, cx: &Cx<'_>, b: BeginResume) -> Result<ResumeStart, JournalError> {
+pub(super) async fn begin(
+    conn: &mut AnyConnection,
+    cx: &Cx<'_>,
+    b: BeginResume,
+) -> Result<ResumeStart, JournalError> {
     let Some(request) = request_row(conn, cx, &b.request_id).await? else {
         return Ok(ResumeStart::Unknown);
     };
@@ -62,12 +66,14 @@ pub(super) async fn begin(conn: &mut AnyConnection, cx: &Cx<'_>, b: BeginResume)
     if taken.rows_affected() == 0 {
         return Ok(ResumeStart::AlreadyResumed { state: "resuming".into() });
     }
-    sqlx::query("UPDATE journal_requests SET state = 'resuming', updated_at = $1 WHERE request_id = $2")
-        .bind(b.now)
-        .bind(&b.request_id)
-        .execute(&mut *conn)
-        .await
-        .map_err(cx.fail("mark a request as resuming"))?;
+    sqlx::query(
+        "UPDATE journal_requests SET state = 'resuming', updated_at = $1 WHERE request_id = $2",
+    )
+    .bind(b.now)
+    .bind(&b.request_id)
+    .execute(&mut *conn)
+    .await
+    .map_err(cx.fail("mark a request as resuming"))?;
     let Some(call) = call_row(conn, cx, &request.call_id).await? else {
         return Ok(ResumeStart::Unknown);
     };
