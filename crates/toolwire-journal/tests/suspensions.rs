@@ -20,6 +20,7 @@ on_both_backends!(
     answers_to_unknown_requests_and_second_answers_are_refused,
     racing_resumes_run_the_call_once,
     resuming_before_an_answer_is_refused,
+    a_resume_through_a_registry_with_another_key_fails_closed,
 );
 
 /// A tool that needs approval, and counts its runs.
@@ -238,5 +239,21 @@ async fn resuming_before_an_answer_is_refused(backend: Backend) {
     assert_eq!(error.kind(), JournalErrorKind::NotAnswered);
     let unknown = journal.resume(&registry, "req-missing").await.unwrap_err();
     assert_eq!(unknown.kind(), JournalErrorKind::UnknownRequest);
+    assert_eq!(count(&runs), 0);
+}
+
+async fn a_resume_through_a_registry_with_another_key_fails_closed(backend: Backend) {
+    let fixture = Fixture::new(backend).await;
+    let journal = fixture.open().await;
+    let runs = Arc::new(AtomicUsize::new(0));
+    let registry = registry(&journal, vec![deploy(&runs)]);
+    let parked = journal.invoke(&registry, "deploy", json!({})).call_id("k1").await.unwrap();
+    let id = parked.result.pending_request().unwrap().id.clone();
+    journal.answer(Answer::accept(id.clone(), json!(null))).await.unwrap();
+    // A process that sealed its registry with a key of its own cannot pass the approval.
+    let stranger = toolwire::Registry::builder().register(deploy(&runs)).seal().unwrap();
+    let done = journal.resume(&stranger, &id).await.unwrap();
+    assert_eq!(done.result.failure_kind(), Some(FailureKind::Denied));
+    assert!(done.result.text().unwrap().contains("not issued by this registry"), "{:?}", done.result.text());
     assert_eq!(count(&runs), 0);
 }

@@ -55,7 +55,8 @@ impl Journal {
             tool: tool.to_owned(),
             digest,
             arguments,
-            owner: self.inner.owner.clone(),
+            // Unique per claim: a batch of claims tells its winners by owner.
+            owner: format!("{}-{}", self.inner.owner, self.inner.claims.fetch_add(1, std::sync::atomic::Ordering::Relaxed)),
             now,
             lease_until: self.lease_from(now),
             idempotent,

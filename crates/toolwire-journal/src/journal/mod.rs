@@ -42,6 +42,8 @@ struct Inner {
     options: JournalOptions,
     /// Receipts of completed calls, which never change, for fast replays.
     replays: replays::Replays,
+    /// Claims made so far, to make each claim's owner unique.
+    claims: std::sync::atomic::AtomicU64,
 }
 
 impl Journal {
@@ -106,6 +108,7 @@ impl Journal {
                 owner,
                 options,
                 replays: replays::Replays::default(),
+                claims: Default::default(),
             }),
         }
     }

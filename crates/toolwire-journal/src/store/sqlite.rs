@@ -137,21 +137,54 @@ async fn commit_batch(conn: &mut AnyConnection, batch: &mut Vec<Job>, place: &st
     }
 }
 
-/// Runs `ops` in one transaction; on any failure, rolls it back.
-async fn run_together(
-    conn: &mut AnyConnection,
-    ops: Vec<Op>,
-    place: &str,
-) -> Result<Vec<Reply>, JournalError> {
+/// Runs `ops` in one transaction; on any failure, rolls it back. Fresh claims and plain
+/// completions go in one statement each; the rest run one by one, in order.
+async fn run_together(conn: &mut AnyConnection, ops: Vec<Op>, place: &str) -> Result<Vec<Reply>, JournalError> {
     begin(conn, place).await?;
-    let mut replies = Vec::with_capacity(ops.len());
-    for op in ops {
-        match ops::run(conn, op, place).await {
-            Ok(reply) => replies.push(reply),
-            Err(error) => return Err(rollback(conn, error).await),
+    match run_in_transaction(conn, ops, place).await {
+        Ok(replies) => commit(conn, place).await.map(|()| replies),
+        Err(error) => Err(rollback(conn, error).await),
+    }
+}
+
+async fn run_in_transaction(conn: &mut AnyConnection, ops: Vec<Op>, place: &str) -> Result<Vec<Reply>, JournalError> {
+    let cx = ops::Cx::new(place);
+    let mut replies: Vec<Option<Reply>> = ops.iter().map(|_| None).collect();
+    let (claims, at): (Vec<&ops::Claim>, Vec<usize>) = ops
+        .iter()
+        .enumerate()
+        .filter_map(|(i, op)| match op {
+            Op::Claim(claim) => Some((claim, i)),
+            _ => None,
+        })
+        .unzip();
+    if claims.len() > 1 {
+        for won in ops::bulk::insert_claims(conn, &cx, &claims).await? {
+            replies[at[won]] = Some(Reply::Claimed(ops::Claimed::Run { attempt: 1 }));
         }
     }
-    commit(conn, place).await.map(|()| replies)
+    let (plain, at): (Vec<&ops::Completion>, Vec<usize>) = ops
+        .iter()
+        .enumerate()
+        .filter_map(|(i, op)| match op {
+            Op::Complete(done) if done.pending.is_none() && done.resumed.is_none() => Some((&**done, i)),
+            _ => None,
+        })
+        .unzip();
+    if plain.len() > 1 {
+        let applied = ops::bulk::complete_many(conn, &cx, &plain).await?;
+        for (k, &i) in at.iter().enumerate() {
+            replies[i] = Some(Reply::Done(applied.contains(&k)));
+        }
+    }
+    let mut out = Vec::with_capacity(ops.len());
+    for (op, reply) in ops.into_iter().zip(replies) {
+        out.push(match reply {
+            Some(reply) => reply,
+            None => ops::run(conn, op, place).await?,
+        });
+    }
+    Ok(out)
 }
 
 /// Runs each job in a transaction of its own.

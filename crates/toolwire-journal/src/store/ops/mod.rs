@@ -6,6 +6,7 @@
 
 mod answer;
 mod audit;
+pub(crate) mod bulk;
 mod claim;
 mod complete;
 mod expire;
@@ -64,7 +65,7 @@ pub(crate) async fn run(
     op: Op,
     place: &str,
 ) -> Result<Reply, JournalError> {
-    let cx = Cx { place };
+    let cx = Cx::new(place);
     match op {
         Op::Claim(claim) => claim::claim(conn, &cx, claim).await.map(Reply::Claimed),
         Op::Renew { call_id, attempt, until } => {
@@ -86,7 +87,12 @@ pub(crate) struct Cx<'a> {
     place: &'a str,
 }
 
-impl Cx<'_> {
+impl<'a> Cx<'a> {
+    /// The context of writes to the journal at `place`.
+    pub(crate) fn new(place: &'a str) -> Self {
+        Self { place }
+    }
+
     /// Wraps a database error of `doing`.
     fn fail(&self, doing: &'static str) -> impl Fn(sqlx::Error) -> JournalError + '_ {
         move |error| JournalError::database(doing, self.place, error)
