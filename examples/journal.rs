@@ -14,7 +14,9 @@ fn registry(journal: &Journal) -> Result<Registry, Box<dyn std::error::Error>> {
     let deploy = Tool::define("deploy")
         .description("Deploy a service")
         .needs_approval(true)
-        .execute_sync(|args, _| ToolResult::ok(args.clone(), format!("deployed {}", args["service"])))
+        .execute_sync(|args, _| {
+            ToolResult::ok(args.clone(), format!("deployed {}", args["service"]))
+        })
         .build()?;
     Ok(Registry::builder().register(deploy).approval_key(journal.approval_key()).seal()?)
 }

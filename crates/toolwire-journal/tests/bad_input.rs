@@ -169,12 +169,17 @@ async fn an_answer_to_a_request_bound_to_other_arguments_is_refused() {
         .build()
         .unwrap();
     let registry = registry(&journal, vec![tool, counting("other", &runs)]);
-    let parked = journal.invoke(&registry, "deploy", json!({"env": "prod"})).call_id("c1").await.unwrap();
+    let parked =
+        journal.invoke(&registry, "deploy", json!({"env": "prod"})).call_id("c1").await.unwrap();
     let id = parked.result.pending_request().unwrap().id.clone();
     // Someone with access to the file rewrites the call's arguments behind the request.
     let path = fixture.dir().join("journal.db");
-    let mut conn = sqlx::SqliteConnection::connect(&format!("sqlite://{}", path.display())).await.unwrap();
-    sqlx::query("UPDATE journal_calls SET digest = 'forged' WHERE call_id = 'c1'").execute(&mut conn).await.unwrap();
+    let mut conn =
+        sqlx::SqliteConnection::connect(&format!("sqlite://{}", path.display())).await.unwrap();
+    sqlx::query("UPDATE journal_calls SET digest = 'forged' WHERE call_id = 'c1'")
+        .execute(&mut conn)
+        .await
+        .unwrap();
     conn.close().await.unwrap();
     let error = journal.answer(toolwire::Answer::accept(id, json!(null))).await.unwrap_err();
     assert_eq!(error.kind(), JournalErrorKind::AnswerMismatch, "{error}");

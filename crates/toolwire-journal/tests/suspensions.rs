@@ -254,6 +254,10 @@ async fn a_resume_through_a_registry_with_another_key_fails_closed(backend: Back
     let stranger = toolwire::Registry::builder().register(deploy(&runs)).seal().unwrap();
     let done = journal.resume(&stranger, &id).await.unwrap();
     assert_eq!(done.result.failure_kind(), Some(FailureKind::Denied));
-    assert!(done.result.text().unwrap().contains("not issued by this registry"), "{:?}", done.result.text());
+    assert!(
+        done.result.text().unwrap().contains("not issued by this registry"),
+        "{:?}",
+        done.result.text()
+    );
     assert_eq!(count(&runs), 0);
 }

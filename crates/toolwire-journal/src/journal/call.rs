@@ -56,7 +56,11 @@ impl Journal {
             digest,
             arguments,
             // Unique per claim: a batch of claims tells its winners by owner.
-            owner: format!("{}-{}", self.inner.owner, self.inner.claims.fetch_add(1, std::sync::atomic::Ordering::Relaxed)),
+            owner: format!(
+                "{}-{}",
+                self.inner.owner,
+                self.inner.claims.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            ),
             now,
             lease_until: self.lease_from(now),
             idempotent,

@@ -139,7 +139,11 @@ async fn commit_batch(conn: &mut AnyConnection, batch: &mut Vec<Job>, place: &st
 
 /// Runs `ops` in one transaction; on any failure, rolls it back. Fresh claims and plain
 /// completions go in one statement each; the rest run one by one, in order.
-async fn run_together(conn: &mut AnyConnection, ops: Vec<Op>, place: &str) -> Result<Vec<Reply>, JournalError> {
+async fn run_together(
+    conn: &mut AnyConnection,
+    ops: Vec<Op>,
+    place: &str,
+) -> Result<Vec<Reply>, JournalError> {
     begin(conn, place).await?;
     match run_in_transaction(conn, ops, place).await {
         Ok(replies) => commit(conn, place).await.map(|()| replies),
@@ -147,7 +151,11 @@ async fn run_together(conn: &mut AnyConnection, ops: Vec<Op>, place: &str) -> Re
     }
 }
 
-async fn run_in_transaction(conn: &mut AnyConnection, ops: Vec<Op>, place: &str) -> Result<Vec<Reply>, JournalError> {
+async fn run_in_transaction(
+    conn: &mut AnyConnection,
+    ops: Vec<Op>,
+    place: &str,
+) -> Result<Vec<Reply>, JournalError> {
     let cx = ops::Cx::new(place);
     let mut replies: Vec<Option<Reply>> = ops.iter().map(|_| None).collect();
     let (claims, at): (Vec<&ops::Claim>, Vec<usize>) = ops
@@ -167,7 +175,9 @@ async fn run_in_transaction(conn: &mut AnyConnection, ops: Vec<Op>, place: &str)
         .iter()
         .enumerate()
         .filter_map(|(i, op)| match op {
-            Op::Complete(done) if done.pending.is_none() && done.resumed.is_none() => Some((&**done, i)),
+            Op::Complete(done) if done.pending.is_none() && done.resumed.is_none() => {
+                Some((&**done, i))
+            }
             _ => None,
         })
         .unzip();

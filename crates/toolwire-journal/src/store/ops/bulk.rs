@@ -49,8 +49,14 @@ pub(crate) async fn insert_claims(
             .bind(c.now);
     }
     let rows = query.fetch_all(&mut *conn).await.map_err(cx.fail("record that calls started"))?;
-    let owners: HashSet<String> = rows.iter().filter_map(|row| row.try_get::<String, _>(0).ok()).collect();
-    Ok(claims.iter().enumerate().filter(|(_, c)| owners.contains(&c.owner)).map(|(i, _)| i).collect())
+    let owners: HashSet<String> =
+        rows.iter().filter_map(|row| row.try_get::<String, _>(0).ok()).collect();
+    Ok(claims
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| owners.contains(&c.owner))
+        .map(|(i, _)| i)
+        .collect())
 }
 
 /// Records `done`, none of which suspended or resumed: one update of their rows and one
@@ -77,20 +83,38 @@ pub(crate) async fn complete_many(
         query = query.bind(&d.call_id).bind(d.attempt).bind(&d.audit.receipt).bind(d.now);
     }
     let rows = query.fetch_all(&mut *conn).await.map_err(cx.fail("record calls' receipts"))?;
-    let applied: HashSet<String> = rows.iter().filter_map(|row| row.try_get::<String, _>(0).ok()).collect();
+    let applied: HashSet<String> =
+        rows.iter().filter_map(|row| row.try_get::<String, _>(0).ok()).collect();
     append_many(conn, cx, done).await?;
-    Ok(done.iter().enumerate().filter(|(_, d)| applied.contains(&d.call_id)).map(|(i, _)| i).collect())
+    Ok(done
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| applied.contains(&d.call_id))
+        .map(|(i, _)| i)
+        .collect())
 }
 
 /// Appends the receipts of `done` to the audit log, in order.
-async fn append_many(conn: &mut AnyConnection, cx: &Cx<'_>, done: &[&Completion]) -> Result<(), JournalError> {
+async fn append_many(
+    conn: &mut AnyConnection,
+    cx: &Cx<'_>,
+    done: &[&Completion],
+) -> Result<(), JournalError> {
     let mut sql = String::from(
         "INSERT INTO journal_receipts (invocation_id, call_id, tool, started_at, failure, receipt) VALUES ",
     );
     for i in 0..done.len() {
         let p = i * 6;
         let sep = if i == 0 { "" } else { ", " };
-        sql += &format!("{sep}(${}, ${}, ${}, ${}, ${}, ${})", p + 1, p + 2, p + 3, p + 4, p + 5, p + 6);
+        sql += &format!(
+            "{sep}(${}, ${}, ${}, ${}, ${}, ${})",
+            p + 1,
+            p + 2,
+            p + 3,
+            p + 4,
+            p + 5,
+            p + 6
+        );
     }
     let mut query = sqlx::query(&sql);
     for d in done {
