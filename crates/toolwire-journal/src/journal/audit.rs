@@ -109,6 +109,42 @@ impl Journal {
         self.store().write(Op::Append(AuditRow::of(receipt)?)).await.map(drop)
     }
 
+    /// A hook for [`RegistryBuilder::on_receipt`](toolwire::RegistryBuilder::on_receipt) that
+    /// appends every receipt of a registry's calls to the audit log, in order, from a task
+    /// of its own; for registries whose calls are not journaled (journaled calls append
+    /// theirs already). It must be made inside a Tokio runtime. A receipt that cannot be
+    /// appended is logged with `tracing` and dropped.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use serde_json::json;
+    /// use toolwire::{Registry, Tool, ToolResult};
+    /// use toolwire_journal::{AuditQuery, Journal};
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let journal = Journal::open(&format!("sqlite:{}", dir.path().join("j.db").display())).await?;
+    /// let ping = Tool::define("ping").execute_sync(|_, _| ToolResult::ok(json!({}), "pong")).build()?;
+    /// let registry = Registry::builder().register(ping).on_receipt(journal.audit_hook()).seal()?;
+    /// registry.invoke("ping", json!({})).call_id("p1").await;
+    /// # for _ in 0..200 { if !journal.receipts(&AuditQuery::new()).await?.is_empty() { break } tokio::time::sleep(std::time::Duration::from_millis(5)).await }
+    /// assert_eq!(journal.receipts(&AuditQuery::new().call_id("p1")).await?.len(), 1);
+    /// # Ok(()) }
+    /// ```
+    pub fn audit_hook(&self) -> impl Fn(&Receipt) + Send + Sync + 'static {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Receipt>();
+        let journal = self.clone();
+        tokio::spawn(async move {
+            while let Some(receipt) = rx.recv().await {
+                if let Err(error) = journal.append(&receipt).await {
+                    tracing::warn!(%error, tool = &*receipt.tool, "cannot append a receipt to the audit log");
+                }
+            }
+        });
+        move |receipt: &Receipt| {
+            let _ = tx.send(receipt.clone());
+        }
+    }
+
     /// The receipts in the audit log that match `query`, in the order they were appended.
     ///
     /// # Errors
