@@ -132,7 +132,7 @@ async fn a_call_running_elsewhere_past_the_deadline_fails_as_in_progress(backend
     let tools = || vec![slow("deploy", &runs, Duration::from_millis(900), false)];
     let (reg_a, reg_b) = (registry(&a, tools()), registry(&b, tools()));
     let first = tokio::spawn(a.invoke(&reg_a, "deploy", json!({})).call_id("d2").into_future());
-    tokio::time::sleep(Duration::from_millis(150)).await;
+    until_running(&b, "d2").await;
     let waited = b
         .invoke(&reg_b, "deploy", json!({}))
         .call_id("d2")
@@ -152,8 +152,23 @@ async fn die_mid_call(
     tool: &str,
     id: &str,
 ) {
-    let call = journal.invoke(registry, tool, json!({"x": 1})).call_id(id).into_future();
-    let _ = tokio::time::timeout(Duration::from_millis(150), call).await;
+    let call =
+        tokio::spawn(journal.invoke(registry, tool, json!({"x": 1})).call_id(id).into_future());
+    until_running(journal, id).await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    call.abort();
+    let _ = call.await;
+}
+
+/// Waits until `id` is running in some journal instance.
+async fn until_running(journal: &toolwire_journal::Journal, id: &str) {
+    for _ in 0..1000 {
+        if journal.record(id).await.unwrap().is_some_and(|r| r.state == CallState::Running) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    panic!("call {id} never started");
 }
 
 async fn a_dead_call_of_a_non_idempotent_tool_is_an_unknown_outcome_until_resolved(

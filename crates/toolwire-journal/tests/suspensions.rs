@@ -140,14 +140,14 @@ async fn a_lapsed_request_resolves_as_declined(backend: Backend) {
     let fixture = Fixture::new(backend).await;
     let journal = fixture.open().await;
     let runs = Arc::new(AtomicUsize::new(0));
-    let soon = humantime::format_rfc3339_millis(SystemTime::now() + Duration::from_millis(200))
+    let soon = humantime::format_rfc3339_millis(SystemTime::now() + Duration::from_millis(1500))
         .to_string();
     let registry = registry(&journal, vec![ask(&runs, Some(soon))]);
     let first = journal.invoke(&registry, "ask", json!({"n": 1})).call_id("e1").await.unwrap();
     let second = journal.invoke(&registry, "ask", json!({"n": 2})).call_id("e2").await.unwrap();
     let first_id = first.result.pending_request().unwrap().id.clone();
     assert!(journal.expire_due().await.unwrap().is_empty(), "not lapsed yet");
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    tokio::time::sleep(Duration::from_millis(1600)).await;
 
     // Answering a lapsed request tells so, and resolves it as declined.
     let error = journal.answer(Answer::accept(first_id.clone(), json!("x"))).await.unwrap_err();
