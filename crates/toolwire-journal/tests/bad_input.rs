@@ -185,3 +185,17 @@ async fn an_answer_to_a_request_bound_to_other_arguments_is_refused() {
     assert_eq!(error.kind(), JournalErrorKind::AnswerMismatch, "{error}");
     assert!(error.to_string().contains("other arguments"), "{error}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_journal_file_name_may_hold_spaces_and_url_characters() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("my journal #1?.db");
+    let journal = Journal::sqlite_with(&path, JournalOptions::default()).await.unwrap();
+    let runs = Arc::new(AtomicUsize::new(0));
+    let registry = registry(&journal, vec![counting("send", &runs)]);
+    journal.invoke(&registry, "send", json!({})).call_id("c1").await.unwrap();
+    journal.close().await;
+    assert!(path.exists(), "the journal is the file named, not another");
+    let again = Journal::sqlite_with(&path, JournalOptions::default()).await.unwrap();
+    assert!(again.record("c1").await.unwrap().is_some());
+}

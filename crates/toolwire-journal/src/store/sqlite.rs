@@ -44,7 +44,7 @@ impl SqliteStore {
     ) -> Result<(Self, ApprovalKey), JournalError> {
         install_drivers();
         let place = format!("sqlite journal {:?}", path.display().to_string());
-        let url = format!("sqlite://{}?mode=rwc", path.display());
+        let url = format!("sqlite://{}?mode=rwc", encode_path(path));
         let mut conn = AnyConnection::connect(&url)
             .await
             .map_err(|e| JournalError::database("open the journal", &place, e))?;
@@ -66,6 +66,21 @@ impl SqliteStore {
         };
         Ok((store, key))
     }
+}
+
+/// `path` as the path of a URL: every byte but letters, digits and `/._~-` percent-encoded,
+/// so that spaces, `?`, `#` and `%` in file names survive.
+fn encode_path(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || b"/._~-".contains(&byte) {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
 }
 
 /// Sets the connection up: WAL, full sync on commit, the busy timeout, the size cap.
