@@ -88,6 +88,10 @@
 //! journal can approve calls. A resume claims the call atomically: of two racing resumes one
 //! runs it, the other gets [`JournalErrorKind::AlreadyResumed`].
 //!
+//! A process that dies while resuming a call leaves it like any other call that died: an
+//! unknown outcome, or for an idempotent tool a call that runs again on its next delivery,
+//! which then runs without the answer (a policy asks again).
+//!
 //! **Limits.** Replays return the stored receipt (the output parser runs again on it), not a
 //! fresh run; a call without a call id cannot be journaled; calls of an unknown tool or with
 //! arguments nested past the tool's limits run through the registry unjournaled, since they

@@ -3,6 +3,7 @@
 
 mod common;
 
+use std::future::IntoFuture;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime};
@@ -21,6 +22,7 @@ on_both_backends!(
     racing_resumes_run_the_call_once,
     resuming_before_an_answer_is_refused,
     a_resume_through_a_registry_with_another_key_fails_closed,
+    a_process_that_dies_resuming_leaves_an_unknown_outcome,
 );
 
 /// A tool that needs approval, and counts its runs.
@@ -260,4 +262,62 @@ async fn a_resume_through_a_registry_with_another_key_fails_closed(backend: Back
         done.result.text()
     );
     assert_eq!(count(&runs), 0);
+}
+
+async fn a_process_that_dies_resuming_leaves_an_unknown_outcome(backend: Backend) {
+    let fixture = Fixture::new(backend).await;
+    let (dead, alive) = (fixture.open().await, fixture.open().await);
+    let runs = Arc::new(AtomicUsize::new(0));
+    let slow_after_answer = |runs: &Arc<AtomicUsize>| {
+        let runs = Arc::clone(runs);
+        Tool::define("ask")
+            .execute(move |_args: Value, ctx: ToolContext| {
+                let runs = Arc::clone(&runs);
+                async move {
+                    if ctx.answer().is_none() {
+                        return ToolResult::pending(Request::new("input", "which?"));
+                    }
+                    runs.fetch_add(1, Ordering::SeqCst);
+                    tokio::time::sleep(Duration::from_secs(30)).await;
+                    ToolResult::ok(json!({}), "answered")
+                }
+            })
+            .build()
+            .unwrap()
+    };
+    let reg_dead = registry(&dead, vec![slow_after_answer(&runs)]);
+    let reg = registry(&alive, vec![slow_after_answer(&runs)]);
+    let parked = dead.invoke(&reg_dead, "ask", json!({})).call_id("d1").await.unwrap();
+    let id = parked.result.pending_request().unwrap().id.clone();
+    dead.answer(Answer::accept(id.clone(), json!("x"))).await.unwrap();
+    let resuming = tokio::spawn(dead.resume(&reg_dead, &id).into_future());
+    while count(&runs) == 0 {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    resuming.abort(); // the resuming process dies mid-handler
+    let _ = resuming.await;
+
+    let later = alive
+        .invoke(&reg, "ask", json!({}))
+        .call_id("d1")
+        .timeout(Duration::from_secs(10))
+        .await
+        .unwrap();
+    assert_eq!(later.result.failure_kind(), Some(FailureKind::UnknownOutcome));
+    assert!(
+        alive.pending(&PendingFilter::all()).await.unwrap().is_empty(),
+        "nothing left to answer"
+    );
+    alive
+        .resolve(
+            "d1",
+            toolwire_journal::Resolution::TookEffect(ToolResult::ok(json!({}), "done by hand")),
+        )
+        .await
+        .unwrap();
+    let replay = alive.invoke(&reg, "ask", json!({})).call_id("d1").await.unwrap();
+    assert_eq!(replay.result.text(), Some("done by hand"));
+    let error = alive.resume(&reg, &id).await.unwrap_err();
+    assert_eq!(error.kind(), JournalErrorKind::AlreadyResumed);
+    assert_eq!(count(&runs), 1);
 }

@@ -44,5 +44,18 @@ pub(super) async fn resolve(
     if let (true, Some(audit)) = (applied, &r.completed) {
         append(conn, cx, audit).await?;
     }
+    if applied {
+        // A process that died resuming the call left its request "resuming": the call's
+        // resolution resolves it too.
+        sqlx::query(
+            "UPDATE journal_requests SET state = 'resolved', updated_at = $1 \
+             WHERE call_id = $2 AND state = 'resuming'",
+        )
+        .bind(r.now)
+        .bind(&r.call_id)
+        .execute(&mut *conn)
+        .await
+        .map_err(cx.fail("resolve a resumed call's request"))?;
+    }
     Ok(applied)
 }
