@@ -54,27 +54,11 @@ impl Finish {
     }
 
     fn parse_output(&self, result: &mut ToolResult) {
-        let Some(parse) = &self.tool.inner().hooks.parse_output else { return };
-        if !result.is_success() {
-            return;
-        }
-        let name = self.tool.name();
-        let taken = std::mem::replace(result, ToolResult::ok_json(serde_json::Value::Null));
-        *result = match catch_unwind(AssertUnwindSafe(|| parse(taken))) {
-            Ok(parsed) => parsed.unwrap_or_else(|why| invalid_output(name, &why)),
-            Err(payload) => hook_panicked(name, "output parser", payload),
-        };
+        parse_output(&self.tool, result);
     }
 
     fn check_output(&self, result: &mut ToolResult) {
-        let Some(schema) = &self.tool.inner().output else { return };
-        if !result.is_success() {
-            return;
-        }
-        if let Err(why) = schema.validate(result.json()) {
-            let why = format!("it does not match the output schema: {why}");
-            *result = invalid_output(self.tool.name(), &why);
-        }
+        check_output(&self.tool, result);
     }
 
     fn debug_steps(&self, result: &ToolResult, span: &Span) {
@@ -89,4 +73,38 @@ impl Finish {
             tracing::warn!(tool = self.tool.name(), "the debug_steps hook panicked");
         }
     }
+}
+
+/// Runs `tool`'s output parser on a successful `result`, in place.
+fn parse_output(tool: &Tool, result: &mut ToolResult) {
+    let Some(parse) = &tool.inner().hooks.parse_output else { return };
+    if !result.is_success() {
+        return;
+    }
+    let name = tool.name();
+    let taken = std::mem::replace(result, ToolResult::ok_json(serde_json::Value::Null));
+    *result = match catch_unwind(AssertUnwindSafe(|| parse(taken))) {
+        Ok(parsed) => parsed.unwrap_or_else(|why| invalid_output(name, &why)),
+        Err(payload) => hook_panicked(name, "output parser", payload),
+    };
+}
+
+/// Checks a successful `result` against `tool`'s output schema, in place.
+fn check_output(tool: &Tool, result: &mut ToolResult) {
+    let Some(schema) = &tool.inner().output else { return };
+    if !result.is_success() {
+        return;
+    }
+    if let Err(why) = schema.validate(result.json()) {
+        let why = format!("it does not match the output schema: {why}");
+        *result = invalid_output(tool.name(), &why);
+    }
+}
+
+/// The output steps alone, for a result that did not come from the handler just now (one
+/// replayed from a journal): the output parser, then the output schema.
+pub(crate) fn check_replayed(tool: &Tool, mut result: ToolResult) -> ToolResult {
+    parse_output(tool, &mut result);
+    check_output(tool, &mut result);
+    result
 }

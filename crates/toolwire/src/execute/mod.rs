@@ -49,6 +49,7 @@ use std::future::IntoFuture;
 
 use serde_json::Value;
 
+pub(crate) use finish::check_replayed;
 pub use future::ExecuteFuture;
 pub(crate) use options::{Options, call_options};
 pub(crate) use outcome::drop_quietly;

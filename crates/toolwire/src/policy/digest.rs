@@ -6,12 +6,26 @@ use std::fmt::Write;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-/// The hex SHA-256 digest of a call.
+/// The hex SHA-256 digest of a call: the digest an approval is bound to, and by which a
+/// journal tells a repeated call from a different call under the same id.
 ///
 /// Each part is preceded by its length, so no two different calls hash the same bytes.
 /// The arguments are written as canonical JSON: no white space, and object keys sorted by
 /// their UTF-8 bytes, so the same arguments in any key order give the same digest.
-pub(crate) fn call_digest(tool: &str, call_id: &str, arguments: &Value) -> String {
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire::policy::call_digest;
+///
+/// let a = call_digest("send", "call_1", &json!({"to": "ada", "n": 1}));
+/// assert_eq!(a, call_digest("send", "call_1", &json!({"n": 1, "to": "ada"})));
+/// assert_ne!(a, call_digest("send", "call_1", &json!({"to": "bob", "n": 1})));
+/// assert_eq!(a.len(), 64);
+/// ```
+///
+/// It recurses once per level of nesting: pass arguments that passed the tool's depth limit
+/// (as a registry's calls have), not arbitrarily deep values.
+pub fn call_digest(tool: &str, call_id: &str, arguments: &Value) -> String {
     let mut canonical = String::new();
     write_canonical(arguments, &mut canonical);
     let mut hasher = Sha256::new();

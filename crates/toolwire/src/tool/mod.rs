@@ -107,6 +107,27 @@ impl Tool {
         self.annotations().idempotent_hint == Some(true)
     }
 
+    /// Runs the output steps of a call on `result`, a result that did not come from the
+    /// handler just now (for example one a journal replays): the
+    /// [`parse_output`](ToolBuilder::parse_output) hook and the output schema, as a call would
+    /// after its handler. Failed and pending results pass through untouched.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwire::{FailureKind, Tool, ToolResult};
+    ///
+    /// let price = Tool::define("price")
+    ///     .execute_sync(|_, _| ToolResult::ok(json!({"cents": 250}), "2.50"))
+    ///     .parse_output(|r: ToolResult| if r.json()["cents"].is_u64() { Ok(r) } else { Err("no price") })
+    ///     .build()
+    ///     .unwrap();
+    /// let stored = ToolResult::ok(json!({"cents": "?"}), "a stale record");
+    /// assert_eq!(price.check_output(stored).failure_kind(), Some(FailureKind::InvalidOutput));
+    /// ```
+    pub fn check_output(&self, result: crate::ToolResult) -> crate::ToolResult {
+        crate::execute::check_replayed(self, result)
+    }
+
     /// The grouping declared with [`ToolBuilder::kind`], if any.
     pub fn kind(&self) -> Option<&str> {
         self.inner.hooks.kind.as_deref()

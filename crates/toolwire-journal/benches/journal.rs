@@ -1,0 +1,191 @@
+//! The journal's cost, each figure beside a baseline measured in the same run:
+//!
+//! - `sqlite_c64`: 64 concurrent journaled calls on SQLite with group commit, against a naive
+//!   journal that commits every write on its own, and against the disk's raw fsync rate;
+//! - `sqlite_c1`: one call at a time, journaled and not;
+//! - `replay`: a completed call id delivered again, on SQLite;
+//! - `postgres_3x64`: three journal instances (three pools, three owners) sharing one
+//!   PostgreSQL journal, 64 calls each at once.
+
+use std::io::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use serde_json::json;
+use sqlx::Connection;
+use toolwire::{Registry, Tool, ToolResult};
+use toolwire_journal::{Journal, JournalOptions};
+
+static NEXT: AtomicU64 = AtomicU64::new(0);
+
+fn next_id() -> String {
+    format!("b{}", NEXT.fetch_add(1, Ordering::Relaxed))
+}
+
+fn registry(journal: &Journal) -> Registry {
+    let echo = Tool::define("echo")
+        .execute_sync(|args, _| ToolResult::ok(args.clone(), "ok"))
+        .build()
+        .unwrap();
+    Registry::builder().register(echo).approval_key(journal.approval_key()).seal().unwrap()
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
+}
+
+/// Runs `per_iter` fresh journaled calls at once on each of `journals`, `iters` times.
+async fn concurrent(journals: &[(Journal, Registry)], per_iter: usize, iters: u64) -> Duration {
+    let start = Instant::now();
+    for _ in 0..iters {
+        let mut tasks = Vec::with_capacity(per_iter * journals.len());
+        for (journal, registry) in journals {
+            for _ in 0..per_iter {
+                let call = journal.invoke(registry, "echo", json!({"n": 1})).call_id(next_id());
+                tasks.push(tokio::spawn(std::future::IntoFuture::into_future(call)));
+            }
+        }
+        for task in tasks {
+            task.await.unwrap().unwrap();
+        }
+    }
+    start.elapsed()
+}
+
+/// The disk's fsync: an 8-byte write and `fdatasync`, in the journal's folder.
+fn fsync_probe(
+    c: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    dir: &std::path::Path,
+) {
+    let mut file = std::fs::File::create(dir.join("probe")).unwrap();
+    c.bench_function("fsync_probe", |b| {
+        b.iter(|| {
+            file.write_all(b"12345678").unwrap();
+            file.sync_data().unwrap();
+        })
+    });
+}
+
+fn sqlite_c64(c: &mut Criterion) {
+    let rt = runtime();
+    let dir = tempfile::tempdir().unwrap();
+    let open = |name: &str, options: JournalOptions| {
+        let journal = rt.block_on(Journal::sqlite_with(dir.path().join(name), options)).unwrap();
+        let registry = registry(&journal);
+        vec![(journal, registry)]
+    };
+    let grouped = open("grouped.db", JournalOptions::default());
+    let naive = open("naive.db", JournalOptions::default().group_commit(1));
+    let mut group = c.benchmark_group("sqlite_c64");
+    group.sample_size(20).measurement_time(Duration::from_secs(6));
+    fsync_probe(&mut group, dir.path());
+    group.bench_function("naive_64_calls", |b| {
+        b.to_async(&rt).iter_custom(|iters| concurrent(&naive, 64, iters))
+    });
+    group.bench_function("group_commit_64_calls", |b| {
+        b.to_async(&rt).iter_custom(|iters| concurrent(&grouped, 64, iters))
+    });
+    group.finish();
+    // With a filter that runs one of the two, this and `strace -f -c -e trace=fdatasync,fsync`
+    // give the calls per fsync.
+    eprintln!("journaled calls so far: {}", NEXT.load(Ordering::Relaxed));
+}
+
+fn sqlite_c1(c: &mut Criterion) {
+    let rt = runtime();
+    let dir = tempfile::tempdir().unwrap();
+    let journal = rt
+        .block_on(Journal::sqlite_with(dir.path().join("c1.db"), JournalOptions::default()))
+        .unwrap();
+    let registry = registry(&journal);
+    let mut group = c.benchmark_group("sqlite_c1");
+    group.sample_size(20).measurement_time(Duration::from_secs(5));
+    fsync_probe(&mut group, dir.path());
+    group.bench_function("unjournaled_invoke", |b| {
+        b.to_async(&rt).iter(|| {
+            std::future::IntoFuture::into_future(
+                registry.invoke("echo", json!({"n": 1})).call_id(next_id()),
+            )
+        })
+    });
+    group.bench_function("journaled_invoke", |b| {
+        b.to_async(&rt).iter(|| async {
+            journal.invoke(&registry, "echo", json!({"n": 1})).call_id(next_id()).await.unwrap()
+        })
+    });
+    rt.block_on(async {
+        journal.invoke(&registry, "echo", json!({"n": 1})).call_id("done").await.unwrap()
+    });
+    group.bench_function("replay_completed", |b| {
+        b.to_async(&rt).iter(|| async {
+            journal.invoke(&registry, "echo", json!({"n": 1})).call_id("done").await.unwrap()
+        })
+    });
+    // Another instance on the same file (another process, say) has no receipt in memory:
+    // its replay reads the journal.
+    let cold = rt
+        .block_on(Journal::sqlite_with(dir.path().join("c1.db"), JournalOptions::default()))
+        .unwrap();
+    let mut n = 0u64;
+    let completed: Vec<String> = (0..20_000).map(|_| next_id()).collect();
+    for chunk in completed.chunks(256) {
+        rt.block_on(async {
+            let calls = chunk.iter().map(|id| {
+                tokio::spawn(std::future::IntoFuture::into_future(
+                    journal.invoke(&registry, "echo", json!({"n": 1})).call_id(id.as_str()),
+                ))
+            });
+            for call in calls.collect::<Vec<_>>() {
+                call.await.unwrap().unwrap();
+            }
+        });
+    }
+    group.bench_function("replay_completed_from_disk", |b| {
+        b.to_async(&rt).iter(|| {
+            n += 1;
+            let id = completed[usize::try_from(n).unwrap() % completed.len()].clone();
+            let call = cold.invoke(&registry, "echo", json!({"n": 1})).call_id(id);
+            async move { call.await.unwrap() }
+        })
+    });
+    group.finish();
+}
+
+fn postgres_3x64(c: &mut Criterion) {
+    let rt = runtime();
+    let url = rt.block_on(fresh_pg_database());
+    let journals: Vec<(Journal, Registry)> = (0..3)
+        .map(|_| {
+            let journal = rt
+                .block_on(Journal::open_with(&url, JournalOptions::default().connections(32)))
+                .unwrap();
+            let registry = registry(&journal);
+            (journal, registry)
+        })
+        .collect();
+    let mut group = c.benchmark_group("postgres_3x64");
+    group.sample_size(10).measurement_time(Duration::from_secs(8));
+    group.bench_function("one_instance_64_calls", |b| {
+        b.to_async(&rt).iter_custom(|iters| concurrent(&journals[..1], 64, iters))
+    });
+    group.bench_function("three_instances_192_calls", |b| {
+        b.to_async(&rt).iter_custom(|iters| concurrent(&journals, 64, iters))
+    });
+    group.finish();
+}
+
+async fn fresh_pg_database() -> String {
+    let admin = std::env::var("TOOLWIRE_TEST_PG_URL")
+        .unwrap_or_else(|_| "postgres://toolwire:toolwire@127.0.0.1:5432/postgres".to_owned());
+    let mut conn = sqlx::PgConnection::connect(&admin)
+        .await
+        .expect("a PostgreSQL server (see TOOLWIRE_TEST_PG_URL)");
+    let name = format!("toolwire_bench_{:016x}", fastrand::u64(..));
+    sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut conn).await.unwrap();
+    let (base, _) = admin.rsplit_once('/').unwrap();
+    format!("{base}/{name}")
+}
+
+criterion_group!(benches, sqlite_c64, sqlite_c1, postgres_3x64);
+criterion_main!(benches);

@@ -1,0 +1,69 @@
+//! Journaling the calls of a whole model turn at once.
+
+use std::future::IntoFuture;
+
+use toolwire::{Receipt, Registry, ToolCall};
+
+use super::Journal;
+use crate::error::{JournalError, JournalErrorKind};
+
+impl Journal {
+    /// Runs every call of a model turn as a journaled call, concurrently, and returns their
+    /// outcomes in call order. Calls that suspend are all stored, and
+    /// [`pending`](Self::pending) lists each; concurrent SQLite writes share commits.
+    ///
+    /// A call whose arguments could not be read (see [`ToolCall::malformed`]) is run through
+    /// the registry unjournaled, which fails it before anything runs.
+    ///
+    /// # Cancel safety
+    ///
+    /// The calls run on spawned tasks: dropping the future does not stop those that started,
+    /// and each still records its outcome.
+    pub async fn dispatch(
+        &self,
+        registry: &Registry,
+        calls: Vec<ToolCall>,
+    ) -> Vec<Result<Receipt, JournalError>> {
+        let mut tasks = Vec::with_capacity(calls.len());
+        for call in calls {
+            let ToolCall { call_id, tool, arguments, malformed } = call;
+            let task = match malformed {
+                None => tokio::spawn(
+                    self.invoke(registry, &tool, arguments).call_id(call_id).into_future(),
+                ),
+                Some(why) => {
+                    let rejected = registry.dispatch([ToolCall::malformed(call_id, tool, why)]);
+                    tokio::spawn(async move {
+                        Ok(rejected.await.into_iter().next().unwrap_or_else(unreachable_receipt))
+                    })
+                }
+            };
+            tasks.push(task);
+        }
+        let mut outcomes = Vec::with_capacity(tasks.len());
+        for task in tasks {
+            outcomes.push(task.await.unwrap_or_else(|e| {
+                Err(JournalError::new(
+                    JournalErrorKind::Database,
+                    format!("a journaled call's task failed: {e}"),
+                ))
+            }));
+        }
+        outcomes
+    }
+}
+
+/// A registry's dispatch of one call returns one receipt; should it not, this stands in.
+#[cold]
+fn unreachable_receipt() -> Receipt {
+    Receipt {
+        invocation_id: toolwire::InvocationId::new(),
+        tool: "".into(),
+        call_id: None,
+        started_at: std::time::SystemTime::now(),
+        duration: std::time::Duration::ZERO,
+        result: toolwire::ToolResult::failure(
+            "the registry returned no receipt for a malformed call",
+        ),
+    }
+}

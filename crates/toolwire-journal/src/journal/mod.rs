@@ -1,0 +1,147 @@
+//! [`Journal`]: opening a journal and what it holds.
+
+mod audit;
+mod call;
+mod dispatch;
+mod invoke;
+mod options;
+mod record;
+mod replays;
+mod suspend;
+
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+
+use toolwire::policy::ApprovalKey;
+
+pub use audit::AuditQuery;
+pub use invoke::{JournaledCall, JournaledFuture};
+pub use options::JournalOptions;
+pub use record::{CallRecord, CallState, Resolution};
+pub use suspend::{PendingFilter, Suspension};
+
+use crate::error::{JournalError, JournalErrorKind};
+use crate::store::{PostgresStore, SqliteSettings, SqliteStore, Store};
+
+/// A durable journal of tool calls: each call id runs at most once, suspended calls survive
+/// restarts, and every receipt is kept.
+///
+/// Cloning it is a reference-count bump; clones share the connections. See the
+/// [crate docs](crate) for what it guarantees.
+#[derive(Clone)]
+pub struct Journal {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    store: Box<dyn Store>,
+    key: ApprovalKey,
+    /// This instance's name in leases: unique per open journal.
+    owner: String,
+    options: JournalOptions,
+    /// Receipts of completed calls, which never change, for fast replays.
+    replays: replays::Replays,
+    /// Claims made so far, to make each claim's owner unique.
+    claims: std::sync::atomic::AtomicU64,
+}
+
+impl Journal {
+    /// Opens the journal at `url`: `sqlite:PATH` (or a plain file path) for an SQLite file,
+    /// made on first use, or `postgres://...` for a PostgreSQL database. The schema is made
+    /// or brought up to date.
+    ///
+    /// # Errors
+    ///
+    /// A file that is not a journal ([`NotAJournal`](JournalErrorKind::NotAJournal)), a
+    /// journal of a newer schema ([`NewerSchema`](JournalErrorKind::NewerSchema)), or a
+    /// database that cannot be reached, is locked or is full.
+    pub async fn open(url: &str) -> Result<Self, JournalError> {
+        Self::open_with(url, JournalOptions::default()).await
+    }
+
+    /// [`open`](Self::open), with settings.
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Self::open).
+    pub async fn open_with(url: &str, options: JournalOptions) -> Result<Self, JournalError> {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let (store, key) = PostgresStore::open(url, options.connections).await?;
+            return Ok(Self::new(Box::new(store), key, options));
+        }
+        let path =
+            url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")).unwrap_or(url);
+        if path.is_empty() || path.contains("://") {
+            let text = format!(
+                "cannot open a journal at {url:?}: expected sqlite:PATH, a file path or postgres://"
+            );
+            return Err(JournalError::new(JournalErrorKind::Unavailable, text));
+        }
+        Self::sqlite_with(path, options).await
+    }
+
+    /// Opens, or makes, the SQLite journal in the file at `path`.
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Self::open).
+    pub async fn sqlite_with(
+        path: impl AsRef<Path>,
+        options: JournalOptions,
+    ) -> Result<Self, JournalError> {
+        let settings = SqliteSettings {
+            busy_timeout: options.busy_timeout,
+            max_pages: options.max_size.map(|bytes| (bytes / 4096).max(8)),
+            max_batch: options.max_batch,
+        };
+        let (store, key) = SqliteStore::open(path.as_ref(), &settings).await?;
+        Ok(Self::new(Box::new(store), key, options))
+    }
+
+    fn new(store: Box<dyn Store>, key: ApprovalKey, options: JournalOptions) -> Self {
+        let owner = format!("{}-{:016x}", std::process::id(), fastrand::u64(..));
+        Self {
+            inner: Arc::new(Inner {
+                store,
+                key,
+                owner,
+                options,
+                replays: replays::Replays::default(),
+                claims: Default::default(),
+            }),
+        }
+    }
+
+    /// The approval key every process sharing this journal must seal its registry with
+    /// ([`RegistryBuilder::approval_key`](toolwire::RegistryBuilder::approval_key)), so that
+    /// one process can resume the approvals another asked for. The first process to open the
+    /// journal makes it at random; it is stored in the journal, so whoever can read the
+    /// journal can mint approvals: guard the journal as you would the key.
+    pub fn approval_key(&self) -> ApprovalKey {
+        self.inner.key.clone()
+    }
+
+    /// Waits for the writes under way, then closes every connection. Calls after it fail as
+    /// [`Unavailable`](JournalErrorKind::Unavailable).
+    ///
+    /// # Cancel safety
+    ///
+    /// Dropping it part way leaves the journal closing; nothing committed is lost.
+    pub async fn close(&self) {
+        self.inner.store.close().await;
+    }
+
+    fn store(&self) -> &dyn Store {
+        &*self.inner.store
+    }
+}
+
+impl fmt::Debug for Journal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Journal")
+            .field("place", &self.store().place())
+            .field("owner", &self.inner.owner)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,70 @@
+//! Where a journal keeps its records: one trait, [`Store`], with an SQLite and a PostgreSQL
+//! backend, over the same operations.
+//!
+//! Every write is an [`Op`], run inside a transaction by [`ops::run`]; the backends differ in
+//! how they batch and commit them. Reads go straight to a pool of connections.
+
+pub(crate) mod ops;
+mod postgres;
+pub(crate) mod reads;
+mod rows;
+mod schema;
+mod sqlite;
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use sqlx::AnyPool;
+
+pub(crate) use ops::{Op, Reply};
+pub(crate) use postgres::PostgresStore;
+pub(crate) use rows::{CallRow, RequestRow};
+pub(crate) use sqlite::{SqliteSettings, SqliteStore};
+
+use crate::error::JournalError;
+
+/// A boxed future, for the object-safe [`Store`].
+pub(crate) type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// The storage behind a journal.
+///
+/// # Cancel safety
+///
+/// Dropping a [`write`](Store::write) future does not undo the write: it may still commit.
+pub(crate) trait Store: Send + Sync + fmt::Debug {
+    /// Runs `op` in a transaction and commits it; the reply comes after the commit.
+    fn write(&self, op: Op) -> BoxFuture<'_, Result<Reply, JournalError>>;
+
+    /// The pool that reads go to.
+    fn reader(&self) -> &AnyPool;
+
+    /// Where the journal is, for messages: `sqlite journal "/path"`.
+    fn place(&self) -> &str;
+
+    /// Waits for pending writes, then closes every connection.
+    fn close(&self) -> BoxFuture<'_, ()>;
+}
+
+/// Milliseconds since the Unix epoch, the unit of every time the journal stores.
+pub(crate) fn millis(time: SystemTime) -> i64 {
+    let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
+    i64::try_from(since.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// The time `millis` after the Unix epoch; negative counts as the epoch.
+pub(crate) fn time_of(millis: i64) -> SystemTime {
+    UNIX_EPOCH + Duration::from_millis(u64::try_from(millis).unwrap_or(0))
+}
+
+/// Now, in the journal's unit.
+pub(crate) fn now_millis() -> i64 {
+    millis(SystemTime::now())
+}
+
+/// Makes the `Any` driver know SQLite and PostgreSQL, once per process.
+pub(crate) fn install_drivers() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(sqlx::any::install_default_drivers);
+}

@@ -1,0 +1,90 @@
+//! Recording a host's answer to a stored request.
+
+use sqlx::AnyConnection;
+use toolwire::{Answer, Request};
+
+use super::expire::expire_one;
+use super::{Cx, call_row, request_row};
+use crate::error::JournalError;
+use crate::store::RequestRow;
+
+/// What became of an answer.
+#[derive(Debug)]
+pub(crate) enum Answered {
+    /// It is recorded; the request's row, with it.
+    Recorded(Box<RequestRow>),
+    /// No request has its id.
+    Unknown,
+    /// The request was answered before, with this answer (as JSON).
+    Duplicate { first: Option<String>, state: String },
+    /// The request lapsed; it is now resolved as declined.
+    Expired,
+    /// The stored request does not belong to its call.
+    Mismatch(String),
+}
+
+pub(super) async fn answer(
+    conn: &mut AnyConnection,
+    cx: &Cx<'_>,
+    answer: Answer,
+    now: i64,
+) -> Result<Answered, JournalError> {
+    let Some(mut row) = request_row(conn, cx, &answer.id).await? else {
+        return Ok(Answered::Unknown);
+    };
+    match row.state.as_str() {
+        "pending" => {}
+        "expired" => return Ok(Answered::Expired),
+        _ => return Ok(Answered::Duplicate { first: row.answer, state: row.state }),
+    }
+    if row.expires_at.is_some_and(|at| at <= now) {
+        expire_one(conn, cx, &row, now).await?;
+        return Ok(Answered::Expired);
+    }
+    if let Some(why) = binding_problem(conn, cx, &row).await? {
+        return Ok(Answered::Mismatch(why));
+    }
+    let json = serde_json::to_string(&answer).map_err(|e| JournalError::corrupt("answer", e))?;
+    let done = sqlx::query(
+        "UPDATE journal_requests SET state = 'answered', answer = $1, updated_at = $2 \
+         WHERE request_id = $3 AND state = 'pending'",
+    )
+    .bind(&json)
+    .bind(now)
+    .bind(&answer.id)
+    .execute(&mut *conn)
+    .await
+    .map_err(cx.fail("record an answer"))?;
+    if done.rows_affected() == 0 {
+        let first = request_row(conn, cx, &answer.id).await?;
+        let (first, state) = first.map_or((None, String::new()), |r| (r.answer, r.state));
+        return Ok(Answered::Duplicate { first, state });
+    }
+    row.state = "answered".into();
+    row.answer = Some(json);
+    Ok(Answered::Recorded(Box::new(row)))
+}
+
+/// Why the stored request does not bind to its stored call, if it does not: the digest the
+/// policy put in the request must be the digest of the call the journal holds.
+async fn binding_problem(
+    conn: &mut AnyConnection,
+    cx: &Cx<'_>,
+    row: &RequestRow,
+) -> Result<Option<String>, JournalError> {
+    let request: Request =
+        serde_json::from_str(&row.request).map_err(|e| JournalError::corrupt("request", e))?;
+    let Some(digest) = request.digest else { return Ok(None) };
+    let call = call_row(conn, cx, &row.call_id).await?;
+    Ok(match call {
+        Some(call) if call.digest == digest => None,
+        Some(_) => Some(format!(
+            "request {:?} was issued for other arguments than call {:?} holds",
+            row.request_id, row.call_id
+        )),
+        None => Some(format!(
+            "request {:?} names call {:?}, which the journal lacks",
+            row.request_id, row.call_id
+        )),
+    })
+}

@@ -1,0 +1,99 @@
+//! Resolving lapsed requests as declined, with the reason "expired".
+
+use std::time::Duration;
+
+use sqlx::AnyConnection;
+use toolwire::{Answer, CallId, FailureKind, InvocationId, Receipt, ToolResult};
+
+use super::Cx;
+use super::audit::{AuditRow, append};
+use crate::error::JournalError;
+use crate::store::rows::REQUEST_COLUMNS;
+use crate::store::{RequestRow, time_of};
+
+/// The reason of the declining answer an expired request gets.
+pub(crate) const EXPIRED: &str = "expired";
+
+/// Expires every pending request whose time is up by `now`; the receipts of their calls.
+pub(super) async fn expire_due(
+    conn: &mut AnyConnection,
+    cx: &Cx<'_>,
+    now: i64,
+) -> Result<Vec<Receipt>, JournalError> {
+    let sql = format!(
+        "SELECT {REQUEST_COLUMNS} FROM journal_requests \
+         WHERE state = 'pending' AND expires_at IS NOT NULL AND expires_at <= $1"
+    );
+    let rows = sqlx::query(&sql)
+        .bind(now)
+        .fetch_all(&mut *conn)
+        .await
+        .map_err(cx.fail("find lapsed requests"))?;
+    let mut receipts = Vec::with_capacity(rows.len());
+    for row in &rows {
+        if let Some(receipt) = expire_one(conn, cx, &RequestRow::read(row)?, now).await? {
+            receipts.push(receipt);
+        }
+    }
+    Ok(receipts)
+}
+
+/// Expires one pending request: it is declined as expired, and its call completes with a
+/// denial that says so. `None` if it was no longer pending.
+pub(super) async fn expire_one(
+    conn: &mut AnyConnection,
+    cx: &Cx<'_>,
+    row: &RequestRow,
+    now: i64,
+) -> Result<Option<Receipt>, JournalError> {
+    let answer = Answer::decline(row.request_id.clone(), EXPIRED);
+    let answer = serde_json::to_string(&answer).map_err(|e| JournalError::corrupt("answer", e))?;
+    let done = sqlx::query(
+        "UPDATE journal_requests SET state = 'expired', answer = $1, updated_at = $2 \
+         WHERE request_id = $3 AND state = 'pending'",
+    )
+    .bind(&answer)
+    .bind(now)
+    .bind(&row.request_id)
+    .execute(&mut *conn)
+    .await
+    .map_err(cx.fail("expire a request"))?;
+    if done.rows_affected() == 0 {
+        return Ok(None);
+    }
+    let receipt = expired_receipt(row, now);
+    let audit = AuditRow::of(&receipt)?;
+    sqlx::query(
+        "UPDATE journal_calls SET state = 'completed', receipt = $1, request_id = NULL, updated_at = $2 \
+         WHERE call_id = $3 AND state = 'suspended' AND request_id = $4",
+    )
+    .bind(&audit.receipt)
+    .bind(now)
+    .bind(&row.call_id)
+    .bind(&row.request_id)
+    .execute(&mut *conn)
+    .await
+    .map_err(cx.fail("complete an expired call"))?;
+    append(conn, cx, &audit).await?;
+    Ok(Some(receipt))
+}
+
+/// The receipt of a call whose request expired: declined, never run again.
+fn expired_receipt(row: &RequestRow, now: i64) -> Receipt {
+    let at = row.expires_at.map_or_else(
+        || "now".to_owned(),
+        |at| humantime::format_rfc3339_millis(time_of(at)).to_string(),
+    );
+    let text = format!(
+        "request {:?} of {:?} expired at {at}: declined (reason: {EXPIRED})",
+        row.request_id, row.tool
+    );
+    Receipt {
+        invocation_id: InvocationId::new(),
+        tool: row.tool.as_str().into(),
+        call_id: Some(CallId::from(row.call_id.as_str())),
+        started_at: time_of(now),
+        duration: Duration::ZERO,
+        result: ToolResult::failed(FailureKind::Denied, text),
+    }
+}

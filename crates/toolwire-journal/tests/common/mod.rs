@@ -1,0 +1,155 @@
+//! What the journal's tests share: a fresh journal on either backend, and tools that count
+//! their runs.
+#![allow(dead_code, unreachable_pub)]
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use sqlx::Connection;
+use toolwire::{Registry, Tool, ToolResult};
+use toolwire_journal::{Journal, JournalOptions};
+
+/// Which backend a test runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// The PostgreSQL server the tests use: a role that may create databases.
+pub fn pg_admin_url() -> String {
+    std::env::var("TOOLWIRE_TEST_PG_URL")
+        .unwrap_or_else(|_| "postgres://toolwire:toolwire@127.0.0.1:5432/postgres".to_owned())
+}
+
+/// A journal of the test's own: a fresh SQLite file in a temporary folder, or a fresh
+/// PostgreSQL database.
+pub struct Fixture {
+    pub url: String,
+    pub backend: Backend,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl Fixture {
+    pub async fn new(backend: Backend) -> Self {
+        match backend {
+            Backend::Sqlite => {
+                let dir = tempfile::tempdir().expect("a temporary folder");
+                let url = format!("sqlite:{}", dir.path().join("journal.db").display());
+                Fixture { url, backend, _dir: Some(dir) }
+            }
+            Backend::Postgres => Fixture { url: fresh_pg_database().await, backend, _dir: None },
+        }
+    }
+
+    /// A journal instance on the fixture: each one stands for a process of its own.
+    pub async fn open(&self) -> Journal {
+        self.open_with(options(self.backend)).await
+    }
+
+    pub async fn open_with(&self, options: JournalOptions) -> Journal {
+        Journal::open_with(&self.url, options).await.expect("the journal opens")
+    }
+
+    /// The folder of an SQLite fixture.
+    pub fn dir(&self) -> &std::path::Path {
+        self._dir.as_ref().expect("an SQLite fixture").path()
+    }
+}
+
+/// Short leases, so that a "dead" process's calls lapse quickly; longer on PostgreSQL, whose
+/// connections take longer to open.
+pub fn options(backend: Backend) -> JournalOptions {
+    let lease = match backend {
+        Backend::Sqlite => Duration::from_millis(300),
+        Backend::Postgres => Duration::from_millis(1000),
+    };
+    JournalOptions::default().lease(lease).poll_interval(Duration::from_millis(10))
+}
+
+/// Creates a database of its own on the test server; fails (never skips) when the server is
+/// not there.
+pub async fn fresh_pg_database() -> String {
+    let admin = pg_admin_url();
+    let mut conn = sqlx::PgConnection::connect(&admin).await.unwrap_or_else(|e| {
+        panic!(
+            "the PostgreSQL tests need a server at {admin} (set TOOLWIRE_TEST_PG_URL; .ci/run starts \
+             one): {e}"
+        )
+    });
+    let name = format!("toolwire_test_{:016x}", fastrand::u64(..));
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&mut conn)
+        .await
+        .expect("CREATE DATABASE");
+    let _ = conn.close().await;
+    let (base, _) = admin.rsplit_once('/').expect("a database URL with a path");
+    format!("{base}/{name}")
+}
+
+/// A tool that counts its runs and echoes its arguments.
+pub fn counting(name: &str, runs: &Arc<AtomicUsize>) -> Tool {
+    let runs = Arc::clone(runs);
+    Tool::define(name)
+        .execute_sync(move |args: Value, _| {
+            runs.fetch_add(1, Ordering::SeqCst);
+            ToolResult::ok(json!({"echo": args}), "done")
+        })
+        .build()
+        .expect("the tool builds")
+}
+
+/// A tool that counts its runs and takes `delay` each time.
+pub fn slow(name: &str, runs: &Arc<AtomicUsize>, delay: Duration, idempotent: bool) -> Tool {
+    let runs = Arc::clone(runs);
+    Tool::define(name)
+        .idempotent(idempotent)
+        .execute(move |args: Value, _| {
+            let runs = Arc::clone(&runs);
+            async move {
+                runs.fetch_add(1, Ordering::SeqCst);
+                tokio::time::sleep(delay).await;
+                ToolResult::ok(json!({"echo": args}), "slow done")
+            }
+        })
+        .build()
+        .expect("the tool builds")
+}
+
+/// A registry of `tools`, sealed with the journal's approval key.
+pub fn registry(journal: &Journal, tools: Vec<Tool>) -> Registry {
+    Registry::builder()
+        .register_all(tools)
+        .approval_key(journal.approval_key())
+        .seal()
+        .expect("the registry seals")
+}
+
+pub fn count(runs: &Arc<AtomicUsize>) -> usize {
+    runs.load(Ordering::SeqCst)
+}
+
+/// Generates one test per case and backend: `sqlite::case` and `postgres::case`.
+#[macro_export]
+macro_rules! on_both_backends {
+    ($($case:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $case() {
+                    super::$case($crate::common::Backend::Sqlite).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $case() {
+                    super::$case($crate::common::Backend::Postgres).await;
+                }
+            )*
+        }
+    };
+}
