@@ -38,13 +38,26 @@ impl Runner {
 /// # Errors
 ///
 /// A [`ManifestError`] at the tool's name or parameters when toolwire rejects its definition.
-pub(crate) fn registry(mut manifest: Manifest) -> Result<Registry, ManifestError> {
+pub(crate) fn registry(manifest: Manifest) -> Result<Registry, ManifestError> {
+    registry_keyed(manifest, None)
+}
+
+/// [`registry`], sealed with `key` for its approvals, as a journal's calls need.
+///
+/// # Errors
+///
+/// As [`registry`].
+pub(crate) fn registry_keyed(
+    mut manifest: Manifest,
+    key: Option<toolwire::policy::ApprovalKey>,
+) -> Result<Registry, ManifestError> {
     let defs = std::mem::take(&mut manifest.tools);
     let tools = defs.into_iter().map(|def| tool(&manifest, def)).collect::<Result<Vec<_>, _>>()?;
-    Registry::builder()
-        .register_all(tools)
-        .seal()
-        .map_err(|error| ManifestError::whole(error.to_string()))
+    let mut builder = Registry::builder().register_all(tools);
+    if let Some(key) = key {
+        builder = builder.approval_key(key);
+    }
+    builder.seal().map_err(|error| ManifestError::whole(error.to_string()))
 }
 
 fn tool(manifest: &Manifest, def: ToolDef) -> Result<Tool, ManifestError> {

@@ -1,23 +1,19 @@
-//! The journal the CLI works over: exactly-once calls by call id, durable approvals, and the
-//! audit trail.
-//!
-//! Everything the commands need from it is here, so that wiring `toolwire-journal` in is a
-//! change to this file alone: [`open`] opens its SQLite journal at the path, and each method
-//! forwards to it. Until that crate is built in, [`open`] fails with a clear error, and no
-//! command pretends to have used a journal.
+//! The journal the CLI works over (`toolwire-journal`, SQLite by default): exactly-once calls
+//! by call id, durable approvals, and the audit trail.
 
-use std::convert::Infallible;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
+use toolwire::policy::ApprovalKey;
 use toolwire::{Answer, Receipt, Registry, Request};
+use toolwire_journal::{AuditQuery, JournalError, PendingFilter};
 
-use crate::exit::CliError;
+use crate::exit::{CliError, Exit};
 
-/// An open journal. (It cannot be made until `toolwire-journal` is built in.)
+/// An open journal.
 #[derive(Debug)]
 pub(crate) struct Journal {
-    never: Infallible,
+    inner: toolwire_journal::Journal,
 }
 
 /// A call that waits for an approval.
@@ -31,21 +27,30 @@ pub(crate) struct Waiting {
     pub(crate) request: Request,
 }
 
-/// The journal at `path`, or at the default path.
+/// The journal at `path`, or at the default path; the file and its folder are made on first
+/// use.
 ///
 /// # Errors
 ///
-/// Always, for now: the journal is not built into this binary yet.
-pub(crate) fn open(path: Option<&Path>) -> Result<Journal, CliError> {
+/// A usage error naming the file when it cannot be opened, or is not a journal.
+pub(crate) async fn open(path: Option<&Path>) -> Result<Journal, CliError> {
     let path = match path {
         Some(path) => path.to_path_buf(),
         None => default_path()?,
     };
-    Err(CliError::usage(format!(
-        "the journal is not built into this toolwire yet (it comes with the toolwire-journal crate); \
-         it would be {}",
-        path.display()
-    )))
+    if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder).map_err(|error| {
+            CliError::usage(format!(
+                "cannot make the journal's folder {}: {error}",
+                folder.display()
+            ))
+        })?;
+    }
+    let url = format!("sqlite:{}", path.display());
+    let inner = toolwire_journal::Journal::open(&url).await.map_err(|error| {
+        CliError::usage(format!("cannot open the journal {}: {error}", path.display()))
+    })?;
+    Ok(Journal { inner })
 }
 
 /// `journal.sqlite` in the platform's data folder, such as `~/.local/share/toolwire` on Linux.
@@ -61,45 +66,71 @@ pub(crate) fn default_path() -> Result<PathBuf, CliError> {
         })
 }
 
+/// A journal failure, as the program's error.
+fn failed(error: JournalError) -> CliError {
+    CliError::with_exit(Exit::ToolFailure, format!("journal: {error}"))
+}
+
 impl Journal {
+    /// The key a registry must be sealed with to resume this journal's approvals.
+    pub(crate) fn approval_key(&self) -> ApprovalKey {
+        self.inner.approval_key()
+    }
+
     /// Runs a call once under `call_id`: a completed id returns its recorded receipt without
     /// running again, and an id a crash cut off returns an unknown outcome unless the tool is
     /// idempotent.
     pub(crate) async fn call(
         &self,
-        _registry: &Registry,
-        _tool: &str,
-        _input: Value,
-        _call_id: &str,
+        registry: &Registry,
+        tool: &str,
+        input: Value,
+        call_id: &str,
     ) -> Result<Receipt, CliError> {
-        match self.never {}
+        self.inner.invoke(registry, tool, input).call_id(call_id).await.map_err(failed)
     }
 
     /// The calls that wait for an approval.
     pub(crate) async fn waiting(&self) -> Result<Vec<Waiting>, CliError> {
-        match self.never {}
+        let pending = self.inner.pending(&PendingFilter::all()).await.map_err(failed)?;
+        Ok(pending
+            .into_iter()
+            .map(|s| Waiting {
+                call_id: s.call.call_id.to_string(),
+                tool: s.call.tool.to_string(),
+                request: s.request,
+            })
+            .collect())
     }
 
     /// Records a human's answer to a waiting request.
-    pub(crate) async fn answer(&self, _answer: Answer) -> Result<(), CliError> {
-        match self.never {}
+    pub(crate) async fn answer(&self, answer: Answer) -> Result<(), CliError> {
+        self.inner.answer(answer).await.map(|_| ()).map_err(failed)
     }
 
     /// Runs an answered call again under its call id.
     pub(crate) async fn resume(
         &self,
-        _registry: &Registry,
-        _call_id: &str,
+        registry: &Registry,
+        call_id: &str,
     ) -> Result<Receipt, CliError> {
-        match self.never {}
+        let waiting = self.waiting().await?;
+        let Some(found) = waiting.iter().find(|w| w.call_id == call_id) else {
+            return Err(CliError::usage(format!("no call {call_id:?} waits in the journal")));
+        };
+        self.inner.resume(registry, &found.request.id).await.map_err(failed)
     }
 
-    /// The last `limit` receipts, of `tool` only when given, oldest first.
+    /// The last `limit` receipts, of `tool` only when given.
     pub(crate) async fn log(
         &self,
-        _limit: usize,
-        _tool: Option<&str>,
+        limit: usize,
+        tool: Option<&str>,
     ) -> Result<Vec<Receipt>, CliError> {
-        match self.never {}
+        let mut query = AuditQuery::new().limit(u32::try_from(limit).unwrap_or(u32::MAX));
+        if let Some(tool) = tool {
+            query = query.tool(tool);
+        }
+        self.inner.receipts(&query).await.map_err(failed)
     }
 }

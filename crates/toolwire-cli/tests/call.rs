@@ -192,12 +192,40 @@ fn call_timeout_gives_the_call_a_deadline() {
 }
 
 #[test]
-fn call_id_without_a_journal_built_in_is_a_clear_error_not_a_success() {
-    toolwire()
-        .args(["call", "echo", "--call-id", "c1", "--args", r#"{"message": "hi"}"#, "-m"])
-        .arg(example())
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(contains("the journal is not built into this toolwire yet"));
+fn a_call_id_runs_the_call_once_through_the_journal() {
+    let journal = common::scratch("journal").join("journal.sqlite");
+    let counter = common::scratch("counter").join("runs.txt");
+    // A command with a side effect outside the journal: it appends a line each time it runs.
+    let path = manifest(&format!(
+        "[[tool]]\nname = \"note\"\nparameters = {{ type = \"object\", properties = {{ text = {{ type = \"string\" }} }}, required = [\"text\"] }}\n\
+         [tool.command]\nargv = [\"sh\", \"-c\", \"echo \\\"$0\\\" >> {}; echo noted\", \"{{text}}\"]\n",
+        counter.display()
+    ));
+    let call = |text: &str| {
+        toolwire()
+            .args([
+                "call",
+                "note",
+                "--call-id",
+                "c1",
+                "--args",
+                &format!(r#"{{"text": "{text}"}}"#),
+                "--journal",
+            ])
+            .arg(&journal)
+            .arg("-m")
+            .arg(&path)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let first = call("once");
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    let again = call("once");
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    assert_eq!(stdout(&again), stdout(&first), "the replay returns the recorded result");
+    let runs = std::fs::read_to_string(&counter).unwrap_or_default();
+    assert_eq!(runs.lines().count(), 1, "the command ran once: {runs:?}");
+    let other = call("other");
+    assert_eq!(other.status.code(), Some(1));
+    assert!(stderr(&other).contains("other arguments"), "{}", stderr(&other));
 }

@@ -226,22 +226,39 @@ fn a_tools_concurrency_limit_holds_over_mcp() {
 }
 
 #[test]
-fn commands_that_need_the_journal_fail_clearly() {
-    for args in [
-        &["approvals", "list"][..],
-        &["approvals", "answer", "r1"],
-        &["approvals", "resume", "c1"],
-        &["log"],
-    ] {
-        let output = run(toolwire().args(args).arg("-m").arg(example()));
-        assert_eq!(output.status.code(), Some(2), "{args:?}");
-        assert_eq!(stdout(&output), "", "{args:?}");
-        assert!(
-            stderr(&output).contains("the journal is not built into this toolwire yet"),
-            "{args:?}: {}",
-            stderr(&output)
-        );
-    }
+fn an_approval_waits_in_the_journal_and_is_answered_and_resumed_by_later_commands() {
+    let journal = common::scratch("approvals").join("journal.sqlite");
+    let with_journal = |args: &[&str]| {
+        run(toolwire().args(args).arg("--journal").arg(&journal).arg("-m").arg(example()))
+    };
+    let parked = with_journal(&[
+        "call",
+        "deploy",
+        "--call-id",
+        "d1",
+        "--args",
+        r#"{"env": "staging"}"#,
+        "--json",
+    ]);
+    assert_eq!(parked.status.code(), Some(3), "{}", stderr(&parked));
+    let listed = with_journal(&["approvals", "list"]);
+    assert_eq!(listed.status.code(), Some(0), "{}", stderr(&listed));
+    let line = stdout(&listed);
+    let fields: Vec<&str> = line.trim_end().split('\t').collect();
+    assert_eq!(fields.get(1..3), Some(&["d1", "deploy"][..]), "{line}");
+    let request = fields.first().copied().unwrap_or_default();
+    assert!(request.starts_with("apr-"), "{line}");
+    let answered = with_journal(&["approvals", "answer", request]);
+    assert_eq!(answered.status.code(), Some(0), "{}", stderr(&answered));
+    let resumed = with_journal(&["approvals", "resume", "d1"]);
+    assert_eq!(resumed.status.code(), Some(0), "{}", stderr(&resumed));
+    assert!(stdout(&resumed).contains("staging"), "{}", stdout(&resumed));
+    let log = with_journal(&["log", "--json"]);
+    assert_eq!(log.status.code(), Some(0), "{}", stderr(&log));
+    let receipts: Vec<Value> =
+        stdout(&log).lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+    assert!(receipts.iter().any(|r| r["failure"] == "pending"), "{receipts:?}");
+    assert!(receipts.iter().any(|r| r["result"]["success"] == true), "{receipts:?}");
 }
 
 /// A one-shot OpenAI-compatible server on a free loopback port: it answers each request with

@@ -24,12 +24,14 @@ pub(crate) async fn run(
 ) -> Result<Exit, CliError> {
     let input: Value = serde_json::from_str(&args.args)
         .map_err(|error| CliError::usage(format!("invalid --args: {error}")))?;
-    let registry = build::registry(Manifest::load(manifest)?)?;
     if let Some(call_id) = &args.call_id {
-        let journal = journal::open(journal_path)?;
+        let journal = journal::open(journal_path).await?;
+        let registry =
+            build::registry_keyed(Manifest::load(manifest)?, Some(journal.approval_key()))?;
         let receipt = journal.call(&registry, &args.name, input, call_id).await?;
         return Ok(report(&receipt, args.json));
     }
+    let registry = build::registry(Manifest::load(manifest)?)?;
     let progress = Progress::new(!args.json);
     let receipt = invoke(&registry, &args, input.clone(), None, &progress).await;
     let receipt = match receipt.result.pending_request() {

@@ -21,7 +21,7 @@ pub(crate) async fn approvals(
     journal_path: Option<&Path>,
     command: ApprovalsCommand,
 ) -> Result<Exit, CliError> {
-    let journal = journal::open(journal_path)?;
+    let journal = journal::open(journal_path).await?;
     match command {
         ApprovalsCommand::List => {
             for waiting in journal.waiting().await? {
@@ -41,7 +41,8 @@ pub(crate) async fn approvals(
             Ok(Exit::Success)
         }
         ApprovalsCommand::Resume { call_id } => {
-            let registry = build::registry(Manifest::load(manifest)?)?;
+            let registry =
+                build::registry_keyed(Manifest::load(manifest)?, Some(journal.approval_key()))?;
             let receipt = journal.resume(&registry, &call_id).await?;
             Ok(report(&receipt, false))
         }
@@ -54,7 +55,7 @@ pub(crate) async fn approvals(
 ///
 /// A journal that cannot be opened or read.
 pub(crate) async fn log(journal_path: Option<&Path>, args: LogArgs) -> Result<Exit, CliError> {
-    let journal = journal::open(journal_path)?;
+    let journal = journal::open(journal_path).await?;
     for receipt in journal.log(args.limit, args.tool.as_deref()).await? {
         if args.json {
             println!("{}", serde_json::to_string(&receipt).map_err(CliError::usage)?);
