@@ -32,6 +32,7 @@ struct Session {
 
 impl Session {
     async fn open(url: &str) -> Self {
+        toolwire_mcp::install_tls_provider();
         let http = reqwest::Client::builder()
             .tcp_nodelay(true)
             .pool_max_idle_per_host(128)

@@ -43,6 +43,7 @@ pub(crate) async fn open(
             McpServer::connect_transport(name, transport, options).await
         }
         ServerConfig::Http(http) => {
+            crate::install_tls_provider();
             let transport = StreamableHttpClientTransport::from_config(http_config(name, http)?);
             McpServer::connect_transport(name, transport, options).await
         }
