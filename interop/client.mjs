@@ -32,9 +32,19 @@ try {
   const invalid = await client.callTool({ name: 'count', arguments: { n: 'three' } });
   seen.invalid = { isError: invalid.isError === true, text: invalid.content?.[0]?.text };
 
+  // Polls `hang_status` until `done` holds, for at most ten seconds, and returns the status.
+  const status = async (done) => {
+    let last;
+    for (let i = 0; i < 100; i += 1) {
+      last = (await client.callTool({ name: 'hang_status', arguments: {} })).structuredContent;
+      if (done(last)) break;
+      await sleep(100);
+    }
+    return last;
+  };
   const controller = new AbortController();
   const hanging = client.callTool({ name: 'hang', arguments: {} }, undefined, { signal: controller.signal });
-  await sleep(300);
+  await status((s) => s.started);
   controller.abort('the test gave up');
   try {
     await hanging;
@@ -42,9 +52,7 @@ try {
   } catch (error) {
     seen.cancel = { rejected: true, name: error?.name };
   }
-  await sleep(300);
-  const status = await client.callTool({ name: 'hang_status', arguments: {} });
-  seen.hang = status.structuredContent;
+  seen.hang = await status((s) => s.dropped);
 
   let unknown;
   try {
