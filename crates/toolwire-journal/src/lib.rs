@@ -11,8 +11,8 @@
 //!   [`Denied`](toolwire::FailureKind::Denied), saying so; arguments are compared by the
 //!   digest of their canonical JSON ([`call_digest`](toolwire::policy::call_digest));
 //! - **running elsewhere, under a live lease**: the call waits for that result, up to its
-//!   deadline, or fails as "in progress" ([`TimedOut`](toolwire::FailureKind::TimedOut)); it
-//!   never runs a second time;
+//!   deadline, or fails as "in progress" ([`TimedOut`](toolwire::FailureKind::TimedOut), with
+//!   a text that says so); it never runs a second time;
 //! - **started, never completed** (the process died): an
 //!   [idempotent](toolwire::ToolBuilder::idempotent) tool runs again; any other fails as
 //!   [`UnknownOutcome`](toolwire::FailureKind::UnknownOutcome), and the journal keeps it so
@@ -84,8 +84,9 @@
 //! canonical arguments, call id) is that of the call the journal holds; the first answer wins;
 //! a lapsed request resolves as declined ("expired") and its call completes as denied. The
 //! answer's HMAC binding is checked again by the registry on resume, which must be sealed with
-//! [`Journal::approval_key`]; the key is stored in the journal, so anyone who can write the
-//! journal can approve calls. A resume claims the call atomically: of two racing resumes one
+//! [`Journal::approval_key`]; the key is stored in the journal, so whoever can read the
+//! journal can mint approvals, and whoever can write it can record answers: guard it as you
+//! would the key. A resume claims the call atomically: of two racing resumes one
 //! runs it, the other gets [`JournalErrorKind::AlreadyResumed`].
 //!
 //! A process that dies while resuming a call leaves it like any other call that died: an
