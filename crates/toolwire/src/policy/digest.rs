@@ -26,14 +26,27 @@ use sha2::{Digest, Sha256};
 /// It recurses once per level of nesting: pass arguments that passed the tool's depth limit
 /// (as a registry's calls have), not arbitrarily deep values.
 pub fn call_digest(tool: &str, call_id: &str, arguments: &Value) -> String {
-    let mut canonical = String::new();
-    write_canonical(arguments, &mut canonical);
+    let canonical = canonical_json(arguments);
     let mut hasher = Sha256::new();
     for part in [tool, call_id, canonical.as_str()] {
         hasher.update((part.len() as u64).to_be_bytes());
         hasher.update(part.as_bytes());
     }
     hex(&hasher.finalize())
+}
+
+/// `value` as canonical JSON: no white space, and object keys sorted by their UTF-8 bytes, so
+/// equal values in any key order give the same text. Values parsed by `serde_json` nest at most
+/// 128 levels, which bounds the recursion.
+///
+/// ```
+/// use serde_json::json;
+/// assert_eq!(toolwire::policy::canonical_json(&json!({"b": [1, null], "a": "x"})), r#"{"a":"x","b":[1,null]}"#);
+/// ```
+pub fn canonical_json(value: &Value) -> String {
+    let mut out = String::new();
+    write_canonical(value, &mut out);
+    out
 }
 
 /// Lower-case hex of `bytes`.

@@ -64,6 +64,6 @@ pub use binding::ApprovalKey;
 pub(crate) use binding::{approval_id, check_approval, is_approval_id};
 pub use decision::Decision;
 pub(crate) use decision::{AsyncPolicy, Policy};
-pub use digest::call_digest;
+pub use digest::{call_digest, canonical_json};
 
 pub use crate::record::Request;
