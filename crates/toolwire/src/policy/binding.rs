@@ -1,7 +1,7 @@
 //! Approval ids keyed to the call they were issued for, and their check.
 
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
@@ -21,13 +21,16 @@ const DIGEST_HINT: usize = 12;
 /// A registry makes a random one when it is sealed. Processes that resume each other's
 /// calls (for example through a shared journal) must share a key: set it with
 /// [`RegistryBuilder::approval_key`](crate::RegistryBuilder::approval_key).
-#[derive(Clone)]
-pub struct ApprovalKey(Arc<[u8; 32]>);
+///
+/// It is 32 bytes held inline, so handing it to every call costs a copy, not an atomic
+/// reference count.
+#[derive(Clone, Copy)]
+pub struct ApprovalKey([u8; 32]);
 
 impl ApprovalKey {
     /// A key from 32 secret bytes.
     pub fn from_bytes(bytes: [u8; 32]) -> Self {
-        Self(Arc::new(bytes))
+        Self(bytes)
     }
 
     /// A fresh random key from the operating system's generator.

@@ -183,7 +183,7 @@ impl Registry {
         Options {
             limits: self.inner.limits,
             policy: self.inner.policy.clone(),
-            approval_key: Some(self.inner.approval_key.clone()),
+            approval_key: Some(self.inner.approval_key),
             ..Options::default()
         }
     }
