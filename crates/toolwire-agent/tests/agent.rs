@@ -148,7 +148,7 @@ fn deployer(key: &ApprovalKey, runs: Arc<Mutex<u32>>) -> Registry {
     Registry::builder()
         .register(deploy)
         .register_all(weather(None).tools().to_vec())
-        .approval_key(key.clone())
+        .approval_key(*key)
         .seal()
         .expect("registry")
 }

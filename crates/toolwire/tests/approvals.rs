@@ -162,7 +162,7 @@ async fn registries_that_share_a_key_resume_each_others_approvals() {
     let make = || {
         let (runs, seen) = (Arc::default(), Arc::default());
         let tool = deploy(&runs, &seen);
-        (Registry::builder().register(tool).approval_key(key.clone()).seal().unwrap(), runs)
+        (Registry::builder().register(tool).approval_key(key).seal().unwrap(), runs)
     };
     let ((a, _), (b, runs_b)) = (make(), make());
     let request = ask(&a, "prod", "c1").await;

@@ -119,7 +119,7 @@ impl Journal {
     /// journal makes it at random; it is stored in the journal, so whoever can read the
     /// journal can mint approvals: guard the journal as you would the key.
     pub fn approval_key(&self) -> ApprovalKey {
-        self.inner.key.clone()
+        self.inner.key
     }
 
     /// Waits for the writes under way, then closes every connection. Calls after it fail as

@@ -1,4 +1,4 @@
-//! Serving a [`Registry`](toolwire::Registry) over MCP: stdio, and streamable HTTP behind
+//! Serving a [`Registry`] over MCP: stdio, and streamable HTTP behind
 //! toolwire's own checks.
 //!
 //! [`McpServer`] is an rmcp [`ServerHandler`](rmcp::ServerHandler): `tools/list` lists the
