@@ -92,8 +92,9 @@ pub use client::{
 pub use error::{Error, ErrorKind};
 pub use history::{parse_provider, provider_name};
 pub use run::{
-    Agent, AgentBuilder, AgentEvent, DEFAULT_MAX_TURNS, DEFAULT_REPETITION_LIMIT, MemoryStore,
-    PendingCall, PendingTurn, Run, RunOutcome, RunState, RunStore, StopReason,
+    Agent, AgentBuilder, AgentEvent, DEFAULT_MAX_CALLS_PER_TURN, DEFAULT_MAX_TURNS,
+    DEFAULT_REPETITION_LIMIT, MemoryStore, PendingCall, PendingTurn, Run, RunOutcome, RunState,
+    RunStore, StopReason, StoredRun,
 };
 
 /// Installs rustls's `ring` crypto provider as the process default, unless one is installed

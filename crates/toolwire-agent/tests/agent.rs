@@ -292,3 +292,54 @@ async fn a_finished_run_can_be_continued_with_a_new_prompt() {
     assert_eq!(last.first().map(|m| m["content"].clone()), Some(json!("first")));
     assert_eq!(last.last().map(|m| m["content"].clone()), Some(json!("second")));
 }
+
+#[tokio::test]
+async fn regression_max_turns_counted_per_resumption() {
+    // Two turns of weather, a turn that asks for approval, then weather without end: with a
+    // limit of 4, the resumed run may take one more turn, not four.
+    let key = ApprovalKey::random();
+    let mut turns: Vec<Vec<ToolCall>> = vec![vec![paris("c1")], vec![paris("c2")]];
+    turns.push(vec![call("c3", "deploy", json!({"env": "prod"}))]);
+    turns.extend(
+        (4..20).map(|i| {
+            vec![call(&format!("c{i}"), "get_weather", json!({"location": i.to_string()}))]
+        }),
+    );
+    let agent = Agent::builder(Scripted::new(turns), deployer(&key, Arc::default()))
+        .max_turns(4)
+        .repetition_limit(0)
+        .build();
+    let outcome = agent.run("go").await;
+    assert!(outcome.is_pending(), "{:?}", outcome.stop);
+    assert_eq!((outcome.state.turns, outcome.state.prompt_turns), (3, 3));
+    let id = outcome.state.requests()[0].request.id.clone();
+    let resumed =
+        agent.resume(outcome.state, [Answer::accept(id, json!(null))]).await.expect("resume");
+    assert!(matches!(resumed.stop, StopReason::TurnLimit(4)), "{:?}", resumed.stop);
+    assert_eq!(resumed.state.turns, 4, "one turn after the resume, not four");
+
+    // A new prompt opens a new budget.
+    let next = agent.run("again").after(resumed.state).await;
+    assert!(matches!(next.stop, StopReason::TurnLimit(4)), "{:?}", next.stop);
+    assert_eq!(next.state.turns, 8);
+}
+
+#[tokio::test]
+async fn regression_calls_per_streamed_turn_are_capped() {
+    let turn: Vec<ToolCall> = (0..10)
+        .map(|i| call(&format!("c{i}"), "get_weather", json!({"location": i.to_string()})))
+        .collect();
+    let outcome = Agent::builder(Scripted::new(vec![turn]), weather(None))
+        .max_calls_per_turn(4)
+        .build()
+        .run("go")
+        .await;
+    assert!(outcome.is_finished(), "{:?}", outcome.stop);
+    assert_eq!(outcome.receipts.len(), 10, "every call gets a result");
+    let ran = outcome.receipts.iter().filter(|r| r.result.is_success()).count();
+    assert_eq!(ran, 4);
+    let refused = &outcome.receipts[4].result;
+    assert_eq!(refused.failure_kind(), Some(FailureKind::Denied));
+    assert!(refused.text().unwrap_or_default().contains("more than 4 calls in one turn"));
+    assert!(balanced(Provider::OpenAi, &outcome.state.messages));
+}

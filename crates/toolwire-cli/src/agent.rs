@@ -1,39 +1,106 @@
-//! The agent loop behind `toolwire run`: a model client for PROVIDER:MODEL, driving the
-//! manifest's registry, with its events streamed to the terminal.
+//! The agent loop behind `toolwire run` and `toolwire approvals resume RUN_ID`: a model
+//! client for PROVIDER:MODEL, driving the manifest's registry, with its events streamed to
+//! the terminal and its pending runs kept in the journal.
 
 use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
 
 use toolwire::{Answer, Registry};
 use toolwire_agent::{Agent, AgentEvent, HttpClient, RunOutcome, StopReason};
 
 use crate::cli::RunArgs;
 use crate::exit::{CliError, Exit};
-use crate::prompt;
+use crate::journal::{self, Journal};
+use crate::manifest::Manifest;
+use crate::{build, prompt};
 
-/// Runs the agent loop on `args.prompt` with `registry`'s tools: the model's text goes to
-/// stdout as it streams, calls and their results to stderr. A call that needs approval is
-/// accepted with `--yes`, asked in the terminal when there is one, and otherwise ends the run
-/// as pending (exit code 3).
+/// How to reach the model of a run.
+pub(crate) struct ModelSpec<'a> {
+    /// PROVIDER:MODEL.
+    pub(crate) model: &'a str,
+    /// Another server speaking the provider's API.
+    pub(crate) base_url: Option<&'a str>,
+    /// The turn limit, counted from the run's prompt.
+    pub(crate) max_turns: u32,
+}
+
+/// Runs the agent loop on `args.prompt` with `registry`'s tools (sealed with the journal's
+/// approval key): the model's text goes to stdout as it streams, calls and their results to
+/// stderr. A call that needs approval is accepted with `--yes`, asked in the terminal when
+/// there is one, and otherwise the run is kept in the journal and ends as pending (exit
+/// code 3), to be answered and resumed with `toolwire approvals`.
 ///
 /// # Errors
 ///
 /// A usage error for a bad `--model` or a client that cannot be made (a missing API key); a
 /// tool failure (exit 1) when the model's service failed or the run stopped early.
-pub(crate) async fn run(registry: Registry, args: RunArgs) -> Result<Exit, CliError> {
-    let mut builder = HttpClient::from_spec(&args.model)
-        .map_err(|e| CliError::usage(format!("invalid --model {:?}: {e}", args.model)))?
+pub(crate) async fn run(
+    manifest: &Path,
+    journal_path: Option<&Path>,
+    args: RunArgs,
+) -> Result<Exit, CliError> {
+    let spec = ModelSpec {
+        model: &args.model,
+        base_url: args.base_url.as_deref(),
+        max_turns: args.max_turns,
+    };
+    let client = client(&spec)?;
+    let manifest = Manifest::load(manifest)?;
+    let journal = journal::open(journal_path).await?;
+    let registry = build::registry_keyed(manifest, Some(journal.approval_key()))?;
+    let agent = agent(client, registry, &journal, &spec);
+    let outcome = agent.run(args.prompt.clone()).await;
+    settle(&agent, outcome, args.yes).await
+}
+
+/// Resumes the paused run `run_id` from the journal with the answers recorded there for it,
+/// by the model it was made for unless `spec` names another.
+///
+/// # Errors
+///
+/// As [`run`], and a tool failure when the run cannot be resumed (another process holds
+/// it, or no answer matches).
+pub(crate) async fn resume(
+    registry: Registry,
+    journal: &Journal,
+    spec: &ModelSpec<'_>,
+    run_id: &str,
+) -> Result<Exit, CliError> {
+    let agent = agent(client(spec)?, registry, journal, spec);
+    let outcome = agent.resume_stored(run_id, []).await.map_err(|e| {
+        CliError::with_exit(Exit::ToolFailure, format!("cannot resume run {run_id}: {e}"))
+    })?;
+    settle(&agent, outcome, false).await
+}
+
+/// The model client of `spec`.
+fn client(spec: &ModelSpec<'_>) -> Result<HttpClient, CliError> {
+    let mut builder = HttpClient::from_spec(spec.model)
+        .map_err(|e| CliError::usage(format!("invalid --model {:?}: {e}", spec.model)))?
         .api_key_from_env();
-    if let Some(url) = &args.base_url {
-        builder = builder.base_url(url.clone());
+    if let Some(url) = spec.base_url {
+        builder = builder.base_url(url.to_owned());
     }
-    let client = builder
+    builder.build().map_err(|e| CliError::usage(format!("cannot make the model client: {e}")))
+}
+
+/// The agent of `client` over `registry`, keeping its pending runs in `journal`.
+fn agent(client: HttpClient, registry: Registry, journal: &Journal, spec: &ModelSpec<'_>) -> Agent {
+    Agent::builder(client, registry)
+        .max_turns(spec.max_turns)
+        .on_event(show)
+        .store(Arc::new(journal.runs_store()))
         .build()
-        .map_err(|e| CliError::usage(format!("cannot make the model client: {e}")))?;
-    let agent = Agent::builder(client, registry).max_turns(args.max_turns).on_event(show).build();
-    let mut outcome = agent.run(args.prompt.clone()).await;
+}
+
+/// Answers the run's approvals here while someone can (`--yes` or a terminal), and reports
+/// how it ended.
+async fn settle(agent: &Agent, mut outcome: RunOutcome, yes: bool) -> Result<Exit, CliError> {
     while outcome.is_pending() {
-        let Some(answers) = approve(&outcome, args.yes)? else { break };
-        outcome = agent.resume(outcome.state, answers).await.map_err(|e| {
+        let Some(answers) = approve(&outcome, yes)? else { break };
+        let run_id = outcome.state.run_id.clone();
+        outcome = agent.resume_stored(&run_id, answers).await.map_err(|e| {
             CliError::with_exit(Exit::ToolFailure, format!("cannot resume the run: {e}"))
         })?;
     }
@@ -79,14 +146,20 @@ fn first_line(text: &str) -> String {
     line.chars().take(160).collect()
 }
 
-/// The exit code of how the run ended, with a line saying why when it did not finish.
+/// The exit code of how the run ended, with what to do next when it waits.
 fn finish(outcome: &RunOutcome) -> Result<Exit, CliError> {
     println!();
     match &outcome.stop {
         StopReason::Finished(_) => Ok(Exit::Success),
         StopReason::Pending => {
+            let run_id = &outcome.state.run_id;
+            eprintln!("run {run_id} waits for approval, kept in the journal:");
+            for call in outcome.state.requests() {
+                eprintln!("  {}\t{}\t{}", call.request.id, call.tool, call.request.prompt);
+            }
             eprintln!(
-                "the run waits for an approval; rerun with --yes, or in a terminal to answer"
+                "answer with `toolwire approvals answer REQUEST_ID [--decline]`, then continue \
+                 with `toolwire approvals resume {run_id}`"
             );
             Ok(Exit::Pending)
         }

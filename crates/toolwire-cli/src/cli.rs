@@ -46,6 +46,11 @@ pub(crate) enum Command {
     #[command(subcommand)]
     Mcp(McpCommand),
     /// Run the agent loop on a prompt with the manifest's tools.
+    ///
+    /// A call that needs approval is accepted with --yes or asked in the terminal; otherwise
+    /// the run is kept in the journal and exits 3, to be answered with `toolwire approvals
+    /// answer` and continued with `toolwire approvals resume RUN_ID`.
+    #[command(after_help = EXIT_CODES)]
     Run(RunArgs),
     /// List, answer and resume the calls that wait for an approval in the journal.
     #[command(subcommand)]
@@ -148,7 +153,10 @@ pub(crate) struct RunArgs {
 /// `toolwire approvals`.
 #[derive(Debug, Subcommand)]
 pub(crate) enum ApprovalsCommand {
-    /// List the calls that wait for an approval.
+    /// List the calls and agent runs that wait for an approval.
+    ///
+    /// One request per line, tab-separated: the request's id, the call's id, the tool, the
+    /// prompt, and for a call of an agent run, `run RUN_ID`.
     List,
     /// Answer a waiting request: accept it, or decline it with a reason.
     Answer {
@@ -161,10 +169,24 @@ pub(crate) enum ApprovalsCommand {
         #[arg(long, requires = "decline")]
         reason: Option<String>,
     },
-    /// Run an answered call again, under its call id.
+    /// Run an answered call again, or continue a paused agent run.
+    ///
+    /// A call runs again under its call id, with its answer. A run continues with the
+    /// answers recorded for it; its calls without one keep waiting.
     Resume {
-        /// The call's id.
-        call_id: String,
+        /// A waiting call's id, or a paused run's id (as `toolwire run` printed it).
+        id: String,
+        /// For a run: the model to continue with, as PROVIDER:MODEL; by default the one the
+        /// run was made for.
+        #[arg(long, value_name = "PROVIDER:MODEL")]
+        model: Option<String>,
+        /// For a run: the server to send the model's requests to, as `toolwire run
+        /// --base-url` did.
+        #[arg(long, value_name = "URL")]
+        base_url: Option<String>,
+        /// For a run: stop after this many model turns since its prompt.
+        #[arg(long, value_name = "N", default_value_t = 16)]
+        max_turns: u32,
     },
 }
 

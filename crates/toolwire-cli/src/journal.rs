@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use toolwire::policy::ApprovalKey;
 use toolwire::{Answer, Receipt, Registry, Request};
-use toolwire_journal::{AuditQuery, JournalError, PendingFilter};
+use toolwire_journal::{AuditQuery, JournalError, JournalErrorKind, PausedRun, PendingFilter};
 
 use crate::exit::{CliError, Exit};
 
@@ -103,9 +103,41 @@ impl Journal {
             .collect())
     }
 
-    /// Records a human's answer to a waiting request.
+    /// Records a human's answer to a waiting request: of a journaled call, or of a paused
+    /// agent run.
     pub(crate) async fn answer(&self, answer: Answer) -> Result<(), CliError> {
-        self.inner.answer(answer).await.map(|_| ()).map_err(failed)
+        match self.inner.answer(answer.clone()).await {
+            Ok(_) => Ok(()),
+            Err(error) if error.kind() == JournalErrorKind::UnknownRequest => {
+                self.inner.answer_run(&answer).await.map(drop).map_err(|e| {
+                    if e.kind() == JournalErrorKind::UnknownRequest {
+                        let id = &answer.id;
+                        CliError::usage(format!(
+                            "no call or run waits on request {id:?} in the journal \
+                             (`toolwire approvals list` shows those that do)"
+                        ))
+                    } else {
+                        failed(e)
+                    }
+                })
+            }
+            Err(error) => Err(failed(error)),
+        }
+    }
+
+    /// The agent runs that wait for approvals, oldest first.
+    pub(crate) async fn paused_runs(&self) -> Result<Vec<PausedRun>, CliError> {
+        self.inner.runs().await.map_err(failed)
+    }
+
+    /// The paused agent run `run_id`, if the journal holds it.
+    pub(crate) async fn paused_run(&self, run_id: &str) -> Result<Option<PausedRun>, CliError> {
+        self.inner.run(run_id).await.map_err(failed)
+    }
+
+    /// The journal as the store of the agent's pending runs.
+    pub(crate) fn runs_store(&self) -> toolwire_journal::Journal {
+        self.inner.clone()
     }
 
     /// Runs an answered call again under its call id.
@@ -116,7 +148,9 @@ impl Journal {
     ) -> Result<Receipt, CliError> {
         let waiting = self.waiting().await?;
         let Some(found) = waiting.iter().find(|w| w.call_id == call_id) else {
-            return Err(CliError::usage(format!("no call {call_id:?} waits in the journal")));
+            return Err(CliError::usage(format!(
+                "no call or agent run {call_id:?} waits in the journal"
+            )));
         };
         self.inner.resume(registry, &found.request.id).await.map_err(failed)
     }

@@ -61,10 +61,7 @@ async fn run(cli: Cli) -> Result<Exit, CliError> {
         Command::Mcp(McpCommand::Import { config, json }) => {
             import::list_tools(&config, json).await
         }
-        Command::Run(args) => {
-            let registry = build::registry(manifest::Manifest::load(manifest)?)?;
-            agent::run(registry, args).await
-        }
+        Command::Run(args) => agent::run(manifest, journal, args).await,
         Command::Approvals(command) => {
             commands::journaled::approvals(manifest, journal, command).await
         }

@@ -310,9 +310,12 @@ fn run_drives_the_agent_loop_against_an_openai_compatible_server() {
     let text = json!({"choices": [{"index": 0, "delta": {"content": "all done"}}]});
     let stop = json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]});
     let (url, server) = mock_model(vec![vec![call, stop_calls], vec![text, stop]]);
+    let journal = common::scratch("run").join("journal.sqlite");
     let output = run(toolwire()
         .args(["run", "say hi", "--model", "openai:test-model", "--base-url", &url, "-m"])
         .arg(example())
+        .arg("--journal")
+        .arg(&journal)
         .env("OPENAI_API_KEY", "test-key"));
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(stdout(&output).contains("all done"), "{}", stdout(&output));
@@ -321,6 +324,68 @@ fn run_drives_the_agent_loop_against_an_openai_compatible_server() {
     assert_eq!(bodies.len(), 2);
     assert!(bodies[0].contains("\"name\":\"echo\""), "the tools were offered: {}", bodies[0]);
     assert!(bodies[1].contains("hi from the model"), "the result went back: {}", bodies[1]);
+}
+
+#[test]
+fn a_run_waiting_for_approval_is_kept_in_the_journal_and_resumed_by_a_later_command() {
+    let call = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_9",
+        "type": "function", "function": {"name": "deploy", "arguments": "{\"env\": \"staging\"}"}}]}}]});
+    let stop_calls = json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]});
+    let text = json!({"choices": [{"index": 0, "delta": {"content": "staging is live"}}]});
+    let stop = json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]});
+    let (url, server) = mock_model(vec![vec![call, stop_calls], vec![text, stop]]);
+    let journal = common::scratch("paused-run").join("journal.sqlite");
+    let with_journal = |args: &[&str]| {
+        run(toolwire()
+            .args(args)
+            .arg("--journal")
+            .arg(&journal)
+            .arg("-m")
+            .arg(example())
+            .env("OPENAI_API_KEY", "test-key"))
+    };
+
+    // No terminal and no --yes: the run is kept in the journal, and says how to go on.
+    let paused =
+        with_journal(&["run", "ship it", "--model", "openai:test-model", "--base-url", &url]);
+    assert_eq!(paused.status.code(), Some(3), "{}", stderr(&paused));
+    let said = stderr(&paused);
+    let run_id = said
+        .lines()
+        .find_map(|l| l.strip_prefix("run ")?.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no run id in {said}"))
+        .to_owned();
+    assert!(said.contains(&format!("toolwire approvals resume {run_id}")), "{said}");
+
+    let listed = with_journal(&["approvals", "list"]);
+    let line = stdout(&listed);
+    let fields: Vec<&str> = line.trim_end().split('\t').collect();
+    assert_eq!(fields.get(1..3), Some(&["call_9", "deploy"][..]), "{line}");
+    assert_eq!(fields.last().copied(), Some(format!("run {run_id}").as_str()), "{line}");
+    let request = fields.first().copied().unwrap_or_default();
+
+    // Resuming before an answer leaves the call waiting, and the run kept.
+    let early = with_journal(&["approvals", "resume", &run_id, "--base-url", &url]);
+    assert_eq!(early.status.code(), Some(3), "{}", stderr(&early));
+
+    let answered = with_journal(&["approvals", "answer", request]);
+    assert_eq!(answered.status.code(), Some(0), "{}", stderr(&answered));
+    let resumed = with_journal(&["approvals", "resume", &run_id, "--base-url", &url]);
+    assert_eq!(resumed.status.code(), Some(0), "{}", stderr(&resumed));
+    assert!(stdout(&resumed).contains("staging is live"), "{}", stdout(&resumed));
+    assert!(stderr(&resumed).contains("deployed to staging"), "{}", stderr(&resumed));
+
+    let bodies = server.join().unwrap_or_else(|_| panic!("the mock server failed"));
+    assert_eq!(bodies.len(), 2, "the model was asked once per turn, across processes");
+    assert!(bodies[1].contains("deployed to staging"), "the result went back: {}", bodies[1]);
+    let listed = with_journal(&["approvals", "list"]);
+    assert_eq!(stdout(&listed), "", "the finished run left the journal");
+    let again = with_journal(&["approvals", "resume", &run_id]);
+    assert_eq!(again.status.code(), Some(2), "{}", stderr(&again));
+    assert!(stderr(&again).contains("waits in the journal"), "{}", stderr(&again));
+    let unknown = with_journal(&["approvals", "answer", "apr-nobody"]);
+    assert_eq!(unknown.status.code(), Some(2), "{}", stderr(&unknown));
+    assert!(stderr(&unknown).contains("no call or run waits on request"), "{}", stderr(&unknown));
 }
 
 #[test]

@@ -52,6 +52,8 @@ pub enum JournalErrorKind {
     AlreadyResumed,
     /// The call has no outcome the host could resolve: it is not of unknown outcome.
     NotUnknown,
+    /// The journal holds no paused agent run with this id.
+    UnknownRun,
 }
 
 impl JournalError {

@@ -109,5 +109,5 @@ mod store;
 pub use error::{JournalError, JournalErrorKind};
 pub use journal::{
     AuditQuery, CallRecord, CallState, Journal, JournalOptions, JournaledCall, JournaledFuture,
-    PendingFilter, Resolution, Suspension,
+    PausedRun, PendingFilter, Resolution, RunRequest, Suspension,
 };

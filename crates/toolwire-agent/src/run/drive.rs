@@ -21,8 +21,10 @@ pub(super) fn open(shared: &Shared, history: Option<RunState>, prompt: &str) -> 
         model: shared.client.model().to_owned(),
         messages: Vec::new(),
         turns: 0,
+        prompt_turns: 0,
         pending: None,
     });
+    state.prompt_turns = 0;
     if let Some(pending) = state.pending.take() {
         // Calls still waiting answer as they stand, so the conversation stays balanced.
         let results = history::results(provider, &pending.assistant, &pending.receipts);
@@ -51,14 +53,17 @@ pub(super) async fn drive(shared: &Shared, state: RunState, signal: &AbortSignal
     let tools = shared.app.definitions(&shared.registry, provider);
     let mut guard = Guard::new(shared.repetition_limit);
     let mut run = Progress { state, receipts: Vec::new(), text: String::new() };
-    for taken in 0.. {
+    loop {
         if signal.is_aborted() {
             return run.end(StopReason::Aborted);
         }
-        if taken >= shared.max_turns {
+        // The limit counts the turns since the prompt, across resumptions.
+        if run.state.prompt_turns >= shared.max_turns {
+            let taken = run.state.prompt_turns;
             return run.end(StopReason::TurnLimit(taken));
         }
         run.state.turns += 1;
+        run.state.prompt_turns += 1;
         if let Some(sink) = &shared.events {
             sink(&AgentEvent::TurnStarted { turn: run.state.turns });
         }
@@ -107,7 +112,6 @@ pub(super) async fn drive(shared: &Shared, state: RunState, signal: &AbortSignal
             return run.end(StopReason::Repetition { tool, times });
         }
     }
-    run.end(StopReason::TurnLimit(shared.max_turns))
 }
 
 /// Appends a turn and its results.

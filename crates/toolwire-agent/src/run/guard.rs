@@ -1,4 +1,5 @@
-//! The repetition guard: a model that keeps making the same call is stopped.
+//! The repetition guard: a model that keeps making the same call is stopped; and the
+//! refusal of a call the agent will not run.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -38,13 +39,18 @@ impl Guard {
             "not run: {:?} was called with the same arguments {times} times, more than the limit of {}",
             &*call.tool, self.limit
         );
-        Some(Receipt {
-            invocation_id: InvocationId::new(),
-            tool: Arc::clone(&call.tool),
-            call_id: Some(call.call_id.clone()),
-            started_at: SystemTime::now(),
-            duration: Duration::ZERO,
-            result: ToolResult::failed(FailureKind::Denied, text),
-        })
+        Some(refusal(call, text))
+    }
+}
+
+/// The receipt of a call the agent refused to run, saying why.
+pub(crate) fn refusal(call: &ToolCall, text: String) -> Receipt {
+    Receipt {
+        invocation_id: InvocationId::new(),
+        tool: Arc::clone(&call.tool),
+        call_id: Some(call.call_id.clone()),
+        started_at: SystemTime::now(),
+        duration: Duration::ZERO,
+        result: ToolResult::failed(FailureKind::Denied, text),
     }
 }

@@ -5,6 +5,8 @@ mod call;
 mod drive;
 mod events;
 mod guard;
+#[cfg(feature = "journal")]
+mod journal;
 mod outcome;
 mod prepared;
 mod resume;
@@ -23,7 +25,7 @@ pub use events::AgentEvent;
 pub use outcome::{RunOutcome, StopReason};
 pub use prepared::Run;
 pub use state::{PendingCall, PendingTurn, RunState};
-pub use store::{MemoryStore, RunStore};
+pub use store::{MemoryStore, RunStore, StoredRun};
 
 use crate::Error;
 use crate::client::ModelClient;
@@ -34,6 +36,8 @@ use events::EventSink;
 pub const DEFAULT_MAX_TURNS: u32 = 25;
 /// The default number of times a run may make one same call (tool and arguments).
 pub const DEFAULT_REPETITION_LIMIT: u32 = 3;
+/// The default number of calls one model turn may make; the calls past it are not run.
+pub const DEFAULT_MAX_CALLS_PER_TURN: u32 = 64;
 
 /// Runs a model and a registry's tools in a loop: model → calls → policy and approvals →
 /// dispatch → results → model, until the model stops, a limit is reached, or calls wait
@@ -50,6 +54,7 @@ pub(crate) struct Shared {
     pub(crate) system: Option<String>,
     pub(crate) max_turns: u32,
     pub(crate) repetition_limit: u32,
+    pub(crate) max_calls: u32,
     pub(crate) streaming: bool,
     pub(crate) call_timeout: Option<Duration>,
     pub(crate) events: Option<EventSink>,
@@ -77,6 +82,7 @@ impl Agent {
             system: None,
             max_turns: DEFAULT_MAX_TURNS,
             repetition_limit: DEFAULT_REPETITION_LIMIT,
+            max_calls: DEFAULT_MAX_CALLS_PER_TURN,
             streaming: true,
             call_timeout: None,
             events: None,
@@ -121,19 +127,35 @@ impl Agent {
         resume::resume(&self.shared, state, answers, signal).await
     }
 
-    /// Loads the run `run_id` from the agent's store and resumes it with `answers`.
+    /// Claims the run `run_id` from the agent's store and resumes it with `answers` and
+    /// the answers the store holds for it (an answer given here wins over a stored one to
+    /// the same request). A resume that fails before any call runs lets go of the claim.
     ///
     /// # Errors
     ///
-    /// A [`Store`](crate::ErrorKind::Store) error when the agent has no store or the store
-    /// does not hold the run, and the errors of [`resume`](Self::resume).
+    /// A [`Store`](crate::ErrorKind::Store) error when the agent has no store, the store
+    /// does not hold the run, or another resume holds it; and the errors of
+    /// [`resume`](Self::resume).
     pub async fn resume_stored(
         &self,
         run_id: &str,
         answers: impl IntoIterator<Item = Answer>,
     ) -> Result<RunOutcome, Error> {
-        let state = resume::load(&self.shared, run_id).await?;
-        self.resume(state, answers).await
+        self.resume_stored_with(run_id, answers.into_iter().collect(), AbortSignal::never()).await
+    }
+
+    /// [`resume_stored`](Self::resume_stored), aborted when `signal` fires.
+    ///
+    /// # Errors
+    ///
+    /// As for [`resume_stored`](Self::resume_stored).
+    pub async fn resume_stored_with(
+        &self,
+        run_id: &str,
+        answers: Vec<Answer>,
+        signal: AbortSignal,
+    ) -> Result<RunOutcome, Error> {
+        resume::resume_stored(&self.shared, run_id, answers, signal).await
     }
 
     /// The registry whose tools the agent runs.
@@ -149,8 +171,8 @@ impl AgentBuilder {
         self
     }
 
-    /// Stops a run after `turns` model turns (at least 1); a resumption counts its own turns.
-    /// Default: [`DEFAULT_MAX_TURNS`].
+    /// Stops a run after `turns` model turns (at least 1) since its prompt, counted over
+    /// every resumption of it. Default: [`DEFAULT_MAX_TURNS`].
     pub fn max_turns(mut self, turns: u32) -> Self {
         self.shared.max_turns = turns.max(1);
         self
@@ -160,6 +182,15 @@ impl AgentBuilder {
     /// times; 0 turns the guard off. Default: [`DEFAULT_REPETITION_LIMIT`].
     pub fn repetition_limit(mut self, times: u32) -> Self {
         self.shared.repetition_limit = times;
+        self
+    }
+
+    /// Runs at most `calls` calls (at least 1) of one model turn; each call past it gets a
+    /// [`Denied`](toolwire::FailureKind::Denied) result saying so, and does not run, so
+    /// a stream that lists calls without end cannot start them without end. Default:
+    /// [`DEFAULT_MAX_CALLS_PER_TURN`].
+    pub fn max_calls_per_turn(mut self, calls: u32) -> Self {
+        self.shared.max_calls = calls.max(1);
         self
     }
 

@@ -11,20 +11,40 @@ use super::{RunOutcome, Shared};
 use crate::history::{self, provider_name};
 use crate::{Error, ErrorKind};
 
-/// The run `run_id` from the agent's store.
-pub(super) async fn load(shared: &Shared, run_id: &str) -> Result<RunState, Error> {
+/// Claims `run_id` from the agent's store and resumes it with `answers` and the stored
+/// ones; lets go of the claim when the resume fails before running anything.
+pub(super) async fn resume_stored(
+    shared: &Shared,
+    run_id: &str,
+    answers: Vec<Answer>,
+    signal: AbortSignal,
+) -> Result<RunOutcome, Error> {
     let Some(store) = &shared.store else {
         return Err(Error::new(
             ErrorKind::Store,
             format!("cannot resume run {run_id:?}: the agent has no run store"),
         ));
     };
-    match store.load(run_id).await? {
-        Some(state) => Ok(state),
-        None => Err(Error::new(
+    let Some(stored) = store.claim(run_id).await? else {
+        return Err(Error::new(
             ErrorKind::Store,
             format!("cannot resume run {run_id:?}: the store does not hold it"),
-        )),
+        ));
+    };
+    let mut merged = answers;
+    for answer in stored.answers {
+        if !merged.iter().any(|given| given.id == answer.id) {
+            merged.push(answer);
+        }
+    }
+    match resume(shared, stored.state, merged, signal).await {
+        Ok(outcome) => Ok(outcome),
+        Err(error) => {
+            if let Err(release) = store.release(run_id).await {
+                tracing::warn!(run_id, %release, "cannot let go of the claim on a run");
+            }
+            Err(error)
+        }
     }
 }
 

@@ -24,6 +24,10 @@ pub struct RunState {
     pub messages: Vec<Value>,
     /// How many model turns the run has taken.
     pub turns: u32,
+    /// How many of them came since the last user prompt: the turn limit counts these, over
+    /// every resumption. (Read as 0 from a state saved before it existed.)
+    #[serde(default)]
+    pub prompt_turns: u32,
     /// The last turn's calls, when some wait for an answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending: Option<PendingTurn>,

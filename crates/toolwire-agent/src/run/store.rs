@@ -3,6 +3,8 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
 
+use toolwire::Answer;
+
 use super::state::RunState;
 use crate::Error;
 use crate::client::BoxFuture;
@@ -11,7 +13,13 @@ use crate::client::BoxFuture;
 /// process. A journal or database implements it; [`MemoryStore`] keeps runs in memory.
 ///
 /// An agent with a store saves a run when it ends pending, and removes it once it is
-/// resumed past its answers.
+/// resumed past its answers. [`Agent::resume_stored`](crate::Agent::resume_stored)
+/// [claims](Self::claim) the run first, so that a store shared by many processes can keep
+/// two of them from resuming one run at once.
+///
+/// With the `journal` feature, `toolwire_journal::Journal` is a run store: SQLite or
+/// PostgreSQL, with answers recorded in it by any process
+/// (`Journal::answer_run`).
 pub trait RunStore: Send + Sync {
     /// Saves `state` under `state.run_id`, replacing what was there.
     fn save<'a>(&'a self, state: &'a RunState) -> BoxFuture<'a, Result<(), Error>>;
@@ -21,6 +29,34 @@ pub trait RunStore: Send + Sync {
 
     /// Forgets the run saved under `run_id`; forgetting an unknown run is not an error.
     fn remove<'a>(&'a self, run_id: &'a str) -> BoxFuture<'a, Result<(), Error>>;
+
+    /// Takes the run saved under `run_id` for a resume, with the answers recorded in the
+    /// store for its calls. A shared store refuses a second claim until the first is let
+    /// go: by [`save`](Self::save), [`remove`](Self::remove) or [`release`](Self::release).
+    ///
+    /// The default loads the run, with no answers, and claims nothing.
+    fn claim<'a>(&'a self, run_id: &'a str) -> BoxFuture<'a, Result<Option<StoredRun>, Error>> {
+        Box::pin(async move {
+            Ok(self.load(run_id).await?.map(|state| StoredRun { state, answers: Vec::new() }))
+        })
+    }
+
+    /// Lets go of a claim on `run_id` whose resume changed nothing (it failed before any
+    /// call ran). The default does nothing.
+    fn release<'a>(&'a self, run_id: &'a str) -> BoxFuture<'a, Result<(), Error>> {
+        let _ = run_id;
+        Box::pin(async { Ok(()) })
+    }
+}
+
+/// A run taken from a [`RunStore`] for a resume: its state, and the answers the store holds
+/// for its waiting calls.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredRun {
+    /// The run's state.
+    pub state: RunState,
+    /// Answers recorded in the store, each to a waiting call's request.
+    pub answers: Vec<Answer>,
 }
 
 /// A [`RunStore`] in this process's memory.

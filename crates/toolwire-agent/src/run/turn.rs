@@ -10,7 +10,7 @@ use toolwire::{AbortSignal, Receipt, ToolCall};
 use super::Shared;
 use super::call::{joined, lost, prepare, start};
 use super::events::{self, AgentEvent};
-use super::guard::Guard;
+use super::guard::{Guard, refusal};
 use crate::client::TurnSink;
 
 /// Where one call of the turn is.
@@ -37,17 +37,28 @@ pub(crate) struct Starter<'a> {
     signal: &'a AbortSignal,
     guard: &'a mut Guard,
     slots: Vec<Slot>,
+    /// How many calls the turn has made so far, started or not.
+    made: u32,
     /// The text so far.
     pub(crate) text: String,
 }
 
 impl<'a> Starter<'a> {
     pub(crate) fn new(shared: &'a Shared, signal: &'a AbortSignal, guard: &'a mut Guard) -> Self {
-        Self { shared, signal, guard, slots: Vec::new(), text: String::new() }
+        Self { shared, signal, guard, slots: Vec::new(), made: 0, text: String::new() }
     }
 
     /// The slot of a call that is complete: refused, started, or held for the end.
     fn slot(&mut self, call: ToolCall) -> Slot {
+        self.made = self.made.saturating_add(1);
+        if self.made > self.shared.max_calls {
+            let text = format!(
+                "not run: the model made more than {} calls in one turn, the agent's limit",
+                self.shared.max_calls
+            );
+            let receipt = refusal(&call, text);
+            return Slot::Refused(call, receipt);
+        }
         if let Some(refusal) = self.guard.admit(&call) {
             return Slot::Refused(call, refusal);
         }

@@ -4,6 +4,7 @@ use std::path::Path;
 
 use toolwire::Answer;
 
+use crate::agent::{self, ModelSpec};
 use crate::build;
 use crate::cli::{ApprovalsCommand, LogArgs};
 use crate::commands::call::report;
@@ -30,6 +31,14 @@ pub(crate) async fn approvals(
                     waiting.request.id, waiting.call_id, waiting.tool, waiting.request.prompt
                 );
             }
+            for run in journal.paused_runs().await? {
+                for wait in run.waiting.iter().filter(|wait| wait.answer.is_none()) {
+                    println!(
+                        "{}\t{}\t{}\t{}\trun {}",
+                        wait.request.id, wait.call_id, wait.tool, wait.request.prompt, run.run_id
+                    );
+                }
+            }
             Ok(Exit::Success)
         }
         ApprovalsCommand::Answer { id, decline, reason } => {
@@ -40,11 +49,16 @@ pub(crate) async fn approvals(
             journal.answer(answer).await?;
             Ok(Exit::Success)
         }
-        ApprovalsCommand::Resume { call_id } => {
+        ApprovalsCommand::Resume { id, model, base_url, max_turns } => {
             let registry =
                 build::registry_keyed(Manifest::load(manifest)?, Some(journal.approval_key()))?;
-            let receipt = journal.resume(&registry, &call_id).await?;
-            Ok(report(&receipt, false))
+            let Some(run) = journal.paused_run(&id).await? else {
+                let receipt = journal.resume(&registry, &id).await?;
+                return Ok(report(&receipt, false));
+            };
+            let model = model.unwrap_or(run.label);
+            let spec = ModelSpec { model: &model, base_url: base_url.as_deref(), max_turns };
+            agent::resume(registry, &journal, &spec, &id).await
         }
     }
 }

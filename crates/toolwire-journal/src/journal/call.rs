@@ -165,7 +165,7 @@ fn completion(
 }
 
 /// When a request lapses; one whose time does not parse lapses at once (fails closed).
-fn expiry(at: &str, now: i64) -> i64 {
+pub(super) fn expiry(at: &str, now: i64) -> i64 {
     match humantime::parse_rfc3339_weak(at) {
         Ok(time) => millis(time),
         Err(error) => {

@@ -7,6 +7,7 @@ mod invoke;
 mod options;
 mod record;
 mod replays;
+mod runs;
 mod suspend;
 
 use std::fmt;
@@ -19,6 +20,7 @@ pub use audit::AuditQuery;
 pub use invoke::{JournaledCall, JournaledFuture};
 pub use options::JournalOptions;
 pub use record::{CallRecord, CallState, Resolution};
+pub use runs::{PausedRun, RunRequest};
 pub use suspend::{PendingFilter, Suspension};
 
 use crate::error::{JournalError, JournalErrorKind};

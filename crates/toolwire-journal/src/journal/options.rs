@@ -19,6 +19,7 @@ pub struct JournalOptions {
     pub(crate) max_size: Option<u64>,
     pub(crate) max_batch: usize,
     pub(crate) connections: u32,
+    pub(crate) run_claim: Duration,
 }
 
 impl Default for JournalOptions {
@@ -30,6 +31,7 @@ impl Default for JournalOptions {
             max_size: None,
             max_batch: 512,
             connections: 16,
+            run_claim: Duration::from_secs(600),
         }
     }
 }
@@ -80,6 +82,15 @@ impl JournalOptions {
     /// The most connections a PostgreSQL journal opens (16 by default).
     pub fn connections(mut self, connections: u32) -> Self {
         self.connections = connections.max(2);
+        self
+    }
+
+    /// How long a resume that [claimed](crate::Journal::claim_run) a paused agent run holds
+    /// it (10 minutes by default): a resume that dies leaves the run claimed this long,
+    /// after which another may take it. The resume saves or removes the run when it ends,
+    /// which lets go of the claim at once.
+    pub fn run_claim(mut self, claim: Duration) -> Self {
+        self.run_claim = claim;
         self
     }
 }

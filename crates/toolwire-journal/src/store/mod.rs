@@ -8,6 +8,7 @@ pub(crate) mod ops;
 mod postgres;
 pub(crate) mod reads;
 mod rows;
+pub(crate) mod run_reads;
 mod schema;
 mod sqlite;
 

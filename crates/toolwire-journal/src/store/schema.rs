@@ -17,21 +17,27 @@ pub(crate) enum Flavor {
 }
 
 /// The newest schema version this crate knows.
-pub(crate) const LATEST: i64 = 1;
+pub(crate) const LATEST: i64 = 2;
 
-/// The migrations, compiled into the crate.
+/// The migrations, compiled into the crate: version, name and SQL of each, in order.
 fn migrations(flavor: Flavor) -> Vec<Migration> {
-    let sql = match flavor {
+    let first = match flavor {
         Flavor::Sqlite => include_str!("../../migrations/sqlite/0001_journal.sql"),
         Flavor::Postgres => include_str!("../../migrations/postgres/0001_journal.sql"),
     };
-    vec![Migration::new(
-        1,
-        Cow::Borrowed("journal"),
-        MigrationType::Simple,
-        Cow::Borrowed(sql),
-        false,
-    )]
+    let runs = include_str!("../../migrations/shared/0002_runs.sql");
+    [(1, "journal", first), (2, "runs", runs)]
+        .into_iter()
+        .map(|(version, name, sql)| {
+            Migration::new(
+                version,
+                Cow::Borrowed(name),
+                MigrationType::Simple,
+                Cow::Borrowed(sql),
+                false,
+            )
+        })
+        .collect()
 }
 
 /// Embedded migrations, as sqlx's migrator takes them.

@@ -12,6 +12,7 @@ mod complete;
 mod expire;
 mod resolve;
 mod resume;
+mod runs;
 
 use sqlx::AnyConnection;
 use toolwire::Receipt;
@@ -22,6 +23,7 @@ pub(crate) use claim::{Claim, Claimed};
 pub(crate) use complete::{Completion, PendingRow};
 pub(crate) use resolve::Resolve;
 pub(crate) use resume::{BeginResume, ResumeStart};
+pub(crate) use runs::{RunAnswered, SaveRun, WaitRow};
 
 use super::rows::{CALL_COLUMNS, REQUEST_COLUMNS};
 use super::{CallRow, RequestRow};
@@ -46,6 +48,16 @@ pub(crate) enum Op {
     Resolve(Box<Resolve>),
     /// Append a receipt to the audit log.
     Append(AuditRow),
+    /// Save a paused agent run, with the requests it waits on.
+    SaveRun(Box<SaveRun>),
+    /// Claim a paused run for a resume, until `until`, unless a claim holds it at `now`.
+    ClaimRun { run_id: String, until: i64, now: i64 },
+    /// Let a claimed run be claimed again.
+    ReleaseRun { run_id: String },
+    /// Forget a paused run.
+    RemoveRun { run_id: String },
+    /// Record an answer (as JSON) to a paused run's request.
+    AnswerRun { request_id: String, answer: String, now: i64 },
 }
 
 /// What a write found or did.
@@ -57,6 +69,7 @@ pub(crate) enum Reply {
     Answered(Answered),
     Resume(ResumeStart),
     Expired(Vec<Receipt>),
+    RunAnswered(RunAnswered),
 }
 
 /// Runs `op` on `conn`, which is inside a transaction; `place` names the journal in errors.
@@ -79,6 +92,15 @@ pub(crate) async fn run(
         Op::ExpireDue { now } => expire::expire_due(conn, &cx, now).await.map(Reply::Expired),
         Op::Resolve(resolve) => resolve::resolve(conn, &cx, *resolve).await.map(Reply::Done),
         Op::Append(row) => audit::append(conn, &cx, &row).await.map(|()| Reply::Done(true)),
+        Op::SaveRun(run) => runs::save(conn, &cx, *run).await.map(|()| Reply::Done(true)),
+        Op::ClaimRun { run_id, until, now } => {
+            runs::claim(conn, &cx, &run_id, until, now).await.map(Reply::Done)
+        }
+        Op::ReleaseRun { run_id } => runs::release(conn, &cx, &run_id).await.map(Reply::Done),
+        Op::RemoveRun { run_id } => runs::remove(conn, &cx, &run_id).await.map(Reply::Done),
+        Op::AnswerRun { request_id, answer, now } => {
+            runs::answer(conn, &cx, &request_id, &answer, now).await.map(Reply::RunAnswered)
+        }
     }
 }
 
