@@ -73,6 +73,10 @@
 //! # Where to look next
 //!
 //! - [`Agent`] and [`AgentBuilder`]: limits, events, the store of pending runs.
+//! - [`RunStore`]: where pending runs wait. [`MemoryStore`] keeps them in this process; with
+//!   the `journal` feature, a `toolwire_journal::Journal` keeps them in SQLite or PostgreSQL,
+//!   where any process can answer their requests (`Journal::answer_run`) and
+//!   [`Agent::resume_stored`] continues them, one resume at a time.
 //! - [`RunOutcome`], [`StopReason`] and [`RunState`]: how a run ended, and resuming it.
 //! - [`HttpClient`] and [`RetryPolicy`]: the providers over HTTP, with streaming, timeouts,
 //!   retries that honour `Retry-After` and rate-limit headers, and cancellation.

@@ -2,7 +2,7 @@
 //!
 //! - `sqlite_c64`: 64 concurrent journaled calls on SQLite with group commit, against a naive
 //!   journal that commits every write on its own, and against the disk's raw fsync rate;
-//! - `sqlite_c1`: one call at a time, journaled and not;
+//! - `sqlite_c1`: one call at a time, journaled and not; and a paused agent run's writes;
 //! - `replay`: a completed call id delivered again, on SQLite;
 //! - `postgres_3x64`: three journal instances (three pools, three owners) sharing one
 //!   PostgreSQL journal, 64 calls each at once.
@@ -147,6 +147,22 @@ fn sqlite_c1(c: &mut Criterion) {
             let id = completed[usize::try_from(n).unwrap() % completed.len()].clone();
             let call = cold.invoke(&registry, "echo", json!({"n": 1})).call_id(id);
             async move { call.await.unwrap() }
+        })
+    });
+    // A paused agent run's life in the journal: saved waiting on one request, answered,
+    // claimed by a resume, removed once it finished. Four commits.
+    let state = json!({"messages": [{"role": "user", "content": "deploy"}], "turns": 1});
+    group.bench_function("paused_run_save_answer_claim_remove", |b| {
+        b.to_async(&rt).iter(|| async {
+            let run_id = next_id();
+            let request = toolwire::Request::new("approval", "deploy?");
+            let answer = toolwire::Answer::accept(request.id.clone(), json!(null));
+            let run = toolwire_journal::PausedRun::new(run_id.as_str(), "openai:m", state.clone())
+                .wait("c1", "deploy", request);
+            journal.save_run(&run).await.unwrap();
+            journal.answer_run(&answer).await.unwrap();
+            journal.claim_run(&run_id).await.unwrap();
+            journal.remove_run(&run_id).await.unwrap();
         })
     });
     group.finish();

@@ -24,6 +24,12 @@
 //! [answer](Journal::answer), [resume](Journal::resume) or [expire](Journal::expire_due) it.
 //! Every receipt goes to an [audit log](Journal::receipts).
 //!
+//! An agent run that ends waiting for approvals is kept as a [`PausedRun`]: its state (opaque
+//! JSON) and the requests its calls wait on. Any process can [list](Journal::runs) it,
+//! [answer](Journal::answer_run) its requests, and [claim](Journal::claim_run) it to resume,
+//! one claim at a time. `toolwire-agent`'s `journal` feature makes a `Journal` the agent's run
+//! store, so that is done for you.
+//!
 //! ```
 //! # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! use serde_json::json;

@@ -135,3 +135,29 @@ async fn a_removed_run_is_gone_with_its_requests(backend: Backend) {
     let error = journal.answer_run(&Answer::accept("apr-a", json!(null))).await.unwrap_err();
     assert_eq!(error.kind(), JournalErrorKind::UnknownRequest);
 }
+
+#[tokio::test]
+async fn a_journal_of_schema_1_gains_the_runs_tables_on_open() {
+    use sqlx::Connection;
+    let fixture = Fixture::new(Backend::Sqlite).await;
+    let journal = fixture.open().await;
+    journal.save_run(&paused("before", &[])).await.unwrap();
+    journal.close().await;
+    // Turn the file back into a journal of the first schema, as an older version left it.
+    let path = fixture.dir().join("journal.db");
+    let mut conn =
+        sqlx::SqliteConnection::connect(&format!("sqlite:{}", path.display())).await.unwrap();
+    for sql in [
+        "DROP TABLE journal_run_requests",
+        "DROP TABLE journal_runs",
+        "DELETE FROM _sqlx_migrations WHERE version = 2",
+    ] {
+        sqlx::query(sql).execute(&mut conn).await.unwrap();
+    }
+    conn.close().await.unwrap();
+
+    let journal = fixture.open().await;
+    assert!(journal.runs().await.unwrap().is_empty());
+    journal.save_run(&paused("after", &["apr-a"])).await.unwrap();
+    assert_eq!(journal.run("after").await.unwrap().unwrap().waiting.len(), 1);
+}
