@@ -343,3 +343,88 @@ async fn regression_calls_per_streamed_turn_are_capped() {
     assert!(refused.text().unwrap_or_default().contains("more than 4 calls in one turn"));
     assert!(balanced(Provider::OpenAi, &outcome.state.messages));
 }
+
+/// A store that cannot forget a run, and counts the claims it lets go of.
+#[derive(Default)]
+struct StuckStore {
+    inner: MemoryStore,
+    released: Mutex<u32>,
+}
+
+impl RunStore for StuckStore {
+    fn save<'a>(
+        &'a self,
+        state: &'a RunState,
+    ) -> toolwire_agent::BoxFuture<'a, Result<(), toolwire_agent::Error>> {
+        self.inner.save(state)
+    }
+
+    fn load<'a>(
+        &'a self,
+        run_id: &'a str,
+    ) -> toolwire_agent::BoxFuture<'a, Result<Option<RunState>, toolwire_agent::Error>> {
+        self.inner.load(run_id)
+    }
+
+    fn remove<'a>(
+        &'a self,
+        _: &'a str,
+    ) -> toolwire_agent::BoxFuture<'a, Result<(), toolwire_agent::Error>> {
+        Box::pin(async { Err(toolwire_agent::Error::new(ErrorKind::Store, "the disk is gone")) })
+    }
+
+    fn release<'a>(
+        &'a self,
+        _: &'a str,
+    ) -> toolwire_agent::BoxFuture<'a, Result<(), toolwire_agent::Error>> {
+        *self.released.lock().expect("released") += 1;
+        Box::pin(async { Ok(()) })
+    }
+}
+
+#[tokio::test]
+async fn regression_claim_released_after_calls_ran() {
+    let key = ApprovalKey::random();
+    let runs = Arc::new(Mutex::new(0));
+    let store = Arc::new(StuckStore::default());
+    let turn = vec![call("c1", "deploy", json!({"env": "prod"}))];
+    let agent = Agent::builder(Scripted::new(vec![turn]), deployer(&key, Arc::clone(&runs)))
+        .store(store.clone())
+        .build();
+    let outcome = agent.run("ship it").await;
+    let run_id = outcome.state.run_id.clone();
+
+    // A resume that fails before anything runs lets go of its claim.
+    let stranger = Answer::accept("apr-not-ours", json!(null));
+    let error = agent.resume_stored(&run_id, [stranger]).await.expect_err("no answer matches");
+    assert_eq!(error.kind(), ErrorKind::Resume);
+    assert_eq!(*store.released.lock().expect("released"), 1);
+
+    // One that fails after the deploy ran keeps it, so nobody deploys again at once.
+    let id = outcome.state.requests()[0].request.id.clone();
+    let error = agent
+        .resume_stored(&run_id, [Answer::accept(id, json!(null))])
+        .await
+        .expect_err("the store fails");
+    assert_eq!(error.kind(), ErrorKind::Store);
+    assert_eq!(*runs.lock().expect("runs"), 1);
+    assert_eq!(*store.released.lock().expect("released"), 1, "the claim was kept");
+}
+
+#[tokio::test]
+async fn the_hosts_meta_travels_with_the_run_state() {
+    let key = ApprovalKey::random();
+    let store = Arc::new(MemoryStore::new());
+    let turn = vec![call("c1", "deploy", json!({"env": "prod"}))];
+    let agent = Agent::builder(Scripted::new(vec![turn]), deployer(&key, Arc::default()))
+        .store(store.clone())
+        .build();
+    let meta = json!({"base_url": "http://127.0.0.1:9/v1", "max_turns": 7});
+    let outcome = agent.run("ship it").meta(meta.clone()).await;
+    let stored = store.load(&outcome.state.run_id).await.expect("load").expect("kept");
+    assert_eq!(stored.meta, meta);
+    let json = serde_json::to_value(&stored).expect("to JSON");
+    assert_eq!(json["meta"], meta);
+    let plain = agent.run("no meta").await;
+    assert!(serde_json::to_value(&plain.state).expect("to JSON").get("meta").is_none());
+}

@@ -50,8 +50,10 @@ pub(crate) async fn run(
     let journal = journal::open(journal_path).await?;
     let registry = build::registry_keyed(manifest, Some(journal.approval_key()))?;
     let agent = agent(client, registry, &journal, &spec);
-    let outcome = agent.run(args.prompt.clone()).await;
-    settle(&agent, outcome, args.yes).await
+    // Kept with the run, so that `approvals resume` reaches the same server with the limit.
+    let meta = serde_json::json!({"base_url": spec.base_url, "max_turns": spec.max_turns});
+    let outcome = agent.run(args.prompt.clone()).meta(meta).await;
+    settle(&agent, &journal, outcome, args.yes).await
 }
 
 /// Resumes the paused run `run_id` from the journal with the answers recorded there for it,
@@ -71,7 +73,7 @@ pub(crate) async fn resume(
     let outcome = agent.resume_stored(run_id, []).await.map_err(|e| {
         CliError::with_exit(Exit::ToolFailure, format!("cannot resume run {run_id}: {e}"))
     })?;
-    settle(&agent, outcome, false).await
+    settle(&agent, journal, outcome, false).await
 }
 
 /// The model client of `spec`.
@@ -94,15 +96,22 @@ fn agent(client: HttpClient, registry: Registry, journal: &Journal, spec: &Model
         .build()
 }
 
-/// Answers the run's approvals here while someone can (`--yes` or a terminal), and reports
-/// how it ended.
-async fn settle(agent: &Agent, mut outcome: RunOutcome, yes: bool) -> Result<Exit, CliError> {
+/// Answers the run's approvals here while someone can (`--yes` or a terminal), appends the
+/// receipts of its calls to the journal's audit log, and reports how it ended.
+async fn settle(
+    agent: &Agent,
+    journal: &Journal,
+    mut outcome: RunOutcome,
+    yes: bool,
+) -> Result<Exit, CliError> {
+    journal.append(&outcome.receipts).await;
     while outcome.is_pending() {
         let Some(answers) = approve(&outcome, yes)? else { break };
         let run_id = outcome.state.run_id.clone();
         outcome = agent.resume_stored(&run_id, answers).await.map_err(|e| {
             CliError::with_exit(Exit::ToolFailure, format!("cannot resume the run: {e}"))
         })?;
+        journal.append(&outcome.receipts).await;
     }
     finish(&outcome)
 }

@@ -5,6 +5,9 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+/// The turn limit of `toolwire run`, unless `--max-turns` says otherwise.
+pub(crate) const DEFAULT_MAX_TURNS: u32 = 16;
+
 /// The exit codes, as `--help` documents them.
 pub(crate) const EXIT_CODES: &str = "\
 Exit codes:
@@ -52,7 +55,8 @@ pub(crate) enum Command {
     /// answer` and continued with `toolwire approvals resume RUN_ID`.
     #[command(after_help = EXIT_CODES)]
     Run(RunArgs),
-    /// List, answer and resume the calls that wait for an approval in the journal.
+    /// List, answer and resume the calls and agent runs that wait for an approval in the
+    /// journal.
     #[command(subcommand)]
     Approvals(ApprovalsCommand),
     /// Show the audit trail from the journal.
@@ -138,8 +142,8 @@ pub(crate) struct RunArgs {
     /// The model, as PROVIDER:MODEL (such as anthropic:claude-sonnet-4-5).
     #[arg(long, value_name = "PROVIDER:MODEL")]
     pub(crate) model: String,
-    /// Stop after this many model turns.
-    #[arg(long, value_name = "N", default_value_t = 16)]
+    /// Stop after this many model turns since the prompt, counted over every resumption.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_TURNS)]
     pub(crate) max_turns: u32,
     /// Send the requests to this server instead of the provider's own (any server speaking
     /// the provider's API, such as an OpenAI-compatible one).
@@ -173,6 +177,7 @@ pub(crate) enum ApprovalsCommand {
     ///
     /// A call runs again under its call id, with its answer. A run continues with the
     /// answers recorded for it; its calls without one keep waiting.
+    #[command(after_help = EXIT_CODES)]
     Resume {
         /// A waiting call's id, or a paused run's id (as `toolwire run` printed it).
         id: String,
@@ -180,13 +185,14 @@ pub(crate) enum ApprovalsCommand {
         /// run was made for.
         #[arg(long, value_name = "PROVIDER:MODEL")]
         model: Option<String>,
-        /// For a run: the server to send the model's requests to, as `toolwire run
-        /// --base-url` did.
+        /// For a run: send the model's requests to this server; by default the one the run
+        /// was made with (`toolwire run --base-url`), if any.
         #[arg(long, value_name = "URL")]
         base_url: Option<String>,
-        /// For a run: stop after this many model turns since its prompt.
-        #[arg(long, value_name = "N", default_value_t = 16)]
-        max_turns: u32,
+        /// For a run: stop after this many model turns since its prompt; by default the
+        /// limit the run was made with.
+        #[arg(long, value_name = "N")]
+        max_turns: Option<u32>,
     },
 }
 

@@ -135,6 +135,19 @@ impl Journal {
         self.inner.run(run_id).await.map_err(failed)
     }
 
+    /// Appends `receipts` to the audit log; one that cannot be appended is reported on
+    /// stderr, and the rest still go in.
+    pub(crate) async fn append(&self, receipts: &[Receipt]) {
+        for receipt in receipts {
+            if let Err(error) = self.inner.append(receipt).await {
+                eprintln!(
+                    "warning: the journal's audit log lost a receipt of {}: {error}",
+                    receipt.tool
+                );
+            }
+        }
+    }
+
     /// The journal as the store of the agent's pending runs.
     pub(crate) fn runs_store(&self) -> toolwire_journal::Journal {
         self.inner.clone()

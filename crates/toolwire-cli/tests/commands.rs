@@ -370,7 +370,8 @@ fn a_run_waiting_for_approval_is_kept_in_the_journal_and_resumed_by_a_later_comm
 
     let answered = with_journal(&["approvals", "answer", request]);
     assert_eq!(answered.status.code(), Some(0), "{}", stderr(&answered));
-    let resumed = with_journal(&["approvals", "resume", &run_id, "--base-url", &url]);
+    // The run remembers the server it was made with.
+    let resumed = with_journal(&["approvals", "resume", &run_id]);
     assert_eq!(resumed.status.code(), Some(0), "{}", stderr(&resumed));
     assert!(stdout(&resumed).contains("staging is live"), "{}", stdout(&resumed));
     assert!(stderr(&resumed).contains("deployed to staging"), "{}", stderr(&resumed));
@@ -380,6 +381,11 @@ fn a_run_waiting_for_approval_is_kept_in_the_journal_and_resumed_by_a_later_comm
     assert!(bodies[1].contains("deployed to staging"), "the result went back: {}", bodies[1]);
     let listed = with_journal(&["approvals", "list"]);
     assert_eq!(stdout(&listed), "", "the finished run left the journal");
+    let log = with_journal(&["log", "--json", "--tool", "deploy"]);
+    let receipts: Vec<Value> =
+        stdout(&log).lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+    let outcomes: Vec<&Value> = receipts.iter().map(|r| &r["failure"]).collect();
+    assert_eq!(outcomes, [&json!("pending"), &Value::Null], "{receipts:?}");
     let again = with_journal(&["approvals", "resume", &run_id]);
     assert_eq!(again.status.code(), Some(2), "{}", stderr(&again));
     assert!(stderr(&again).contains("waits in the journal"), "{}", stderr(&again));

@@ -99,6 +99,14 @@
 //! unknown outcome, or for an idempotent tool a call that runs again on its next delivery,
 //! which then runs without the answer (a policy asks again).
 //!
+//! **Paused agent runs.** A run's answers are recorded first-wins, like a call's; the journal
+//! does not check their binding, which the registry checks when the run resumes. A resume
+//! [claims](Journal::claim_run) the run for [`JournalOptions::run_claim`] (10 minutes by
+//! default) and lets go when it saves or removes the run. A resume whose process dies holds
+//! the run until the claim lapses; after that another resume may run the answered calls
+//! again, since a run's calls are not journaled by call id: give such tools idempotent
+//! handlers, or journal their effects yourself.
+//!
 //! **Limits.** Replays return the stored receipt (the output parser runs again on it), not a
 //! fresh run; a call without a call id cannot be journaled; calls of an unknown tool or with
 //! arguments nested past the tool's limits run through the registry unjournaled, since they

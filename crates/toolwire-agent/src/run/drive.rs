@@ -23,6 +23,7 @@ pub(super) fn open(shared: &Shared, history: Option<RunState>, prompt: &str) -> 
         turns: 0,
         prompt_turns: 0,
         pending: None,
+        meta: serde_json::Value::Null,
     });
     state.prompt_turns = 0;
     if let Some(pending) = state.pending.take() {

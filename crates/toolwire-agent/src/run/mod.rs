@@ -129,7 +129,10 @@ impl Agent {
 
     /// Claims the run `run_id` from the agent's store and resumes it with `answers` and
     /// the answers the store holds for it (an answer given here wins over a stored one to
-    /// the same request). A resume that fails before any call runs lets go of the claim.
+    /// the same request). A resume that fails before any call runs (a
+    /// [`Resume`](crate::ErrorKind::Resume) error) lets go of the claim; one that fails after
+    /// (the store could not forget the finished run) keeps it until it lapses, so that the
+    /// answered calls do not run again at once.
     ///
     /// # Errors
     ///

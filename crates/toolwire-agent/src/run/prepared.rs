@@ -14,17 +14,26 @@ pub struct Run {
     agent: Agent,
     prompt: String,
     history: Option<RunState>,
+    meta: Option<serde_json::Value>,
     signal: AbortSignal,
 }
 
 impl Run {
     pub(super) fn new(agent: Agent, prompt: String) -> Self {
-        Self { agent, prompt, history: None, signal: AbortSignal::never() }
+        Self { agent, prompt, history: None, meta: None, signal: AbortSignal::never() }
     }
 
     /// Aborts the run, its model request and its calls, when `signal` fires.
     pub fn signal(mut self, signal: AbortSignal) -> Self {
         self.signal = signal;
+        self
+    }
+
+    /// Keeps `meta` with the run's state ([`RunState::meta`]), for the host to read back
+    /// when it resumes the run, perhaps in another process: how it reached the model, say.
+    /// It replaces the meta of a state given to [`after`](Self::after).
+    pub fn meta(mut self, meta: serde_json::Value) -> Self {
+        self.meta = Some(meta);
         self
     }
 
@@ -45,8 +54,11 @@ impl IntoFuture for Run {
     /// end on their own tasks unless the run's signal fires.
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
-            let Run { agent, prompt, history, signal } = self;
-            let state = drive::open(&agent.shared, history, &prompt);
+            let Run { agent, prompt, history, meta, signal } = self;
+            let mut state = drive::open(&agent.shared, history, &prompt);
+            if let Some(meta) = meta {
+                state.meta = meta;
+            }
             drive::drive(&agent.shared, state, &signal).await
         })
     }

@@ -39,12 +39,16 @@ pub(super) async fn resume_stored(
     }
     match resume(shared, stored.state, merged, signal).await {
         Ok(outcome) => Ok(outcome),
-        Err(error) => {
+        // A `Resume` error comes before any call runs: the run is as it was. After calls
+        // ran (a store that failed to forget the run), the claim stays until it lapses, so
+        // that nobody runs the answered calls again at once.
+        Err(error) if error.kind() == ErrorKind::Resume => {
             if let Err(release) = store.release(run_id).await {
                 tracing::warn!(run_id, %release, "cannot let go of the claim on a run");
             }
             Err(error)
         }
+        Err(error) => Err(error),
     }
 }
 

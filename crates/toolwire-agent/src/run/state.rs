@@ -31,6 +31,11 @@ pub struct RunState {
     /// The last turn's calls, when some wait for an answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending: Option<PendingTurn>,
+    /// What the host keeps with the run for itself, such as how to reach the model again
+    /// when it resumes the run (see [`Run::meta`](crate::Run::meta)); the agent never reads
+    /// it. `null` when unset.
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub meta: Value,
 }
 
 /// A turn whose calls are run but some of them wait: the results go back to the model once

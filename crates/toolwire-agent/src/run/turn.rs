@@ -37,21 +37,19 @@ pub(crate) struct Starter<'a> {
     signal: &'a AbortSignal,
     guard: &'a mut Guard,
     slots: Vec<Slot>,
-    /// How many calls the turn has made so far, started or not.
-    made: u32,
     /// The text so far.
     pub(crate) text: String,
 }
 
 impl<'a> Starter<'a> {
     pub(crate) fn new(shared: &'a Shared, signal: &'a AbortSignal, guard: &'a mut Guard) -> Self {
-        Self { shared, signal, guard, slots: Vec::new(), made: 0, text: String::new() }
+        Self { shared, signal, guard, slots: Vec::new(), text: String::new() }
     }
 
     /// The slot of a call that is complete: refused, started, or held for the end.
-    fn slot(&mut self, call: ToolCall) -> Slot {
-        self.made = self.made.saturating_add(1);
-        if self.made > self.shared.max_calls {
+    /// `position` is the call's place in the turn, from 0.
+    fn slot(&mut self, call: ToolCall, position: usize) -> Slot {
+        if position >= usize::try_from(self.shared.max_calls).unwrap_or(usize::MAX) {
             let text = format!(
                 "not run: the model made more than {} calls in one turn, the agent's limit",
                 self.shared.max_calls
@@ -84,14 +82,14 @@ impl<'a> Starter<'a> {
     pub(crate) async fn finish(mut self, calls: &[ToolCall]) -> Vec<Receipt> {
         let mut slots = mem::take(&mut self.slots).into_iter();
         let mut matched = Vec::with_capacity(calls.len());
-        for call in calls {
+        for (position, call) in calls.iter().enumerate() {
             let slot = match slots.next() {
                 Some(slot) if same(slot.call(), call) => slot,
                 other => {
                     if let Some(Slot::Running(_, handle)) = other {
                         handle.abort();
                     }
-                    self.slot(call.clone())
+                    self.slot(call.clone(), position)
                 }
             };
             matched.push(slot);
@@ -174,7 +172,7 @@ impl TurnSink for Starter<'_> {
     }
 
     fn call(&mut self, call: &ToolCall) {
-        let slot = self.slot(call.clone());
+        let slot = self.slot(call.clone(), self.slots.len());
         self.slots.push(slot);
     }
 }

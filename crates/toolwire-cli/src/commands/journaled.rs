@@ -6,7 +6,7 @@ use toolwire::Answer;
 
 use crate::agent::{self, ModelSpec};
 use crate::build;
-use crate::cli::{ApprovalsCommand, LogArgs};
+use crate::cli::{ApprovalsCommand, DEFAULT_MAX_TURNS, LogArgs};
 use crate::commands::call::report;
 use crate::exit::{CliError, Exit};
 use crate::journal;
@@ -56,7 +56,16 @@ pub(crate) async fn approvals(
                 let receipt = journal.resume(&registry, &id).await?;
                 return Ok(report(&receipt, false));
             };
+            // What `toolwire run` kept with the run: how it reached the model, its limit.
+            let meta = run.state.get("meta");
+            let kept = |key: &str| meta.and_then(|m| m.get(key));
             let model = model.unwrap_or(run.label);
+            let base_url =
+                base_url.or_else(|| kept("base_url").and_then(|v| v.as_str()).map(str::to_owned));
+            let kept_turns = kept("max_turns").and_then(|v| v.as_u64());
+            let max_turns = max_turns
+                .or_else(|| kept_turns.and_then(|n| u32::try_from(n).ok()))
+                .unwrap_or(DEFAULT_MAX_TURNS);
             let spec = ModelSpec { model: &model, base_url: base_url.as_deref(), max_turns };
             agent::resume(registry, &journal, &spec, &id).await
         }

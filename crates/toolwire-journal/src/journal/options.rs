@@ -89,8 +89,10 @@ impl JournalOptions {
     /// it (10 minutes by default): a resume that dies leaves the run claimed this long,
     /// after which another may take it. The resume saves or removes the run when it ends,
     /// which lets go of the claim at once.
+    ///
+    /// It is capped at 30 days.
     pub fn run_claim(mut self, claim: Duration) -> Self {
-        self.run_claim = claim;
+        self.run_claim = claim.min(Duration::from_secs(30 * 24 * 3600));
         self
     }
 }

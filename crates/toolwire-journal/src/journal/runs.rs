@@ -158,7 +158,10 @@ impl Journal {
         if claimed {
             return Ok(run);
         }
-        let until = run.claimed_until.map(humantime::format_rfc3339_millis);
+        // humantime writes years up to 9999 only; a row from elsewhere may hold anything.
+        let last = std::time::UNIX_EPOCH + std::time::Duration::from_secs(253_402_300_799);
+        let until =
+            run.claimed_until.filter(|at| *at <= last).map(humantime::format_rfc3339_millis);
         let text = match until {
             Some(until) => {
                 format!("run {run_id:?} is being resumed elsewhere (claimed until {until})")

@@ -1,0 +1,83 @@
+//! `toolwire call --call-id` after a crash: a call whose process died mid-run reports an
+//! unknown outcome (exit 4), unless its tool is idempotent, which runs again.
+
+mod common;
+
+use std::future::IntoFuture;
+use std::time::Duration;
+
+use common::{example, stderr, stdout, toolwire};
+use serde_json::json;
+use toolwire::{Registry, Tool, ToolResult};
+use toolwire_journal::{Journal, JournalOptions};
+
+/// A tool that never finishes, named like one of the example manifest's.
+fn hanging(name: &str) -> Tool {
+    Tool::define(name)
+        .execute(|_, _| async {
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+            ToolResult::ok(json!(null), "never")
+        })
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Starts each call in a process of its own making, journaled with a short lease, and lets
+/// that process die while the handlers run: the journal keeps "started", with no outcome.
+fn crash_during(journal: &std::path::Path, calls: &[(&str, serde_json::Value, &str)]) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    runtime.block_on(async {
+        let url = format!("sqlite:{}", journal.display());
+        let options = JournalOptions::default().lease(Duration::from_millis(100));
+        let journal = Journal::open_with(&url, options).await.unwrap_or_else(|e| panic!("{e}"));
+        let mut registry = Registry::builder().approval_key(journal.approval_key());
+        for (tool, _, _) in calls {
+            registry = registry.register(hanging(tool));
+        }
+        let registry = registry.seal().unwrap_or_else(|e| panic!("{e}"));
+        for (tool, arguments, call_id) in calls {
+            let call = journal.invoke(&registry, tool, arguments.clone()).call_id(*call_id);
+            tokio::spawn(call.into_future());
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    });
+    runtime.shutdown_background();
+    // The dead process's leases lapse.
+    std::thread::sleep(Duration::from_millis(300));
+}
+
+#[test]
+fn a_call_cut_off_by_a_crash_reports_an_unknown_outcome_unless_the_tool_is_idempotent() {
+    let journal = common::scratch("crash").join("journal.sqlite");
+    crash_during(
+        &journal,
+        &[("utc_time", json!({}), "t1"), ("echo", json!({"message": "again"}), "e1")],
+    );
+    let call = |args: &[&str]| {
+        toolwire()
+            .args(args)
+            .arg("--journal")
+            .arg(&journal)
+            .arg("-m")
+            .arg(example())
+            .output()
+            .unwrap_or_else(|e| panic!("toolwire did not run: {e}"))
+    };
+
+    // `utc_time` is not idempotent: nobody knows whether it ran, so it does not run again.
+    let unknown = call(&["call", "utc_time", "--call-id", "t1"]);
+    assert_eq!(unknown.status.code(), Some(4), "{}", stderr(&unknown));
+    let said = format!("{}{}", stdout(&unknown), stderr(&unknown));
+    assert!(said.contains("is unknown") && said.contains("not idempotent"), "{said}");
+    let again = call(&["call", "utc_time", "--call-id", "t1"]);
+    assert_eq!(again.status.code(), Some(4), "it stays unknown: {}", stderr(&again));
+
+    // `echo` is idempotent: it runs again, once, and its result is recorded.
+    let rerun = call(&["call", "echo", "--args", r#"{"message": "again"}"#, "--call-id", "e1"]);
+    assert_eq!(rerun.status.code(), Some(0), "{}", stderr(&rerun));
+    assert_eq!(stdout(&rerun), "again\n");
+}
