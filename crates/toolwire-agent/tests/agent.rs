@@ -259,14 +259,18 @@ async fn resuming_checks_the_state_and_the_answers() {
     );
 }
 
+/// An agent with `store` whose model asks to deploy once, counting deploys in `runs`.
+fn deploying(store: Arc<dyn RunStore>, runs: Arc<Mutex<u32>>) -> Agent {
+    let turn = vec![call("c1", "deploy", json!({"env": "prod"}))];
+    Agent::builder(Scripted::new(vec![turn]), deployer(&ApprovalKey::random(), runs))
+        .store(store)
+        .build()
+}
+
 #[tokio::test]
 async fn a_store_keeps_a_pending_run_until_it_is_resumed() {
-    let key = ApprovalKey::random();
     let store = Arc::new(MemoryStore::new());
-    let turn = vec![call("c1", "deploy", json!({"env": "prod"}))];
-    let agent = Agent::builder(Scripted::new(vec![turn]), deployer(&key, Arc::default()))
-        .store(store.clone())
-        .build();
+    let agent = deploying(store.clone(), Arc::default());
     let outcome = agent.run("ship it").await;
     assert!(outcome.is_pending());
     let run_id = outcome.state.run_id.clone();
@@ -384,13 +388,9 @@ impl RunStore for StuckStore {
 
 #[tokio::test]
 async fn regression_claim_released_after_calls_ran() {
-    let key = ApprovalKey::random();
     let runs = Arc::new(Mutex::new(0));
     let store = Arc::new(StuckStore::default());
-    let turn = vec![call("c1", "deploy", json!({"env": "prod"}))];
-    let agent = Agent::builder(Scripted::new(vec![turn]), deployer(&key, Arc::clone(&runs)))
-        .store(store.clone())
-        .build();
+    let agent = deploying(store.clone(), Arc::clone(&runs));
     let outcome = agent.run("ship it").await;
     let run_id = outcome.state.run_id.clone();
 
@@ -413,12 +413,8 @@ async fn regression_claim_released_after_calls_ran() {
 
 #[tokio::test]
 async fn the_hosts_meta_travels_with_the_run_state() {
-    let key = ApprovalKey::random();
     let store = Arc::new(MemoryStore::new());
-    let turn = vec![call("c1", "deploy", json!({"env": "prod"}))];
-    let agent = Agent::builder(Scripted::new(vec![turn]), deployer(&key, Arc::default()))
-        .store(store.clone())
-        .build();
+    let agent = deploying(store.clone(), Arc::default());
     let meta = json!({"base_url": "http://127.0.0.1:9/v1", "max_turns": 7});
     let outcome = agent.run("ship it").meta(meta.clone()).await;
     let stored = store.load(&outcome.state.run_id).await.expect("load").expect("kept");

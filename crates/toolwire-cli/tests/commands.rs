@@ -302,14 +302,27 @@ fn mock_model(
     (url, server)
 }
 
+/// An OpenAI chat stream that calls `tool` once, as chunks.
+fn calling(id: &str, tool: &str, arguments: &str) -> Vec<Value> {
+    let call = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": id,
+        "type": "function", "function": {"name": tool, "arguments": arguments}}]}}]});
+    vec![call, json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})]
+}
+
+/// An OpenAI chat stream that says `text` and stops, as chunks.
+fn saying(text: &str) -> Vec<Value> {
+    vec![
+        json!({"choices": [{"index": 0, "delta": {"content": text}}]}),
+        json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}),
+    ]
+}
+
 #[test]
 fn run_drives_the_agent_loop_against_an_openai_compatible_server() {
-    let call = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_1",
-        "type": "function", "function": {"name": "echo", "arguments": "{\"message\": \"hi from the model\"}"}}]}}]});
-    let stop_calls = json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]});
-    let text = json!({"choices": [{"index": 0, "delta": {"content": "all done"}}]});
-    let stop = json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]});
-    let (url, server) = mock_model(vec![vec![call, stop_calls], vec![text, stop]]);
+    let (url, server) = mock_model(vec![
+        calling("call_1", "echo", r#"{"message": "hi from the model"}"#),
+        saying("all done"),
+    ]);
     let journal = common::scratch("run").join("journal.sqlite");
     let output = run(toolwire()
         .args(["run", "say hi", "--model", "openai:test-model", "--base-url", &url, "-m"])
@@ -328,12 +341,10 @@ fn run_drives_the_agent_loop_against_an_openai_compatible_server() {
 
 #[test]
 fn a_run_waiting_for_approval_is_kept_in_the_journal_and_resumed_by_a_later_command() {
-    let call = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_9",
-        "type": "function", "function": {"name": "deploy", "arguments": "{\"env\": \"staging\"}"}}]}}]});
-    let stop_calls = json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]});
-    let text = json!({"choices": [{"index": 0, "delta": {"content": "staging is live"}}]});
-    let stop = json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]});
-    let (url, server) = mock_model(vec![vec![call, stop_calls], vec![text, stop]]);
+    let (url, server) = mock_model(vec![
+        calling("call_9", "deploy", r#"{"env": "staging"}"#),
+        saying("staging is live"),
+    ]);
     let journal = common::scratch("paused-run").join("journal.sqlite");
     let with_journal = |args: &[&str]| {
         run(toolwire()
