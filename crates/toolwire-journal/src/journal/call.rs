@@ -9,7 +9,7 @@ use toolwire::{CallId, FailureKind, InvocationId, Receipt, ToolResult};
 use super::Journal;
 use crate::error::{JournalError, JournalErrorKind};
 use crate::store::ops::{AuditRow, Claim, Claimed, Completion, PendingRow};
-use crate::store::{Op, Reply, millis, now_millis, reads, time_of};
+use crate::store::{Op, Reply, millis, millis_of, now_millis, reads, shown_time};
 
 impl Journal {
     /// Claims `claim`'s call id.
@@ -68,7 +68,7 @@ impl Journal {
     }
 
     pub(super) fn lease_from(&self, now: i64) -> i64 {
-        now.saturating_add(i64::try_from(self.inner.options.lease.as_millis()).unwrap_or(i64::MAX))
+        now.saturating_add(millis_of(self.inner.options.lease))
     }
 
     /// Renews the lease of `call_id`'s attempt until the returned guard is dropped.
@@ -199,7 +199,7 @@ pub(super) fn unknown_outcome(
     attempt: i64,
     started_at: i64,
 ) -> ToolResult {
-    let since = humantime::format_rfc3339_millis(time_of(started_at));
+    let since = shown_time(started_at);
     let text = format!(
         "the outcome of call {call_id:?} of {tool:?} is unknown: attempt {attempt} started at {since} \
          and never finished (its process died), and {tool:?} is not idempotent, so it will not run \

@@ -173,14 +173,14 @@ impl JournaledCall {
         }
         let (idempotent, checker) = (found.is_idempotent(), found.clone());
         let digest = call_digest(&tool, &call_id, &arguments);
-        let json =
-            serde_json::to_string(&arguments).map_err(|e| JournalError::corrupt("arguments", e))?;
         let started = SystemTime::now();
         if let Some(mut receipt) = self.journal.completed(&call_id, &digest).await? {
             // A replay reads; it takes no lock and waits for no writer.
             receipt.result = checker.check_output(receipt.result);
             return Ok(receipt);
         }
+        let json =
+            serde_json::to_string(&arguments).map_err(|e| JournalError::corrupt("arguments", e))?;
         let attempt = loop {
             let claim =
                 self.journal.new_claim(&call_id, &tool, digest.clone(), json.clone(), idempotent);

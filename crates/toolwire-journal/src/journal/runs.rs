@@ -11,7 +11,7 @@ use super::call::{expiry, unexpected};
 use crate::error::{JournalError, JournalErrorKind};
 use crate::store::ops::{RunAnswered, SaveRun, WaitRow};
 use crate::store::run_reads::{self, RunRow};
-use crate::store::{Op, Reply, now_millis, time_of};
+use crate::store::{Op, Reply, millis, millis_of, now_millis, shown_time, time_of};
 
 /// A paused agent run, as the journal keeps it: its state, opaque to the journal, and the
 /// requests its calls wait on.
@@ -158,10 +158,7 @@ impl Journal {
         if claimed {
             return Ok(run);
         }
-        // humantime writes years up to 9999 only; a row from elsewhere may hold anything.
-        let last = std::time::UNIX_EPOCH + std::time::Duration::from_secs(253_402_300_799);
-        let until =
-            run.claimed_until.filter(|at| *at <= last).map(humantime::format_rfc3339_millis);
+        let until = run.claimed_until.map(|at| shown_time(millis(at)));
         let text = match until {
             Some(until) => {
                 format!("run {run_id:?} is being resumed elsewhere (claimed until {until})")
@@ -265,8 +262,4 @@ fn unknown_run(run_id: &str) -> JournalError {
         JournalErrorKind::UnknownRun,
         format!("the journal holds no paused run {run_id:?}"),
     )
-}
-
-fn millis_of(duration: std::time::Duration) -> i64 {
-    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
 }

@@ -156,7 +156,10 @@ impl JournaledCall {
         let reply = self.journal.store().write(Op::BeginResume(begin)).await?;
         let Reply::Resume(start) = reply else { return Err(unexpected(&reply)) };
         let (call, request, attempt) = match start {
-            ResumeStart::Run { call, request, attempt } => (call, request, attempt),
+            ResumeStart::Run { call, request } => {
+                let attempt = call.attempt;
+                (call, request, attempt)
+            }
             ResumeStart::Unknown => return Err(unknown_request(&request_id)),
             ResumeStart::Expired => return Err(expired(&request_id)),
             ResumeStart::NotAnswered => {

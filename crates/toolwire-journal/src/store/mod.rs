@@ -50,8 +50,23 @@ pub(crate) trait Store: Send + Sync + fmt::Debug {
 
 /// Milliseconds since the Unix epoch, the unit of every time the journal stores.
 pub(crate) fn millis(time: SystemTime) -> i64 {
-    let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
-    i64::try_from(since.as_millis()).unwrap_or(i64::MAX)
+    millis_of(time.duration_since(UNIX_EPOCH).unwrap_or_default())
+}
+
+/// `duration` in the journal's unit, saturating.
+pub(crate) fn millis_of(duration: Duration) -> i64 {
+    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// A stored time `millis`, in RFC 3339 for messages. humantime writes years up to 9999 only
+/// (past that its `Display` fails, and `format!` panics), and a row may hold anything: a
+/// later time is written as a count of milliseconds.
+pub(crate) fn shown_time(millis: i64) -> String {
+    const LAST: i64 = 253_402_300_799_999;
+    if millis > LAST {
+        return format!("{millis} ms after the Unix epoch");
+    }
+    humantime::format_rfc3339_millis(time_of(millis)).to_string()
 }
 
 /// The time `millis` after the Unix epoch; negative counts as the epoch.

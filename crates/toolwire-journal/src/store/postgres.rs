@@ -47,7 +47,7 @@ impl PostgresStore {
         Ok((Self { pool, place }, key))
     }
 
-    async fn attempt(&self, op: Op) -> Result<Reply, JournalError> {
+    async fn attempt(&self, op: &Op) -> Result<Reply, JournalError> {
         let mut tx = self
             .pool
             .begin()
@@ -87,7 +87,7 @@ impl Store for PostgresStore {
             let mut tries = 0;
             loop {
                 tries += 1;
-                match self.attempt(op.clone()).await {
+                match self.attempt(&op).await {
                     Err(error) if tries < RETRIES && retryable(&error) => continue,
                     other => return other,
                 }

@@ -84,7 +84,7 @@ pub(crate) async fn open_requests(
 }
 
 /// What to read back from the audit log; every filter given must hold.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub(crate) struct AuditFilter<'a> {
     pub(crate) call_id: Option<&'a str>,
     pub(crate) tool: Option<&'a str>,

@@ -141,8 +141,8 @@ async fn commit_batch(conn: &mut AnyConnection, batch: &mut Vec<Job>, place: &st
     if batch.len() == 1 {
         return run_alone(conn, batch.drain(..), place).await;
     }
-    let ops: Vec<Op> = batch.iter().map(|job| job.op.clone()).collect();
-    match run_together(conn, ops, place).await {
+    let ops: Vec<&Op> = batch.iter().map(|job| &job.op).collect();
+    match run_together(conn, &ops, place).await {
         Ok(replies) => {
             for (job, reply) in batch.drain(..).zip(replies) {
                 let _ = job.reply.send(Ok(reply));
@@ -156,7 +156,7 @@ async fn commit_batch(conn: &mut AnyConnection, batch: &mut Vec<Job>, place: &st
 /// completions go in one statement each; the rest run one by one, in order.
 async fn run_together(
     conn: &mut AnyConnection,
-    ops: Vec<Op>,
+    ops: &[&Op],
     place: &str,
 ) -> Result<Vec<Reply>, JournalError> {
     begin(conn, place).await?;
@@ -168,7 +168,7 @@ async fn run_together(
 
 async fn run_in_transaction(
     conn: &mut AnyConnection,
-    ops: Vec<Op>,
+    ops: &[&Op],
     place: &str,
 ) -> Result<Vec<Reply>, JournalError> {
     let cx = ops::Cx::new(place);
@@ -203,7 +203,7 @@ async fn run_in_transaction(
         }
     }
     let mut out = Vec::with_capacity(ops.len());
-    for (op, reply) in ops.into_iter().zip(replies) {
+    for (op, reply) in ops.iter().zip(replies) {
         out.push(match reply {
             Some(reply) => reply,
             None => ops::run(conn, op, place).await?,
@@ -216,7 +216,7 @@ async fn run_in_transaction(
 async fn run_alone(conn: &mut AnyConnection, jobs: impl Iterator<Item = Job>, place: &str) {
     for job in jobs {
         let result = match begin(conn, place).await {
-            Ok(()) => match ops::run(conn, job.op, place).await {
+            Ok(()) => match ops::run(conn, &job.op, place).await {
                 Ok(reply) => commit(conn, place).await.map(|()| reply),
                 Err(error) => Err(rollback(conn, error).await),
             },

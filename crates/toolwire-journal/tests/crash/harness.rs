@@ -129,11 +129,7 @@ pub(crate) async fn worker_drive() {
     let concurrency: usize =
         std::env::var("TW_CONCURRENCY").ok().and_then(|c| c.parse().ok()).unwrap_or(32);
     let journal = Journal::open_with(&url, worker_options(&url)).await.unwrap();
-    let registry = Registry::builder()
-        .register_all(tools(&effects))
-        .approval_key(journal.approval_key())
-        .seal()
-        .unwrap();
+    let registry = crate::common::registry(&journal, tools(&effects));
     drive(&journal, &registry, seed, concurrency, |line| {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{line}");
@@ -147,11 +143,7 @@ pub(crate) async fn worker_suspend() {
     let url = std::env::var("TW_URL").unwrap();
     let effects = PathBuf::from(std::env::var("TW_EFFECTS").unwrap());
     let journal = Journal::open_with(&url, worker_options(&url)).await.unwrap();
-    let registry = Registry::builder()
-        .register_all(tools(&effects))
-        .approval_key(journal.approval_key())
-        .seal()
-        .unwrap();
+    let registry = crate::common::registry(&journal, tools(&effects));
     let s1 =
         journal.invoke(&registry, "deploy", json!({"env": "prod"})).call_id("s1").await.unwrap();
     let s2 = journal.invoke(&registry, "ask", json!({})).call_id("s2").await.unwrap();

@@ -26,7 +26,7 @@ pub(crate) enum Answered {
 pub(super) async fn answer(
     conn: &mut AnyConnection,
     cx: &Cx<'_>,
-    answer: Answer,
+    answer: &Answer,
     now: i64,
 ) -> Result<Answered, JournalError> {
     let Some(mut row) = request_row(conn, cx, &answer.id).await? else {
@@ -44,25 +44,38 @@ pub(super) async fn answer(
     if let Some(why) = binding_problem(conn, cx, &row).await? {
         return Ok(Answered::Mismatch(why));
     }
-    let json = serde_json::to_string(&answer).map_err(|e| JournalError::corrupt("answer", e))?;
+    let Some(json) = settle(conn, cx, answer, "answered", now).await? else {
+        let first = request_row(conn, cx, &answer.id).await?;
+        let (first, state) = first.map_or((None, String::new()), |r| (r.answer, r.state));
+        return Ok(Answered::Duplicate { first, state });
+    };
+    row.state = "answered".into();
+    row.answer = Some(json);
+    Ok(Answered::Recorded(Box::new(row)))
+}
+
+/// Settles the pending request `answer.id` as `state` (`answered` or `expired`) with
+/// `answer`: its JSON, or `None` when the request was no longer pending.
+pub(super) async fn settle(
+    conn: &mut AnyConnection,
+    cx: &Cx<'_>,
+    answer: &Answer,
+    state: &str,
+    now: i64,
+) -> Result<Option<String>, JournalError> {
+    let json = serde_json::to_string(answer).map_err(|e| JournalError::corrupt("answer", e))?;
     let done = sqlx::query(
-        "UPDATE journal_requests SET state = 'answered', answer = $1, updated_at = $2 \
-         WHERE request_id = $3 AND state = 'pending'",
+        "UPDATE journal_requests SET state = $1, answer = $2, updated_at = $3 \
+         WHERE request_id = $4 AND state = 'pending'",
     )
+    .bind(state)
     .bind(&json)
     .bind(now)
     .bind(&answer.id)
     .execute(&mut *conn)
     .await
-    .map_err(cx.fail("record an answer"))?;
-    if done.rows_affected() == 0 {
-        let first = request_row(conn, cx, &answer.id).await?;
-        let (first, state) = first.map_or((None, String::new()), |r| (r.answer, r.state));
-        return Ok(Answered::Duplicate { first, state });
-    }
-    row.state = "answered".into();
-    row.answer = Some(json);
-    Ok(Answered::Recorded(Box::new(row)))
+    .map_err(cx.fail("settle a request"))?;
+    Ok((done.rows_affected() > 0).then_some(json))
 }
 
 /// Why the stored request does not bind to its stored call, if it does not: the digest the

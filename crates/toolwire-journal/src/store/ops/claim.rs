@@ -44,7 +44,7 @@ const RETRIES: usize = 16;
 pub(super) async fn claim(
     conn: &mut AnyConnection,
     cx: &Cx<'_>,
-    c: Claim,
+    c: &Claim,
 ) -> Result<Claimed, JournalError> {
     let inserted = sqlx::query(
         "INSERT INTO journal_calls (call_id, tool, digest, arguments, state, attempt, owner, \

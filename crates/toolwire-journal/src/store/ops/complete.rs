@@ -34,7 +34,7 @@ pub(crate) struct PendingRow {
 pub(super) async fn complete(
     conn: &mut AnyConnection,
     cx: &Cx<'_>,
-    done: Completion,
+    done: &Completion,
 ) -> Result<bool, JournalError> {
     let state = if done.pending.is_some() { "suspended" } else { "completed" };
     let request_id = done.pending.as_ref().map(|p| p.request_id.as_str());

@@ -6,13 +6,14 @@ use sqlx::AnyConnection;
 use toolwire::{Answer, CallId, FailureKind, InvocationId, Receipt, ToolResult};
 
 use super::Cx;
+use super::answer::settle;
 use super::audit::{AuditRow, append};
 use crate::error::JournalError;
 use crate::store::rows::REQUEST_COLUMNS;
-use crate::store::{RequestRow, time_of};
+use crate::store::{RequestRow, shown_time, time_of};
 
 /// The reason of the declining answer an expired request gets.
-pub(crate) const EXPIRED: &str = "expired";
+const EXPIRED: &str = "expired";
 
 /// Expires every pending request whose time is up by `now`; the receipts of their calls.
 pub(super) async fn expire_due(
@@ -47,18 +48,7 @@ pub(super) async fn expire_one(
     now: i64,
 ) -> Result<Option<Receipt>, JournalError> {
     let answer = Answer::decline(row.request_id.clone(), EXPIRED);
-    let answer = serde_json::to_string(&answer).map_err(|e| JournalError::corrupt("answer", e))?;
-    let done = sqlx::query(
-        "UPDATE journal_requests SET state = 'expired', answer = $1, updated_at = $2 \
-         WHERE request_id = $3 AND state = 'pending'",
-    )
-    .bind(&answer)
-    .bind(now)
-    .bind(&row.request_id)
-    .execute(&mut *conn)
-    .await
-    .map_err(cx.fail("expire a request"))?;
-    if done.rows_affected() == 0 {
+    if settle(conn, cx, &answer, "expired", now).await?.is_none() {
         return Ok(None);
     }
     let receipt = expired_receipt(row, now);
@@ -80,10 +70,7 @@ pub(super) async fn expire_one(
 
 /// The receipt of a call whose request expired: declined, never run again.
 fn expired_receipt(row: &RequestRow, now: i64) -> Receipt {
-    let at = row.expires_at.map_or_else(
-        || "now".to_owned(),
-        |at| humantime::format_rfc3339_millis(time_of(at)).to_string(),
-    );
+    let at = row.expires_at.map_or_else(|| "now".to_owned(), shown_time);
     let text = format!(
         "request {:?} of {:?} expired at {at}: declined (reason: {EXPIRED})",
         row.request_id, row.tool

@@ -75,31 +75,31 @@ pub(crate) enum Reply {
 /// Runs `op` on `conn`, which is inside a transaction; `place` names the journal in errors.
 pub(crate) async fn run(
     conn: &mut AnyConnection,
-    op: Op,
+    op: &Op,
     place: &str,
 ) -> Result<Reply, JournalError> {
     let cx = Cx::new(place);
     match op {
         Op::Claim(claim) => claim::claim(conn, &cx, claim).await.map(Reply::Claimed),
         Op::Renew { call_id, attempt, until } => {
-            claim::renew(conn, &cx, &call_id, attempt, until).await.map(Reply::Done)
+            claim::renew(conn, &cx, call_id, *attempt, *until).await.map(Reply::Done)
         }
-        Op::Complete(done) => complete::complete(conn, &cx, *done).await.map(Reply::Done),
+        Op::Complete(done) => complete::complete(conn, &cx, done).await.map(Reply::Done),
         Op::Answer { answer, now } => {
-            answer::answer(conn, &cx, answer, now).await.map(Reply::Answered)
+            answer::answer(conn, &cx, answer, *now).await.map(Reply::Answered)
         }
         Op::BeginResume(begin) => resume::begin(conn, &cx, begin).await.map(Reply::Resume),
-        Op::ExpireDue { now } => expire::expire_due(conn, &cx, now).await.map(Reply::Expired),
-        Op::Resolve(resolve) => resolve::resolve(conn, &cx, *resolve).await.map(Reply::Done),
-        Op::Append(row) => audit::append(conn, &cx, &row).await.map(|()| Reply::Done(true)),
-        Op::SaveRun(run) => runs::save(conn, &cx, *run).await.map(|()| Reply::Done(true)),
+        Op::ExpireDue { now } => expire::expire_due(conn, &cx, *now).await.map(Reply::Expired),
+        Op::Resolve(resolve) => resolve::resolve(conn, &cx, resolve).await.map(Reply::Done),
+        Op::Append(row) => audit::append(conn, &cx, row).await.map(|()| Reply::Done(true)),
+        Op::SaveRun(run) => runs::save(conn, &cx, run).await.map(|()| Reply::Done(true)),
         Op::ClaimRun { run_id, until, now } => {
-            runs::claim(conn, &cx, &run_id, until, now).await.map(Reply::Done)
+            runs::claim(conn, &cx, run_id, *until, *now).await.map(Reply::Done)
         }
-        Op::ReleaseRun { run_id } => runs::release(conn, &cx, &run_id).await.map(Reply::Done),
-        Op::RemoveRun { run_id } => runs::remove(conn, &cx, &run_id).await.map(Reply::Done),
+        Op::ReleaseRun { run_id } => runs::release(conn, &cx, run_id).await.map(Reply::Done),
+        Op::RemoveRun { run_id } => runs::remove(conn, &cx, run_id).await.map(Reply::Done),
         Op::AnswerRun { request_id, answer, now } => {
-            runs::answer(conn, &cx, &request_id, &answer, now).await.map(Reply::RunAnswered)
+            runs::answer(conn, &cx, request_id, answer, *now).await.map(Reply::RunAnswered)
         }
     }
 }

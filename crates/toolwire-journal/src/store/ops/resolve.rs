@@ -20,7 +20,7 @@ pub(crate) struct Resolve {
 pub(super) async fn resolve(
     conn: &mut AnyConnection,
     cx: &Cx<'_>,
-    r: Resolve,
+    r: &Resolve,
 ) -> Result<bool, JournalError> {
     let query = match &r.completed {
         Some(audit) => sqlx::query(

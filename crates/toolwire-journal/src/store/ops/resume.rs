@@ -19,8 +19,8 @@ pub(crate) struct BeginResume {
 /// What the journal says of a resume.
 #[derive(Debug)]
 pub(crate) enum ResumeStart {
-    /// Resume it: the call is this process's, as attempt `attempt`.
-    Run { call: Box<CallRow>, request: Box<RequestRow>, attempt: i64 },
+    /// Resume it: the call is this process's, as its row's attempt.
+    Run { call: Box<CallRow>, request: Box<RequestRow> },
     /// No request has this id.
     Unknown,
     /// The request has no answer yet.
@@ -34,7 +34,7 @@ pub(crate) enum ResumeStart {
 pub(super) async fn begin(
     conn: &mut AnyConnection,
     cx: &Cx<'_>,
-    b: BeginResume,
+    b: &BeginResume,
 ) -> Result<ResumeStart, JournalError> {
     let Some(request) = request_row(conn, cx, &b.request_id).await? else {
         return Ok(ResumeStart::Unknown);
@@ -77,6 +77,5 @@ pub(super) async fn begin(
     let Some(call) = call_row(conn, cx, &request.call_id).await? else {
         return Ok(ResumeStart::Unknown);
     };
-    let attempt = call.attempt;
-    Ok(ResumeStart::Run { call: Box::new(call), request: Box::new(request), attempt })
+    Ok(ResumeStart::Run { call: Box::new(call), request: Box::new(request) })
 }

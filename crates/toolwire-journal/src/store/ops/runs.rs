@@ -47,7 +47,7 @@ pub(crate) enum RunAnswered {
 pub(super) async fn save(
     conn: &mut AnyConnection,
     cx: &Cx<'_>,
-    run: SaveRun,
+    run: &SaveRun,
 ) -> Result<(), JournalError> {
     sqlx::query(
         "INSERT INTO journal_runs (run_id, label, state, claimed_until, created_at, updated_at) \
@@ -68,10 +68,10 @@ pub(super) async fn save(
         .execute(&mut *conn)
         .await
         .map_err(cx.fail("save a run's requests"))?;
-    for (position, wait) in run.waiting.into_iter().enumerate() {
-        let (answer, answered_at) = match wait.answer {
-            Some(answer) => (Some(answer), Some(run.now)),
-            None => earlier.get(&wait.request_id).cloned().unzip(),
+    for (position, wait) in run.waiting.iter().enumerate() {
+        let (answer, answered_at) = match &wait.answer {
+            Some(answer) => (Some(answer.as_str()), Some(run.now)),
+            None => earlier.get(&wait.request_id).map(|(a, at)| (a.as_str(), *at)).unzip(),
         };
         sqlx::query(
             "INSERT INTO journal_run_requests (request_id, run_id, position, call_id, tool, \
