@@ -65,7 +65,7 @@ pub(super) async fn claim(
         return Ok(Claimed::Run { attempt: 1 });
     }
     for _ in 0..RETRIES {
-        if let Some(found) = decide(conn, cx, &c).await? {
+        if let Some(found) = decide(conn, cx, c).await? {
             return Ok(found);
         }
     }

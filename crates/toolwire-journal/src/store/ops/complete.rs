@@ -56,7 +56,7 @@ pub(super) async fn complete(
     let applied = updated.rows_affected() == 1;
     if applied {
         if let Some(pending) = &done.pending {
-            store_request(conn, cx, &done, pending).await?;
+            store_request(conn, cx, done, pending).await?;
         }
         if let Some(resumed) = &done.resumed {
             resolve_request(conn, cx, resumed, done.now).await?;
