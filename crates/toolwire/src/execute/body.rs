@@ -2,7 +2,6 @@
 //! otherwise.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Arc;
 
 use serde_json::Value;
 use tokio::time::{Instant, Sleep};
@@ -40,9 +39,9 @@ pub(super) fn body(
     args: Value,
     mut ctx: ToolContext,
     deadline: Option<Deadline>,
-    gate: &Gate,
+    gate: Gate,
 ) -> Body {
-    let timer = match deadline.filter(|_| races(tool, gate)) {
+    let timer = match deadline.filter(|_| races(tool, &gate)) {
         Some(deadline) => match timer(tool, deadline.at) {
             Ok(sleep) => Some((deadline, sleep)),
             Err(result) => return Body::Done(result),
@@ -50,7 +49,7 @@ pub(super) fn body(
         None => None,
     };
     if gate.is_async() {
-        return Body::Race(gated(tool.clone(), gate.clone(), args, ctx), timer);
+        return Body::Race(gated(tool.clone(), gate, args, ctx), timer);
     }
     if gate.applies(tool, &ctx) {
         let decided = gate.decide_now(tool, &args, &ctx);
@@ -119,34 +118,34 @@ fn gated(tool: Tool, gate: Gate, args: Value, mut ctx: ToolContext) -> BoxFuture
         if let Err(result) = gate.settle(&tool, &args, &mut ctx, decision) {
             return result;
         }
-        if let Some(Authorizer::Sync(check)) = &tool.inner().hooks.authorize {
-            if let Err(result) = authorize_now(&tool, check.as_ref(), &args, &ctx) {
-                return result;
-            }
-            return run(&tool, args, ctx).await;
+        if let Some(Authorizer::Sync(check)) = &tool.inner().hooks.authorize
+            && let Err(result) = authorize_now(&tool, check.as_ref(), &args, &ctx)
+        {
+            return result;
         }
-        authorized_run(tool, args, ctx).await
+        authorize_and_run(&tool, args, ctx).await
     })
 }
 
 /// The future of an async authorizer, if the tool has one, followed by the handler.
 fn authorized_run(tool: Tool, args: Value, ctx: ToolContext) -> BoxFuture {
-    Box::pin(async move {
-        if let Some(Authorizer::Async(check)) = &tool.inner().hooks.authorize {
-            let check = Arc::clone(check);
-            let verdict = match catch_unwind(AssertUnwindSafe(|| check(args.clone(), ctx.clone())))
-            {
-                Ok(verdict) => catching(verdict).await,
-                Err(payload) => Err(payload),
-            };
-            match verdict {
-                Ok(Ok(())) => {}
-                Ok(Err(why)) => return denied(tool.name(), &why),
-                Err(payload) => return hook_panicked(tool.name(), "authorizer", payload),
-            }
+    Box::pin(async move { authorize_and_run(&tool, args, ctx).await })
+}
+
+/// The tool's async authorizer, if it has one, then the handler.
+async fn authorize_and_run(tool: &Tool, args: Value, ctx: ToolContext) -> ToolResult {
+    if let Some(Authorizer::Async(check)) = &tool.inner().hooks.authorize {
+        let verdict = match catch_unwind(AssertUnwindSafe(|| check(args.clone(), ctx.clone()))) {
+            Ok(verdict) => catching(verdict).await,
+            Err(payload) => Err(payload),
+        };
+        match verdict {
+            Ok(Ok(())) => {}
+            Ok(Err(why)) => return denied(tool.name(), &why),
+            Err(payload) => return hook_panicked(tool.name(), "authorizer", payload),
         }
-        run(&tool, args, ctx).await
-    })
+    }
+    run(tool, args, ctx).await
 }
 
 /// Runs the handler inside a raced future.

@@ -37,28 +37,19 @@ impl Trace {
 pub(super) struct Finish {
     pub(super) tool: Tool,
     pub(super) signal: AbortSignal,
-    /// A copy of the handler's context, kept only when the tool has debug steps.
-    /// Kept only for a tool with debug steps, and boxed, so the common call stays small.
+    /// A copy of the handler's context, kept only when the tool has debug steps, and boxed,
+    /// so the common call stays small.
     pub(super) debug_ctx: Option<Box<ToolContext>>,
 }
 
 impl Finish {
-    /// Runs the steps after the body on its result; `span` is the invocation's.
-    /// Runs the steps after the body on `result`, in place: in the common call, with no hooks
-    /// and no output schema, the result is not moved at all.
+    /// Runs the steps after the body on `result`, in place, `span` being the invocation's:
+    /// in the common call, with no hooks and no output schema, the result is not moved at all.
     pub(super) fn run(&self, result: &mut ToolResult, span: &Span) {
         settle(result, &self.signal);
-        self.parse_output(result);
-        self.check_output(result);
-        self.debug_steps(result, span);
-    }
-
-    fn parse_output(&self, result: &mut ToolResult) {
         parse_output(&self.tool, result);
-    }
-
-    fn check_output(&self, result: &mut ToolResult) {
         check_output(&self.tool, result);
+        self.debug_steps(result, span);
     }
 
     fn debug_steps(&self, result: &ToolResult, span: &Span) {

@@ -14,7 +14,6 @@ use crate::record::{Request, ToolResult};
 use crate::tool::Tool;
 
 /// What the policy step needs besides the call: the registry's policy and approval key.
-#[derive(Clone, Default)]
 pub(super) struct Gate {
     pub(super) policy: Option<Policy>,
     pub(super) key: Option<ApprovalKey>,
@@ -63,8 +62,8 @@ impl Gate {
             return Err(denied(tool.name(), &why));
         }
         let asks = matches!(decision, Decision::Ask(_));
-        let answered = ctx.answer.as_ref().filter(|a| asks || is_approval_id(&a.id)).cloned();
-        if let Some(answer) = answered {
+        // The answer is the policy step's to use: the handler never sees it.
+        if let Some(answer) = ctx.answer.take_if(|a| asks || is_approval_id(&a.id)) {
             let digest = self.digest(tool, args, ctx);
             check_approval(self.key(), &answer, &digest)
                 .map_err(|why| denied(tool.name(), &format!("approval not granted: {why}")))?;
@@ -72,7 +71,6 @@ impl Gate {
                 let reason = answer.reason.as_deref().unwrap_or("no reason given");
                 return Err(denied(tool.name(), &format!("approval was declined: {reason}")));
             }
-            ctx.answer = None;
             return Ok(());
         }
         match decision {

@@ -55,6 +55,7 @@ pub(crate) use options::{Options, call_options};
 pub(crate) use outcome::drop_quietly;
 pub(crate) use resolve::resolve;
 
+use crate::schema::HeldValue;
 use crate::tool::Tool;
 
 /// A prepared call of one tool; made by [`Tool::execute`], run by `.await`.
@@ -83,13 +84,13 @@ use crate::tool::Tool;
 #[must_use = "an execution does nothing until it is awaited"]
 pub struct Execution {
     tool: Tool,
-    input: Value,
+    input: HeldValue,
     options: Options,
 }
 
 impl Execution {
     pub(crate) fn new(tool: Tool, input: Value) -> Self {
-        Self { tool, input, options: Options::default() }
+        Self { tool, input: HeldValue::new(input), options: Options::default() }
     }
 }
 
@@ -99,16 +100,9 @@ impl IntoFuture for Execution {
     type Output = crate::ToolResult;
     type IntoFuture = ExecuteFuture;
 
-    fn into_future(mut self) -> ExecuteFuture {
-        let input = std::mem::take(&mut self.input);
-        ExecuteFuture::new(self.tool.clone(), input, std::mem::take(&mut self.options))
-    }
-}
-
-impl Drop for Execution {
-    fn drop(&mut self) {
-        // Never awaited: the arguments may be nested too deeply to drop recursively.
-        crate::schema::drop_iteratively(std::mem::take(&mut self.input));
+    fn into_future(self) -> ExecuteFuture {
+        let Execution { tool, input, options } = self;
+        ExecuteFuture::new(tool, input.take(), options)
     }
 }
 

@@ -66,7 +66,7 @@ pub(super) fn start(tool: Tool, input: Value, options: &mut Options) -> Started 
     };
     let debug_ctx = tool.inner().hooks.debug_steps.as_ref().map(|_| Box::new(ctx.clone()));
     let finish = Finish { tool, signal, debug_ctx };
-    match body(&finish.tool, args, ctx, deadline, &gate) {
+    match body(&finish.tool, args, ctx, deadline, gate) {
         Body::Done(result) => {
             let mut result = result;
             finish.run(&mut result, &trace.span);

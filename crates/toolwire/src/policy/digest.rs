@@ -44,9 +44,10 @@ pub fn call_digest(tool: &str, call_id: &str, arguments: &Value) -> String {
 /// assert_eq!(toolwire::policy::canonical_json(&json!({"b": [1, null], "a": "x"})), r#"{"a":"x","b":[1,null]}"#);
 /// ```
 pub fn canonical_json(value: &Value) -> String {
-    let mut out = String::new();
+    let mut out = Vec::new();
     write_canonical(value, &mut out);
-    out
+    // serde_json writes UTF-8 only, so this never needs the fallback.
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// Lower-case hex of `bytes`.
@@ -61,41 +62,40 @@ pub(super) fn hex(bytes: &[u8]) -> String {
 
 /// Appends the canonical JSON of `value`. Arguments reach here after the size and depth
 /// limits, so the recursion is bounded.
-fn write_canonical(value: &Value, out: &mut String) {
+fn write_canonical(value: &Value, out: &mut Vec<u8>) {
     match value {
         Value::Object(map) => {
             let mut entries: Vec<(&String, &Value)> = map.iter().collect();
             entries.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-            out.push('{');
+            out.push(b'{');
             for (i, (key, item)) in entries.into_iter().enumerate() {
                 if i > 0 {
-                    out.push(',');
+                    out.push(b',');
                 }
-                write_string(key, out);
-                out.push(':');
+                write_scalar(key, out);
+                out.push(b':');
                 write_canonical(item, out);
             }
-            out.push('}');
+            out.push(b'}');
         }
         Value::Array(items) => {
-            out.push('[');
+            out.push(b'[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
-                    out.push(',');
+                    out.push(b',');
                 }
                 write_canonical(item, out);
             }
-            out.push(']');
+            out.push(b']');
         }
-        Value::String(text) => write_string(text, out),
-        scalar => {
-            let _ = write!(out, "{scalar}");
-        }
+        scalar => write_scalar(scalar, out),
     }
 }
 
-fn write_string(text: &str, out: &mut String) {
-    let _ = write!(out, "{}", Value::from(text));
+/// Appends a string, number, boolean or null as serde_json writes it, escaped in place.
+fn write_scalar(value: &(impl serde::Serialize + ?Sized), out: &mut Vec<u8>) {
+    // Writing to a Vec cannot fail, and a scalar always serializes.
+    let _ = serde_json::to_writer(&mut *out, value);
 }
 
 #[cfg(test)]

@@ -39,4 +39,4 @@ pub use id::{InvocationId, ParseIdError, ParseIdErrorKind};
 pub use receipt::Receipt;
 pub use result::{FailureKind, ToolResult};
 pub use suspend::{Answer, Request};
-pub(crate) use text::clip;
+pub(crate) use text::{clip, floor};

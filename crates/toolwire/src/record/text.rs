@@ -12,11 +12,16 @@ pub(crate) fn clip(text: &str, max: usize) -> Cow<'_, str> {
     if text.len() <= max {
         return Cow::Borrowed(text);
     }
-    let mut end = max;
+    Cow::Owned(format!("{}… ({} bytes in all)", floor(text, max), text.len()))
+}
+
+/// The longest start of `text` of at most `max` bytes that ends on a character boundary.
+pub(crate) fn floor(text: &str, max: usize) -> &str {
+    let mut end = max.min(text.len());
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    Cow::Owned(format!("{}… ({} bytes in all)", &text[..end], text.len()))
+    &text[..end]
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use serde_json::Value;
 use tokio::task::JoinSet;
 use tracing::Instrument;
 
-use super::invoke::{DROPPED_CALL_TEXT, Label};
+use super::invoke::{DROPPED_CALL_TEXT, Invocation, Label};
 use super::{InvokeFuture, Receipt, Registry, ToolCall};
 use crate::abort::AbortSignal;
 use crate::execute::Options;
@@ -42,7 +42,7 @@ pub struct Dispatch {
     calls: Vec<ToolCall>,
     options: Options,
     events: Option<DispatchSink>,
-    answers: HashMap<CallId, Answer>,
+    answers: HashMap<CallId, Arc<Answer>>,
     limit: usize,
 }
 
@@ -87,7 +87,7 @@ impl Dispatch {
 
     /// Retries the call with id `call_id` with the host's answer to its request.
     pub fn answer(mut self, call_id: impl Into<CallId>, answer: Answer) -> Self {
-        self.answers.insert(call_id.into(), answer);
+        self.answers.insert(call_id.into(), Arc::new(answer));
         self
     }
 }
@@ -109,7 +109,7 @@ struct Batch {
     registry: Registry,
     options: Options,
     events: Option<DispatchSink>,
-    answers: HashMap<CallId, Answer>,
+    answers: HashMap<CallId, Arc<Answer>>,
     /// The calls, their arguments taken out.
     calls: Vec<ToolCall>,
 }
@@ -118,9 +118,10 @@ impl Batch {
     /// The invocation of the call at `position`, one of the positions of the arguments.
     fn invocation(&self, position: usize, arguments: Value) -> InvokeFuture {
         let call = &self.calls[position];
+        let options = self.options.clone();
         let mut invocation =
-            self.registry.invoke(&call.tool, arguments).with_options(&self.options);
-        invocation = invocation.call_id(call.call_id.clone());
+            Invocation::with_options(&self.registry, &call.tool, arguments, options)
+                .call_id(call.call_id.clone());
         if let Some(why) = &call.malformed {
             invocation = invocation.reject_arguments(why);
         }
@@ -129,7 +130,7 @@ impl Batch {
             invocation = invocation.on_event(move |event| sink(&id, event));
         }
         if let Some(answer) = self.answers.get(&call.call_id) {
-            invocation = invocation.answer(answer.clone());
+            invocation = invocation.shared_answer(Arc::clone(answer));
         }
         invocation.into_future()
     }

@@ -15,7 +15,7 @@ use super::{Receipt, ReceiptHook, Registry};
 use crate::clock;
 use crate::execute::{ExecuteFuture, Options, call_options};
 use crate::record::{CallId, FailureKind, InvocationId, ToolResult};
-use crate::schema::drop_iteratively;
+use crate::schema::HeldValue;
 use crate::tool::Tool;
 
 /// The text of the receipt of a call whose future was dropped before it completed.
@@ -27,19 +27,34 @@ pub struct Invocation {
     on_receipt: Option<ReceiptHook>,
     /// The tool, or the name that was called and why the call fails before it starts.
     target: Result<Tool, Box<(Arc<str>, ToolResult)>>,
-    input: Value,
+    input: HeldValue,
     options: Options,
 }
 
 impl Invocation {
     pub(super) fn new(registry: &Registry, name: &str, input: Value) -> Self {
+        Self::with_options(registry, name, input, registry.options())
+    }
+
+    /// A call with `options`, which carry the registry's settings already: a dispatch's.
+    pub(super) fn with_options(
+        registry: &Registry,
+        name: &str,
+        input: Value,
+        options: Options,
+    ) -> Self {
         let target = match registry.lookup(name) {
             Ok(tool) => Ok(tool.clone()),
             Err(failure) => Err(Box::new((Arc::from(super::suggest::shown(name)), failure))),
         };
-        let options = registry.options();
         let on_receipt = registry.on_receipt().cloned();
-        Self { on_receipt, target, input, options }
+        Self { on_receipt, target, input: HeldValue::new(input), options }
+    }
+
+    /// Hands the call an answer shared with others holding it.
+    pub(super) fn shared_answer(mut self, answer: Arc<crate::Answer>) -> Self {
+        self.options.answer = Some(answer);
+        self
     }
 
     /// Fails the call before it starts, because the model's arguments could not be read.
@@ -51,56 +66,30 @@ impl Invocation {
         }
         self
     }
-
-    /// Takes the caller's options of a dispatch, keeping this call's id and the registry's
-    /// settings.
-    pub(super) fn with_options(mut self, options: &Options) -> Self {
-        let own = mem::take(&mut self.options);
-        self.options = Options {
-            call_id: own.call_id,
-            limits: own.limits,
-            policy: own.policy,
-            approval_key: own.approval_key,
-            ..options.clone()
-        };
-        self
-    }
 }
 
 call_options!(Invocation);
-
-impl Drop for Invocation {
-    fn drop(&mut self) {
-        // Never awaited: the arguments may be nested too deeply to drop recursively.
-        drop_iteratively(mem::take(&mut self.input));
-    }
-}
 
 impl IntoFuture for Invocation {
     type Output = Receipt;
     type IntoFuture = InvokeFuture;
 
-    fn into_future(mut self) -> InvokeFuture {
-        let input = mem::take(&mut self.input);
-        let options = mem::take(&mut self.options);
-        let on_receipt = self.on_receipt.take();
-        let target = mem::replace(&mut self.target, Err(placeholder()));
+    fn into_future(self) -> InvokeFuture {
+        let Invocation { on_receipt, target, input, options } = self;
         let call_id = options.call_id.clone();
         let (tool, body) = match target {
-            Ok(tool) => (tool.shared_name(), Body::Known(ExecuteFuture::new(tool, input, options))),
+            Ok(tool) => {
+                let call = ExecuteFuture::new(tool.clone(), input.take(), options);
+                (tool.shared_name(), Body::Known(call))
+            }
             Err(failed) => {
-                drop_iteratively(input);
+                drop(input);
                 let (name, failure) = *failed;
                 (name, Body::Failed(Box::new(failure)))
             }
         };
-        InvokeFuture { tool, call_id, invocation_id: None, on_receipt, started: None, body }
+        InvokeFuture { tool, call_id, on_receipt, started: None, body }
     }
-}
-
-/// What an invocation's target is while it is moved out.
-fn placeholder() -> Box<(Arc<str>, ToolResult)> {
-    Box::new((Arc::from(""), ToolResult::failure("")))
 }
 
 /// The future of one invocation's [`Receipt`]. It never panics and never errs.
@@ -115,12 +104,19 @@ fn placeholder() -> Box<(Arc<str>, ToolResult)> {
 pub struct InvokeFuture {
     tool: Arc<str>,
     call_id: Option<CallId>,
-    /// Made at the first poll, from the instant the call started: no clock read of its own.
-    invocation_id: Option<InvocationId>,
     on_receipt: Option<ReceiptHook>,
-    /// When it was first polled.
-    started: Option<Instant>,
+    /// When it was first polled, and its invocation id.
+    started: Option<Started>,
     body: Body,
+}
+
+/// When a call started, on both clocks, and the invocation id made from that instant: no
+/// clock read of its own.
+#[derive(Clone, Copy)]
+struct Started {
+    at: Instant,
+    wall: SystemTime,
+    id: InvocationId,
 }
 
 // The running call is the common case and is kept inline: boxing it would cost every call
@@ -176,27 +172,27 @@ fn report(hook: Option<&ReceiptHook>, receipt: &Receipt) {
 
 impl InvokeFuture {
     /// Marks the call started at `now` on its first poll, giving it its invocation id.
-    fn start(&mut self) -> (Instant, InvocationId) {
-        if let (Some(started), Some(id)) = (self.started, self.invocation_id) {
-            return (started, id);
+    fn start(&mut self) -> Started {
+        if let Some(started) = self.started {
+            return started;
         }
-        let started = Instant::now();
-        let id = InvocationId::at(clock::wall_time(started));
+        let at = Instant::now();
+        let wall = clock::wall_time(at);
+        let started = Started { at, wall, id: InvocationId::at(wall) };
         self.started = Some(started);
-        self.invocation_id = Some(id);
         if let Body::Known(call) = &mut self.body {
-            call.set_invocation_id(id);
+            call.set_invocation_id(started.id);
         }
-        (started, id)
+        started
     }
 
-    fn receipt(&mut self, started: Instant, result: ToolResult) -> Receipt {
+    fn receipt(&mut self, started: Started, result: ToolResult) -> Receipt {
         Receipt {
-            invocation_id: self.invocation_id.unwrap_or_default(),
+            invocation_id: started.id,
             tool: Arc::clone(&self.tool),
             call_id: self.call_id.take(),
-            started_at: clock::wall_time(started),
-            duration: started.elapsed(),
+            started_at: started.wall,
+            duration: started.at.elapsed(),
             result,
         }
     }
@@ -207,13 +203,13 @@ impl Future for InvokeFuture {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Receipt> {
         let this = self.get_mut();
-        let (started, invocation_id) = this.start();
+        let started = this.start();
         let mut report_it = true;
         let result = match &mut this.body {
             Body::Known(call) => ready!(Pin::new(call).poll(cx)),
             Body::Failed(_) | Body::Done => match mem::replace(&mut this.body, Body::Done) {
                 Body::Failed(failure) => {
-                    trace_failed(&this.tool, invocation_id, this.call_id.as_deref(), &failure);
+                    trace_failed(&this.tool, started.id, this.call_id.as_deref(), &failure);
                     *failure
                 }
                 _ => {
@@ -239,7 +235,11 @@ impl Drop for InvokeFuture {
         // Stop the call first, so its handler is gone when the hook hears of it.
         crate::execute::drop_quietly(mem::replace(&mut self.body, Body::Done));
         if self.on_receipt.is_some() {
-            let started = self.started.unwrap_or_else(Instant::now);
+            // Never polled: it never started, and has no invocation id.
+            let started = self.started.unwrap_or_else(|| {
+                let at = Instant::now();
+                Started { at, wall: clock::wall_time(at), id: InvocationId::default() }
+            });
             let receipt =
                 self.receipt(started, ToolResult::failed(FailureKind::Aborted, DROPPED_CALL_TEXT));
             report(self.on_receipt.as_ref(), &receipt);
@@ -283,7 +283,7 @@ impl fmt::Debug for InvokeFuture {
         f.debug_struct("InvokeFuture")
             .field("tool", &self.tool)
             .field("call_id", &self.call_id)
-            .field("invocation_id", &self.invocation_id)
+            .field("invocation_id", &self.started.map(|s| s.id))
             .finish_non_exhaustive()
     }
 }

@@ -16,11 +16,7 @@ pub(super) fn shown(name: &str) -> Cow<'_, str> {
     if name.len() <= MAX_SHOWN {
         return Cow::Borrowed(name);
     }
-    let mut end = MAX_SHOWN;
-    while !name.is_char_boundary(end) {
-        end -= 1;
-    }
-    Cow::Owned(format!("{}…", &name[..end]))
+    Cow::Owned(format!("{}…", crate::record::floor(name, MAX_SHOWN)))
 }
 
 /// The text of the failure for a call to `unknown`, naming the closest of `known`.

@@ -162,6 +162,28 @@ pub(crate) fn drop_iteratively(value: Value) {
     }
 }
 
+/// Arguments held by a prepared call: dropped without recursion if the call is never run.
+#[derive(Debug, Default)]
+pub(crate) struct HeldValue(Value);
+
+impl HeldValue {
+    pub(crate) fn new(value: Value) -> Self {
+        Self(value)
+    }
+
+    /// The value, handed on to whoever runs the call.
+    pub(crate) fn take(mut self) -> Value {
+        std::mem::take(&mut self.0)
+    }
+}
+
+impl Drop for HeldValue {
+    fn drop(&mut self) {
+        // Never run: the arguments may be nested too deeply to drop recursively.
+        drop_iteratively(std::mem::take(&mut self.0));
+    }
+}
+
 /// Drops `value`'s scalar children at once and moves its container children to `stack`.
 fn set_aside_children(value: Value, stack: &mut Vec<Value>) {
     let is_container = |v: &Value| matches!(v, Value::Array(_) | Value::Object(_));

@@ -10,7 +10,7 @@ mod size;
 pub(crate) use check::{check_parameters, type_name};
 pub(crate) use compile::CompiledSchema;
 pub use limits::ArgumentLimits;
-pub(crate) use limits::{check_limits, drop_iteratively};
+pub(crate) use limits::{HeldValue, check_limits, drop_iteratively};
 pub(crate) use nulls::drop_optional_nulls;
 pub(crate) use size::check_schema_size;
 
