@@ -62,10 +62,6 @@ pub(crate) fn results(provider: Provider, assistant: &[Value], receipts: &[Recei
 /// An assistant turn holding `text` and `calls`, for a turn whose reply never completed:
 /// the calls that had started still get their results, so the conversation stays balanced.
 pub(crate) fn rebuilt(provider: Provider, text: &str, calls: &[ToolCall]) -> Vec<Value> {
-    let arguments = |call: &ToolCall| match &call.arguments {
-        Value::Object(_) => call.arguments.clone(),
-        _ => json!({}),
-    };
     match provider {
         Provider::Responses => {
             let mut items = Vec::new();
@@ -75,7 +71,7 @@ pub(crate) fn rebuilt(provider: Provider, text: &str, calls: &[ToolCall]) -> Vec
             }
             items.extend(calls.iter().map(|call| {
                 json!({"type": "function_call", "call_id": call.call_id.as_str(),
-                    "name": &*call.tool, "arguments": arguments(call).to_string()})
+                    "name": &*call.tool, "arguments": object_arguments(call).to_string()})
             }));
             items
         }
@@ -86,7 +82,7 @@ pub(crate) fn rebuilt(provider: Provider, text: &str, calls: &[ToolCall]) -> Vec
             }
             blocks.extend(calls.iter().map(|call| {
                 json!({"type": "tool_use", "id": call.call_id.as_str(), "name": &*call.tool,
-                    "input": arguments(call)})
+                    "input": object_arguments(call)})
             }));
             vec![json!({"role": "assistant", "content": blocks})]
         }
@@ -102,10 +98,14 @@ pub(crate) fn rebuilt(provider: Provider, text: &str, calls: &[ToolCall]) -> Vec
     }
 }
 
+/// A call's arguments as the providers take them back: an object, or `{}`.
+pub(crate) fn object_arguments(call: &ToolCall) -> Value {
+    if call.arguments.is_object() { call.arguments.clone() } else { json!({}) }
+}
+
 /// A Gemini `functionCall`: `{"id"?, "name", "args"}`.
 pub(crate) fn gemini_call(call: &ToolCall) -> Value {
-    let args = if call.arguments.is_object() { call.arguments.clone() } else { json!({}) };
-    let mut value = json!({"name": &*call.tool, "args": args});
+    let mut value = json!({"name": &*call.tool, "args": object_arguments(call)});
     if !call.call_id.is_empty() {
         value["id"] = json!(call.call_id.as_str());
     }

@@ -196,9 +196,7 @@ impl Settings {
             let Some(event) = event else { break };
             let Some(data) = event.data.as_deref() else { continue };
             any = true;
-            decoder
-                .event(event.event.as_deref(), data, sink)
-                .map_err(|error| Failed { error, retry: false })?;
+            decoder.event(data, sink).map_err(|error| Failed { error, retry: false })?;
         }
         decoder.finish(sink).map_err(|error| {
             let retry = error.kind() == ErrorKind::StreamCut;

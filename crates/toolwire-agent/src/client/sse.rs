@@ -60,6 +60,6 @@ impl Events {
 
 /// The error of a request that `signal` aborted.
 pub(super) fn aborted(signal: &AbortSignal, what: &str) -> Error {
-    let reason = signal.reason().unwrap_or(toolwire::DEFAULT_ABORT_REASON);
+    let reason = signal.reason_or_default();
     Error::new(ErrorKind::Aborted, format!("{what}: aborted: {reason}"))
 }

@@ -17,6 +17,29 @@ pub(super) async fn joined(handle: Option<JoinHandle<Receipt>>) -> Option<Receip
     }))
 }
 
+/// Whose call a receipt is: its id and tool, cheap to copy.
+pub(super) struct Whose {
+    call_id: toolwire::CallId,
+    tool: Arc<str>,
+}
+
+impl Whose {
+    pub(super) fn of(call: &ToolCall) -> Self {
+        Self { call_id: call.call_id.clone(), tool: Arc::clone(&call.tool) }
+    }
+
+    /// `receipt`, named after this call when it was made for none in particular (a lost or
+    /// failed task), so that [`repair`](toolwire::provider::repair) matches it by the
+    /// call's id instead of replacing its text.
+    pub(super) fn own(self, mut receipt: Receipt) -> Receipt {
+        if receipt.call_id.is_none() {
+            receipt.call_id = Some(self.call_id);
+            receipt.tool = self.tool;
+        }
+        receipt
+    }
+}
+
 pub(super) fn lost() -> Receipt {
     receipt_of(ToolResult::failed(FailureKind::Aborted, toolwire::provider::MISSING_RESULT))
 }

@@ -8,7 +8,7 @@ use tokio::task::JoinHandle;
 use toolwire::{AbortSignal, Receipt, ToolCall};
 
 use super::Shared;
-use super::call::{joined, lost, prepare, start};
+use super::call::{Whose, joined, lost, prepare, start};
 use super::events::{self, AgentEvent};
 use super::guard::{Guard, refusal};
 use crate::client::TurnSink;
@@ -114,35 +114,34 @@ impl<'a> Starter<'a> {
 
     /// Waits for the running calls, runs the held ones as one dispatch, in order.
     async fn settle(&self, slots: Vec<Slot>) -> Vec<Receipt> {
-        let held: Vec<ToolCall> = slots
-            .iter()
-            .filter_map(|s| match s {
-                Slot::Held(call) => Some(call.clone()),
-                _ => None,
-            })
-            .collect();
-        let batch = self.dispatch(held);
+        // Per slot: whose call it is, and its receipt if it is known already.
         let mut out = Vec::with_capacity(slots.len());
-        let mut waits = Vec::new();
+        let mut waits = Vec::with_capacity(slots.len());
+        let mut held = Vec::new();
         for slot in slots {
-            match slot {
-                Slot::Running(_, handle) => waits.push(Some(handle)),
-                Slot::Held(_) => waits.push(None),
+            let whose = Whose::of(slot.call());
+            let (refused, wait) = match slot {
+                Slot::Running(_, handle) => (None, Some(handle)),
+                Slot::Held(call) => {
+                    held.push(call);
+                    (None, None)
+                }
                 Slot::Refused(_, receipt) => {
                     events::finished(self.shared.events.as_ref(), &receipt);
-                    out.push(Some(receipt));
-                    waits.push(None);
-                    continue;
+                    (Some(receipt), None)
                 }
-            }
-            out.push(None);
+            };
+            out.push((whose, refused));
+            waits.push(wait);
         }
-        let (mut batch, joined) = tokio::join!(batch, join_all(waits.into_iter().map(joined)));
+        let (mut batch, joined) =
+            tokio::join!(self.dispatch(held), join_all(waits.into_iter().map(joined)));
         batch.reverse();
         out.into_iter()
             .zip(joined)
-            .map(|(refused, joined)| {
-                refused.or(joined).or_else(|| batch.pop()).unwrap_or_else(lost)
+            .map(|((whose, refused), joined)| {
+                let receipt = refused.or(joined).or_else(|| batch.pop());
+                whose.own(receipt.unwrap_or_else(lost))
             })
             .collect()
     }

@@ -118,9 +118,7 @@ impl Decoder {
             accumulator.push(event);
             let call = accumulator.finish().map_err(unparsed)?.into_iter().next();
             if let Some(call) = call {
-                let input =
-                    if call.arguments.is_object() { call.arguments.clone() } else { json!({}) };
-                block.value["input"] = input;
+                block.value["input"] = crate::history::object_arguments(&call);
                 sink.call(&call);
                 block.done = Some(call);
             }
@@ -138,12 +136,7 @@ fn append(value: &mut Value, key: &str, more: &str) {
 }
 
 impl Decode for Decoder {
-    fn event(
-        &mut self,
-        _name: Option<&str>,
-        data: &str,
-        sink: &mut dyn TurnSink,
-    ) -> Result<(), Error> {
+    fn event(&mut self, data: &str, sink: &mut dyn TurnSink) -> Result<(), Error> {
         let event = super::json(data, NAME)?;
         let index = event.get("index").and_then(Value::as_u64);
         match (event.get("type").and_then(Value::as_str), index) {

@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 use toolwire::provider::gemini::{self, CallAccumulator};
 
-use super::{Decode, Target, cut, finish_of, invalid, provider_error, unparsed};
+use super::{Decode, Target, cut, finish_of, invalid, reported_error, unparsed};
 use crate::Error;
 use crate::client::{Finish, ModelRequest, ModelTurn, TurnSink};
 use crate::history::gemini_call;
@@ -26,9 +26,7 @@ pub(super) fn body(target: &Target, request: &ModelRequest<'_>) -> Value {
 }
 
 pub(super) fn reply(reply: &Value) -> Result<ModelTurn, Error> {
-    if let Some(error) = reply.get("error").filter(|e| !e.is_null()) {
-        return Err(provider_error(NAME, error));
-    }
+    reported_error(NAME, reply)?;
     let Some(candidate) = reply.pointer("/candidates/0") else {
         let blocked = reply.pointer("/promptFeedback/blockReason").and_then(Value::as_str);
         return match blocked {
@@ -106,16 +104,9 @@ impl Decoder {
 }
 
 impl Decode for Decoder {
-    fn event(
-        &mut self,
-        _name: Option<&str>,
-        data: &str,
-        sink: &mut dyn TurnSink,
-    ) -> Result<(), Error> {
+    fn event(&mut self, data: &str, sink: &mut dyn TurnSink) -> Result<(), Error> {
         let chunk = super::json(data, NAME)?;
-        if let Some(error) = chunk.get("error").filter(|e| !e.is_null()) {
-            return Err(provider_error(NAME, error));
-        }
+        reported_error(NAME, &chunk)?;
         self.calls.push(&chunk);
         let calls = self.calls.clone().finish().map_err(unparsed)?;
         let parts = chunk.pointer("/candidates/0/content/parts").and_then(Value::as_array);

@@ -26,13 +26,8 @@ pub(crate) struct Target {
 
 /// Takes in a streamed reply's events, reporting text and finished calls as they come.
 pub(crate) trait Decode: Send {
-    /// One event: its `event:` name, if any, and its data.
-    fn event(
-        &mut self,
-        name: Option<&str>,
-        data: &str,
-        sink: &mut dyn TurnSink,
-    ) -> Result<(), Error>;
+    /// One event's data (every provider names the event inside it too).
+    fn event(&mut self, data: &str, sink: &mut dyn TurnSink) -> Result<(), Error>;
 
     /// The whole turn, once the body has ended; every call not reported yet is reported.
     /// A body that ended before the provider's end-of-reply event is a
@@ -140,6 +135,14 @@ fn cut(provider: &str) -> Error {
 }
 
 /// An error the provider sent inside a stream or reply.
+/// An `error` the provider put in a reply or a chunk, if any.
+fn reported_error(provider: &str, value: &Value) -> Result<(), Error> {
+    match value.get("error").filter(|e| !e.is_null()) {
+        Some(error) => Err(provider_error(provider, error)),
+        None => Ok(()),
+    }
+}
+
 fn provider_error(provider: &str, error: &Value) -> Error {
     let message = error
         .get("message")

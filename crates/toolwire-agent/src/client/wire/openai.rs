@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use toolwire::ToolCall;
 use toolwire::provider::openai::{self, CallAccumulator};
 
-use super::{Decode, Target, cut, finish_of, invalid, provider_error, unparsed};
+use super::{Decode, Target, cut, finish_of, invalid, reported_error, unparsed};
 use crate::Error;
 use crate::client::{Finish, ModelRequest, ModelTurn, TurnSink};
 use crate::history::openai_assistant;
@@ -29,9 +29,7 @@ pub(super) fn body(target: &Target, request: &ModelRequest<'_>, stream: bool) ->
 }
 
 pub(super) fn reply(reply: &Value) -> Result<ModelTurn, Error> {
-    if let Some(error) = reply.get("error").filter(|e| !e.is_null()) {
-        return Err(provider_error(NAME, error));
-    }
+    reported_error(NAME, reply)?;
     let choice = reply
         .pointer("/choices/0")
         .ok_or_else(|| invalid(format!("{NAME} reply: no /choices/0")))?;
@@ -109,20 +107,13 @@ impl Decoder {
 }
 
 impl Decode for Decoder {
-    fn event(
-        &mut self,
-        _name: Option<&str>,
-        data: &str,
-        sink: &mut dyn TurnSink,
-    ) -> Result<(), Error> {
+    fn event(&mut self, data: &str, sink: &mut dyn TurnSink) -> Result<(), Error> {
         if data.trim() == "[DONE]" {
             self.done = true;
             return Ok(());
         }
         let chunk = super::json(data, NAME)?;
-        if let Some(error) = chunk.get("error").filter(|e| !e.is_null()) {
-            return Err(provider_error(NAME, error));
-        }
+        reported_error(NAME, &chunk)?;
         if let Some(delta) = chunk.pointer("/choices/0/delta/content").and_then(Value::as_str) {
             self.text.push_str(delta);
             sink.text(delta);

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Value, json};
 use toolwire::provider::responses::{self, CallAccumulator};
 
-use super::{Decode, Target, cut, invalid, provider_error, unparsed};
+use super::{Decode, Target, cut, invalid, provider_error, reported_error, unparsed};
 use crate::Error;
 use crate::client::{Finish, ModelRequest, ModelTurn, TurnSink};
 
@@ -27,9 +27,7 @@ pub(super) fn body(target: &Target, request: &ModelRequest<'_>, stream: bool) ->
 }
 
 pub(super) fn reply(reply: &Value) -> Result<ModelTurn, Error> {
-    if let Some(error) = reply.get("error").filter(|e| !e.is_null()) {
-        return Err(provider_error(NAME, error));
-    }
+    reported_error(NAME, reply)?;
     let output = reply
         .get("output")
         .and_then(Value::as_array)
@@ -84,12 +82,7 @@ impl Decoder {
 }
 
 impl Decode for Decoder {
-    fn event(
-        &mut self,
-        _name: Option<&str>,
-        data: &str,
-        sink: &mut dyn TurnSink,
-    ) -> Result<(), Error> {
+    fn event(&mut self, data: &str, sink: &mut dyn TurnSink) -> Result<(), Error> {
         let event = super::json(data, NAME)?;
         let kind = event.get("type").and_then(Value::as_str).unwrap_or_default();
         let index = event.get("output_index").and_then(Value::as_u64);

@@ -108,7 +108,7 @@ fn random_events_and_replies_never_panic() {
             let mut decoder = super::decoder(provider);
             for _ in 0..rng.usize(1..40) {
                 let data = value(&mut rng, 0).to_string();
-                if decoder.event(None, &data, &mut Quiet).is_err() {
+                if decoder.event(&data, &mut Quiet).is_err() {
                     break;
                 }
             }
@@ -157,7 +157,7 @@ fn recorded_streams_with_one_node_changed_never_panic() {
                 if i == broken || rng.u32(0..10) == 0 {
                     mutate(&mut rng, &mut event);
                 }
-                if decoder.event(None, &event.to_string(), &mut Quiet).is_err() {
+                if decoder.event(&event.to_string(), &mut Quiet).is_err() {
                     break;
                 }
             }
