@@ -161,3 +161,35 @@ async fn a_journal_of_schema_1_gains_the_runs_tables_on_open() {
     journal.save_run(&paused("after", &["apr-a"])).await.unwrap();
     assert_eq!(journal.run("after").await.unwrap().unwrap().waiting.len(), 1);
 }
+
+#[tokio::test]
+async fn regression_run_claim_duration_max_does_not_panic() {
+    let fixture = Fixture::new(Backend::Sqlite).await;
+    let options = common::options(Backend::Sqlite).run_claim(Duration::MAX);
+    let first = fixture.open_with(options).await;
+    first.save_run(&paused("run-1", &["apr-a"])).await.unwrap();
+    first.claim_run("run-1").await.unwrap();
+    let busy = fixture.open().await.claim_run("run-1").await.unwrap_err();
+    assert_eq!(busy.kind(), JournalErrorKind::AlreadyResumed);
+    assert!(busy.to_string().contains("claimed until"), "{busy}");
+}
+
+#[tokio::test]
+async fn regression_claim_time_past_year_9999_does_not_panic() {
+    use sqlx::Connection;
+    let fixture = Fixture::new(Backend::Sqlite).await;
+    let journal = fixture.open().await;
+    journal.save_run(&paused("run-1", &["apr-a"])).await.unwrap();
+    // A row another version, or a hand, left with a claim far past what humantime writes.
+    let path = fixture.dir().join("journal.db");
+    let mut conn =
+        sqlx::SqliteConnection::connect(&format!("sqlite:{}", path.display())).await.unwrap();
+    sqlx::query("UPDATE journal_runs SET claimed_until = 9223372036854775807")
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    conn.close().await.unwrap();
+    let busy = journal.claim_run("run-1").await.unwrap_err();
+    assert_eq!(busy.kind(), JournalErrorKind::AlreadyResumed);
+    assert!(busy.to_string().contains("ms after the Unix epoch"), "{busy}");
+}
