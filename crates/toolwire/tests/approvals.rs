@@ -270,3 +270,370 @@ async fn parallel_approvals_in_one_dispatch_are_each_bound_to_their_call() {
     assert_eq!(second[1].result.failure_kind(), Some(FailureKind::Pending), "b is still asked");
     assert_eq!(f.runs.load(Ordering::SeqCst), 1);
 }
+
+// ---- Single use (issue 16) ----
+
+/// The reply of a call refused because its approval was spent before.
+fn assert_already_used(result: &ToolResult) {
+    assert_eq!(result.failure_kind(), Some(FailureKind::Denied), "{result:?}");
+    let text = result.text().unwrap();
+    assert!(text.contains("the approval was already used"), "{text:?}");
+}
+
+#[tokio::test]
+async fn regression_an_approval_runs_one_call_only() {
+    let f = fixture();
+    let request = ask(&f.registry, "prod", "c1").await;
+    let answer = Answer::accept(request.id, json!(null));
+    assert!(resume(&f.registry, "prod", "c1", answer.clone()).await.is_success());
+    // The same answer, the same call id, the same arguments: refused, and nothing runs.
+    assert_already_used(&resume(&f.registry, "prod", "c1", answer.clone()).await);
+    assert_already_used(&resume(&f.registry, "prod", "c1", answer).await);
+    assert_eq!(f.runs.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn regression_a_turn_that_repeats_an_approved_call_runs_it_once() {
+    let f = fixture();
+    let request = ask(&f.registry, "prod", "c1").await;
+    let call = ToolCall::new("c1", "deploy", json!({"env": "prod"}));
+    let receipts = f
+        .registry
+        .dispatch(vec![call.clone(), call.clone(), call])
+        .answer("c1", Answer::accept(request.id, json!(null)))
+        .await;
+    let ran = receipts.iter().filter(|r| r.result.is_success()).count();
+    assert_eq!(ran, 1, "{receipts:?}");
+    for receipt in receipts.iter().filter(|r| !r.result.is_success()) {
+        assert_already_used(&receipt.result);
+    }
+    assert_eq!(f.runs.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn regression_an_approval_id_has_one_spelling() {
+    let f = fixture();
+    let request = ask(&f.registry, "prod", "c1").await;
+    let id = request.id.clone();
+    let tag_start = id.rfind('-').unwrap() + 1;
+    let mut respellings = vec![
+        format!("{}{}", &id[..tag_start], id[tag_start..].to_uppercase()),
+        format!(" {id}"),
+        format!("{id} "),
+        format!("{id}-"),
+        id.replacen("apr-", "APR-", 1),
+    ];
+    // `u8::from_str_radix` reads "+5" as 5: a sign in place of the tag's first digit.
+    let first = &id[tag_start..tag_start + 2];
+    if let Some(second) = first.strip_prefix('0') {
+        respellings.push(format!("{}+{second}{}", &id[..tag_start], &id[tag_start + 2..]));
+    }
+    let digit = id[tag_start..].find(|c: char| c.is_ascii_digit()).unwrap() + tag_start;
+    if digit % 2 == tag_start % 2 && &id[digit..=digit] == "0" {
+        respellings.push(format!("{}+{}", &id[..digit], &id[digit + 1..]));
+    }
+    for spelling in respellings {
+        assert_ne!(spelling, id);
+        let result =
+            resume(&f.registry, "prod", "c1", Answer::accept(spelling.clone(), json!(null))).await;
+        assert_eq!(result.failure_kind(), Some(FailureKind::Denied), "{spelling:?}: {result:?}");
+    }
+    assert_eq!(f.runs.load(Ordering::SeqCst), 0, "no other spelling ran the call");
+    // The one spelling it was issued in still works, once.
+    assert!(resume(&f.registry, "prod", "c1", Answer::accept(id, json!(null))).await.is_success());
+}
+
+#[tokio::test]
+async fn regression_an_approval_with_a_signed_tag_digit_is_refused() {
+    // Each pair of the keyed tag once read through `u8::from_str_radix`, which takes "+a"
+    // for 0x0a: make an id whose tag starts with a zero digit and sign it.
+    let f = fixture();
+    for attempt in 0..64 {
+        let request = ask(&f.registry, "prod", &format!("c{attempt}")).await;
+        let tag_start = request.id.rfind('-').unwrap() + 1;
+        if request.id.as_bytes()[tag_start] != b'0' {
+            continue;
+        }
+        let signed = format!("{}+{}", &request.id[..tag_start], &request.id[tag_start + 1..]);
+        let call_id = format!("c{attempt}");
+        let result =
+            resume(&f.registry, "prod", &call_id, Answer::accept(signed, json!(null))).await;
+        assert_eq!(result.failure_kind(), Some(FailureKind::Denied), "{result:?}");
+        assert_eq!(f.runs.load(Ordering::SeqCst), 0);
+        return;
+    }
+    panic!("no tag started with a zero digit in 64 tries (1 in 2^64)");
+}
+
+#[tokio::test]
+async fn approvals_lapse_after_the_registrys_time_to_live() {
+    let (runs, seen) = (Arc::default(), Arc::default());
+    let registry = Registry::builder()
+        .register(deploy(&runs, &seen))
+        .approval_ttl(std::time::Duration::from_millis(50))
+        .seal()
+        .unwrap();
+    let request = ask(&registry, "prod", "c1").await;
+    assert!(request.expires_at.is_some());
+    tokio::time::sleep(std::time::Duration::from_millis(80)).await;
+    let result = resume(&registry, "prod", "c1", Answer::accept(request.id, json!(null))).await;
+    assert_eq!(result.failure_kind(), Some(FailureKind::Denied));
+    assert!(result.text().unwrap().contains("expired at"), "{result:?}");
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test]
+async fn an_approval_says_when_it_lapses_one_hour_by_default() {
+    let f = fixture();
+    let request = ask(&f.registry, "prod", "c1").await;
+    let lapses = humantime::parse_rfc3339(request.expires_at.as_deref().unwrap()).unwrap();
+    let left = lapses.duration_since(std::time::SystemTime::now()).unwrap();
+    assert!(
+        left > std::time::Duration::from_secs(3590)
+            && left <= toolwire::policy::DEFAULT_APPROVAL_TTL
+    );
+}
+
+/// A store shared by registries, as a journal would be, that counts what it was asked.
+#[derive(Clone, Default)]
+struct SharedLedger(Arc<Mutex<Vec<String>>>);
+
+impl toolwire::policy::ApprovalStore for SharedLedger {
+    fn spend(&self, approval: toolwire::policy::SpentApproval) -> toolwire::policy::SpendFuture {
+        let ledger = self.clone();
+        Box::pin(async move {
+            tokio::task::yield_now().await;
+            let mut ids = ledger.0.lock().unwrap();
+            if ids.contains(&approval.id) {
+                return Err(toolwire::policy::SpendError::AlreadySpent);
+            }
+            ids.push(approval.id);
+            Ok(())
+        })
+    }
+}
+
+#[tokio::test]
+async fn registries_sharing_a_store_spend_an_approval_once_between_them() {
+    let key = ApprovalKey::from_bytes([9; 32]);
+    let ledger = SharedLedger::default();
+    let runs = Arc::new(AtomicUsize::new(0));
+    let make = || {
+        let seen = Arc::default();
+        let tool = deploy(&runs, &seen);
+        Registry::builder()
+            .register(tool)
+            .approval_key(key)
+            .approval_store(ledger.clone())
+            .seal()
+            .unwrap()
+    };
+    let (a, b) = (make(), make());
+    let request = ask(&a, "prod", "c1").await;
+    let answer = Answer::accept(request.id.clone(), json!(null));
+    assert!(resume(&b, "prod", "c1", answer.clone()).await.is_success());
+    assert_already_used(&resume(&a, "prod", "c1", answer.clone()).await);
+    assert_already_used(&resume(&b, "prod", "c1", answer).await);
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+    assert_eq!(*ledger.0.lock().unwrap(), vec![request.id]);
+}
+
+struct BrokenStore;
+
+impl toolwire::policy::ApprovalStore for BrokenStore {
+    fn spend(&self, _: toolwire::policy::SpentApproval) -> toolwire::policy::SpendFuture {
+        Box::pin(async { Err(toolwire::policy::SpendError::Store("the disk is full".into())) })
+    }
+}
+
+#[tokio::test]
+async fn a_store_that_cannot_record_a_spend_fails_the_call_closed() {
+    let (runs, seen) = (Arc::default(), Arc::default());
+    let registry = Registry::builder()
+        .register(deploy(&runs, &seen))
+        .approval_store(BrokenStore)
+        .seal()
+        .unwrap();
+    let request = ask(&registry, "prod", "c1").await;
+    let result = resume(&registry, "prod", "c1", Answer::accept(request.id, json!(null))).await;
+    assert_eq!(result.failure_kind(), Some(FailureKind::Denied));
+    assert!(result.text().unwrap().contains("could not be recorded as used: the disk is full"));
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test]
+async fn a_full_memory_store_refuses_more_rather_than_forget_a_live_approval() {
+    let (runs, seen) = (Arc::default(), Arc::default());
+    let store = Arc::new(toolwire::policy::MemoryApprovalStore::with_capacity(2));
+    let registry = Registry::builder()
+        .register(deploy(&runs, &seen))
+        .memory_approval_store(Arc::clone(&store))
+        .seal()
+        .unwrap();
+    for call in ["c1", "c2"] {
+        let request = ask(&registry, "prod", call).await;
+        assert!(
+            resume(&registry, "prod", call, Answer::accept(request.id, json!(null)))
+                .await
+                .is_success()
+        );
+    }
+    let request = ask(&registry, "prod", "c3").await;
+    let result = resume(&registry, "prod", "c3", Answer::accept(request.id, json!(null))).await;
+    assert_eq!(result.failure_kind(), Some(FailureKind::Denied));
+    assert!(result.text().unwrap().contains("the most this store holds"), "{result:?}");
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
+    assert_eq!(store.len(), 2);
+}
+
+#[tokio::test]
+async fn regression_an_approval_of_a_call_without_an_id_runs_one_call() {
+    let f = fixture();
+    let parked = f.registry.invoke("deploy", json!({"env": "prod"})).await;
+    let id = parked.result.pending_request().unwrap().id.clone();
+    let answer = Answer::accept(id, json!(null));
+    let first = f.registry.invoke("deploy", json!({"env": "prod"})).answer(answer.clone()).await;
+    assert!(first.result.is_success());
+    // A later call with no id and the same arguments does not ride on it.
+    let later = f.registry.invoke("deploy", json!({"env": "prod"})).answer(answer).await;
+    assert_already_used(&later.result);
+    assert_eq!(f.runs.load(Ordering::SeqCst), 1);
+}
+
+// ---- A handler's own requests (issue 16) ----
+
+/// A tool that asks which colour, and counts the runs that got an answer.
+fn colour(answered: &Arc<AtomicUsize>, needs_approval: bool) -> Tool {
+    let answered = Arc::clone(answered);
+    Tool::define("paint")
+        .parameters(json!({"type": "object", "properties": {"wall": {"type": "string"}}}))
+        .needs_approval(needs_approval)
+        .execute_sync(move |_, ctx: ToolContext| match ctx.answer() {
+            None => ToolResult::pending(Request::new("input", "which colour?")),
+            Some(answer) => {
+                answered.fetch_add(1, Ordering::SeqCst);
+                ToolResult::ok(answer.data.clone(), "painted")
+            }
+        })
+        .build()
+        .unwrap()
+}
+
+async fn paint(
+    registry: &Registry,
+    wall: &str,
+    call_id: &str,
+    answer: Option<Answer>,
+) -> ToolResult {
+    let call = registry.invoke("paint", json!({"wall": wall})).call_id(call_id);
+    match answer {
+        Some(answer) => call.answer(answer).await.result,
+        None => call.await.result,
+    }
+}
+
+#[tokio::test]
+async fn regression_a_handlers_own_request_is_bound_to_its_call() {
+    let answered = Arc::new(AtomicUsize::new(0));
+    let registry = Registry::builder().register(colour(&answered, false)).seal().unwrap();
+    let parked = paint(&registry, "north", "c1", None).await;
+    let request = parked.pending_request().unwrap().clone();
+    assert!(request.id.starts_with("inp-"), "{}", request.id);
+    assert_eq!(request.digest.as_ref().map(String::len), Some(64));
+    assert!(request.expires_at.is_some());
+    let blue = Answer::accept(request.id.clone(), json!("blue"));
+    // Made for the north wall of call c1: not for another wall, nor another call.
+    for (wall, call) in [("south", "c1"), ("north", "c2")] {
+        let result = paint(&registry, wall, call, Some(blue.clone())).await;
+        assert_eq!(result.failure_kind(), Some(FailureKind::Denied), "{result:?}");
+        assert!(result.text().unwrap().contains("issued for another call"));
+    }
+    // An id the registry never issued does not reach the handler either.
+    let made_up =
+        paint(&registry, "north", "c1", Some(Answer::accept("req-1", json!("red")))).await;
+    assert_eq!(made_up.failure_kind(), Some(FailureKind::Denied));
+    assert_eq!(answered.load(Ordering::SeqCst), 0, "the handler saw none of them");
+    let done = paint(&registry, "north", "c1", Some(blue.clone())).await;
+    assert_eq!(done.json(), &json!("blue"));
+    assert_already_used(&paint(&registry, "north", "c1", Some(blue)).await);
+    assert_eq!(answered.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn a_call_that_needs_approval_and_then_asks_for_input_completes() {
+    let answered = Arc::new(AtomicUsize::new(0));
+    let registry = Registry::builder().register(colour(&answered, true)).seal().unwrap();
+    let approval = paint(&registry, "north", "c1", None).await.pending_request().unwrap().clone();
+    assert_eq!(approval.kind, "approval");
+    let approve = Answer::accept(approval.id, json!(null));
+    // Approved, the handler runs and asks its own question.
+    let question = paint(&registry, "north", "c1", Some(approve.clone())).await;
+    let question = question.pending_request().expect("the handler asks").clone();
+    assert_eq!(question.kind, "input");
+    // Its answer stands in for the approval the call already passed.
+    let done =
+        paint(&registry, "north", "c1", Some(Answer::accept(question.id, json!("blue")))).await;
+    assert_eq!(done.json(), &json!("blue"), "{done:?}");
+    assert_eq!(answered.load(Ordering::SeqCst), 1);
+    // The approval was spent when the handler first ran.
+    assert_already_used(&paint(&registry, "north", "c1", Some(approve)).await);
+}
+
+// ---- The deadline (issue 16) ----
+
+#[tokio::test]
+async fn regression_a_sync_policy_that_overruns_the_deadline_runs_nothing() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&runs);
+    let tool = Tool::define("slow_gate")
+        .execute_sync(move |_, _| {
+            counter.fetch_add(1, Ordering::SeqCst);
+            ToolResult::ok(json!({}), "ran")
+        })
+        .build()
+        .unwrap();
+    let registry = Registry::builder()
+        .register(tool)
+        .policy_sync(|_, _, _| {
+            std::thread::sleep(std::time::Duration::from_millis(60));
+            Decision::Allow
+        })
+        .seal()
+        .unwrap();
+    let result = registry
+        .invoke("slow_gate", json!({}))
+        .timeout(std::time::Duration::from_millis(20))
+        .await
+        .result;
+    assert_eq!(result.failure_kind(), Some(FailureKind::TimedOut), "{result:?}");
+    assert_eq!(runs.load(Ordering::SeqCst), 0, "the handler never started");
+}
+
+#[tokio::test]
+async fn regression_an_async_policy_that_blocks_past_the_deadline_runs_nothing() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&runs);
+    let tool = Tool::define("slow_gate")
+        .execute_sync(move |_, _| {
+            counter.fetch_add(1, Ordering::SeqCst);
+            ToolResult::ok(json!({}), "ran")
+        })
+        .build()
+        .unwrap();
+    let registry = Registry::builder()
+        .register(tool)
+        .policy(|_, _, _| async {
+            // Blocks its thread past the deadline, then allows: the timer cannot win first.
+            std::thread::sleep(std::time::Duration::from_millis(60));
+            Decision::Allow
+        })
+        .seal()
+        .unwrap();
+    let result = registry
+        .invoke("slow_gate", json!({}))
+        .timeout(std::time::Duration::from_millis(20))
+        .await
+        .result;
+    assert_eq!(result.failure_kind(), Some(FailureKind::TimedOut), "{result:?}");
+    assert_eq!(runs.load(Ordering::SeqCst), 0, "the handler never started");
+}

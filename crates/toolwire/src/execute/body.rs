@@ -52,8 +52,14 @@ pub(super) fn body(
         return Body::Race(gated(tool.clone(), gate, args, ctx), timer);
     }
     if gate.applies(tool, &ctx) {
-        let decided = gate.decide_now(tool, &args, &ctx);
-        if let Err(result) = decided.and_then(|d| gate.settle(tool, &args, &mut ctx, d)) {
+        let settled = gate.decide_now(tool, &args, &ctx).and_then(|decision| {
+            in_time(tool, deadline.as_ref())?;
+            match gate.settle(tool, &args, &mut ctx, decision)? {
+                Some(approval) => gate.spend_now(tool, &approval),
+                None => Ok(()),
+            }
+        });
+        if let Err(result) = settled {
             return Body::Done(result);
         }
     }
@@ -115,8 +121,18 @@ fn gated(tool: Tool, gate: Gate, args: Value, mut ctx: ToolContext) -> BoxFuture
             Ok(decision) => own.and(decision),
             Err(payload) => return hook_panicked(tool.name(), "policy", payload),
         };
-        if let Err(result) = gate.settle(&tool, &args, &mut ctx, decision) {
+        let deadline = ctx.deadline.zip(ctx.timeout).map(|(at, timeout)| Deadline { at, timeout });
+        if let Err(result) = in_time(&tool, deadline.as_ref()) {
             return result;
+        }
+        match gate.settle(&tool, &args, &mut ctx, decision) {
+            Ok(Some(approval)) => {
+                if let Err(result) = gate.spend(&tool, approval).await {
+                    return result;
+                }
+            }
+            Ok(None) => {}
+            Err(result) => return result,
         }
         if let Some(Authorizer::Sync(check)) = &tool.inner().hooks.authorize
             && let Err(result) = authorize_now(&tool, check.as_ref(), &args, &ctx)
@@ -153,6 +169,14 @@ async fn run(tool: &Tool, args: Value, ctx: ToolContext) -> ToolResult {
     match &tool.inner().handler {
         Handler::Sync(handler) => handler(args, ctx),
         Handler::Async(handler) => handler(args, ctx).await,
+    }
+}
+
+/// Fails a call whose policy step used up its time budget, so its handler never starts.
+fn in_time(tool: &Tool, deadline: Option<&Deadline>) -> Result<(), ToolResult> {
+    match deadline {
+        Some(d) if Instant::now() >= d.at => Err(timed_out(tool.name(), d.timeout)),
+        _ => Ok(()),
     }
 }
 

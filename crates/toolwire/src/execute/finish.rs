@@ -2,6 +2,7 @@
 //! outcome on the invocation's span.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
 use std::time::Instant;
 
 use tracing::Span;
@@ -9,7 +10,8 @@ use tracing::Span;
 use super::outcome::{hook_panicked, invalid_output, settle};
 use crate::abort::AbortSignal;
 use crate::context::ToolContext;
-use crate::record::{FailureKind, ToolResult};
+use crate::policy::{Approvals, Purpose, call_digest};
+use crate::record::{CallId, FailureKind, ToolResult};
 use crate::tool::Tool;
 
 /// The invocation's span, and when it started if tracing is on.
@@ -37,6 +39,8 @@ impl Trace {
 pub(super) struct Finish {
     pub(super) tool: Tool,
     pub(super) signal: AbortSignal,
+    /// For a registry's call, what its handler's own requests are bound with.
+    pub(super) binding: Option<Box<Binding>>,
     /// A copy of the handler's context, kept only when the tool has debug steps, and boxed,
     /// so the common call stays small.
     pub(super) debug_ctx: Option<Box<ToolContext>>,
@@ -47,6 +51,9 @@ impl Finish {
     /// in the common call, with no hooks and no output schema, the result is not moved at all.
     pub(super) fn run(&self, result: &mut ToolResult, span: &Span) {
         settle(result, &self.signal);
+        if let Some(binding) = &self.binding {
+            binding.bind(&self.tool, result);
+        }
         parse_output(&self.tool, result);
         check_output(&self.tool, result);
         self.debug_steps(result, span);
@@ -63,6 +70,29 @@ impl Finish {
         if catch_unwind(AssertUnwindSafe(|| hook(result, ctx))).is_err() {
             tracing::warn!(tool = self.tool.name(), "the debug_steps hook panicked");
         }
+    }
+}
+
+/// What a registry's call binds its handler's own requests with: the registry's settings,
+/// and a copy of the arguments and the call id the digest is made of.
+pub(super) struct Binding {
+    pub(super) approvals: Arc<Approvals>,
+    pub(super) args: serde_json::Value,
+    pub(super) call_id: Option<CallId>,
+}
+
+impl Binding {
+    /// A handler's pending `result`, bound to this call: its request gets the call's digest
+    /// and a keyed id, so only an answer made for this very call reaches the handler. A
+    /// pending approval of the policy step is bound already, and left alone.
+    fn bind(&self, tool: &Tool, result: &mut ToolResult) {
+        let Some(request) = result.pending_request() else { return };
+        if Purpose::of(&request.id) == Some(Purpose::Approval) && request.digest.is_some() {
+            return;
+        }
+        let digest =
+            call_digest(tool.name(), self.call_id.as_deref().unwrap_or_default(), &self.args);
+        *result = ToolResult::pending(self.approvals.bind(request.clone(), Purpose::Input, digest));
     }
 }
 

@@ -1,33 +1,53 @@
-//! The policy step: the tool's own approval rule and the registry's policy decide, and an
-//! answer to an approval is checked against the call it was issued for.
+//! The policy step: the tool's own approval rule and the registry's policy decide; an answer
+//! is checked against the call it was issued for, and spent.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
 
 use serde_json::{Value, json};
 
 use super::outcome::{denied, hook_panicked};
 use crate::context::ToolContext;
 use crate::policy::{
-    ApprovalKey, Decision, Policy, approval_id, call_digest, check_approval, is_approval_id,
+    Approvals, Decision, Policy, Purpose, SpendError, Spender, SpentApproval, call_digest, check_id,
 };
-use crate::record::{Request, ToolResult};
+use crate::record::{Answer, Request, ToolResult};
 use crate::tool::Tool;
 
-/// What the policy step needs besides the call: the registry's policy and approval key.
+/// What the policy step needs besides the call: the registry's policy and approval settings.
 pub(super) struct Gate {
     pub(super) policy: Option<Policy>,
-    pub(super) key: Option<ApprovalKey>,
+    /// The registry's settings; `None` for a call made outside a registry.
+    pub(super) approvals: Option<Arc<Approvals>>,
+    /// Whether the call carries an answer that a host's store must spend, with a future.
+    pub(super) spends_async: bool,
 }
 
 impl Gate {
+    pub(super) fn new(
+        policy: Option<Policy>,
+        approvals: Option<Arc<Approvals>>,
+        answer: Option<&Answer>,
+    ) -> Self {
+        let settings = approvals.as_deref().unwrap_or_else(|| Approvals::process());
+        let spends_async = answer.is_some() && settings.store.is_async();
+        Self { policy, approvals, spends_async }
+    }
+
     /// Whether the step has anything to do for this call.
     pub(super) fn applies(&self, tool: &Tool, ctx: &ToolContext) -> bool {
         self.policy.is_some() || tool.inner().hooks.approval.is_some() || ctx.answer.is_some()
     }
 
-    /// Whether the registry's policy is async, so the step runs inside the raced future.
+    /// Whether the step needs a future (an async policy, or a host's store), so it runs
+    /// inside the raced future.
     pub(super) fn is_async(&self) -> bool {
-        matches!(self.policy, Some(Policy::Async(_)))
+        matches!(self.policy, Some(Policy::Async(_))) || self.spends_async
+    }
+
+    /// The settings ids are made and checked with: the registry's, or the process's.
+    pub(super) fn settings(&self) -> &Approvals {
+        self.approvals.as_deref().unwrap_or_else(|| Approvals::process())
     }
 
     /// The tool's own rule and, when sync, the registry's policy; a panic fails the call.
@@ -48,52 +68,124 @@ impl Gate {
         Ok(own.and(registry))
     }
 
-    /// Applies `decision` to the call: a denial or an unmatched answer fails it, an `Ask`
-    /// parks it with a bound request, and an accepted approval is taken out of the context so
-    /// the handler never sees it.
+    /// Applies `decision` to the call, and returns the answer it must spend before it goes
+    /// on, if any.
+    ///
+    /// - A denial fails the call.
+    /// - An answer to an approval is checked against this call and taken out of the context,
+    ///   so the handler never sees it; a declined one fails the call.
+    /// - An answer to a handler's own bound request is checked and left for the handler. It
+    ///   stands in for the approval the call passed before its handler asked.
+    /// - Any other answer fails the call when the decision asks, or in a registry (which
+    ///   binds every request it hands out); outside one it goes to the handler, unchecked.
+    /// - With no answer, an `Ask` parks the call with a bound request.
     pub(super) fn settle(
         &self,
         tool: &Tool,
         args: &Value,
         ctx: &mut ToolContext,
         decision: Decision,
-    ) -> Result<(), ToolResult> {
+    ) -> Result<Option<SpentApproval>, ToolResult> {
         if let Decision::Deny(why) = decision {
             return Err(denied(tool.name(), &why));
         }
         let asks = matches!(decision, Decision::Ask(_));
-        // The answer is the policy step's to use: the handler never sees it.
-        if let Some(answer) = ctx.answer.take_if(|a| asks || is_approval_id(&a.id)) {
-            let digest = self.digest(tool, args, ctx);
-            check_approval(self.key(), &answer, &digest)
-                .map_err(|why| denied(tool.name(), &format!("approval not granted: {why}")))?;
-            if !answer.ok {
+        let Some(answer) = ctx.answer.as_deref() else {
+            return match decision {
+                Decision::Ask(request) => {
+                    let digest = self.digest(tool, args, ctx);
+                    let bound = self.settings().bind(request, Purpose::Approval, digest);
+                    Err(ToolResult::pending(bound))
+                }
+                _ => Ok(None),
+            };
+        };
+        let purpose = Purpose::of(&answer.id);
+        if purpose.is_none() && !asks && self.approvals.is_none() {
+            return Ok(None); // seed 002: a direct call's handler reads its own answer
+        }
+        let digest = self.digest(tool, args, ctx);
+        let refuse = |why: String| denied(tool.name(), &format!("approval not granted: {why}"));
+        let issued = match purpose {
+            Some(_) => check_id(&self.settings().key, answer, &digest).map_err(refuse)?,
+            None if asks => return Err(refuse(check_id_error(answer))),
+            None => {
+                return Err(refuse(format!(
+                    "{} (this registry binds every request it makes)",
+                    check_id_error(answer)
+                )));
+            }
+        };
+        let spend = SpentApproval { id: answer.id.clone(), digest, expires_at: issued.expires_at };
+        if issued.purpose == Purpose::Approval {
+            let answer = ctx.answer.take();
+            if let Some(answer) = answer.filter(|a| !a.ok) {
                 let reason = answer.reason.as_deref().unwrap_or("no reason given");
                 return Err(denied(tool.name(), &format!("approval was declined: {reason}")));
             }
-            return Ok(());
         }
-        match decision {
-            Decision::Ask(request) => Err(ToolResult::pending(self.bind(tool, args, ctx, request))),
-            _ => Ok(()),
+        Ok(Some(spend))
+    }
+
+    /// Spends `approval` in the registry's in-memory store, at once; a host's store is spent
+    /// through [`spend`](Self::spend) instead, inside the raced future.
+    pub(super) fn spend_now(
+        &self,
+        tool: &Tool,
+        approval: &SpentApproval,
+    ) -> Result<(), ToolResult> {
+        match &self.settings().store {
+            Spender::Memory(store) => store
+                .spend_now(&approval.id, approval.expires_at)
+                .map_err(|why| spend_failed(tool, &why)),
+            // Not reached: a call with a host's store is raced, and spends through `spend`.
+            Spender::Host(_) => {
+                Err(spend_failed(tool, &SpendError::Store("no future to spend it in".into())))
+            }
         }
     }
 
-    fn key(&self) -> &ApprovalKey {
-        self.key.as_ref().unwrap_or_else(|| ApprovalKey::process())
+    /// Spends `approval` in whichever store the settings have.
+    pub(super) async fn spend(
+        &self,
+        tool: &Tool,
+        approval: SpentApproval,
+    ) -> Result<(), ToolResult> {
+        match &self.settings().store {
+            Spender::Memory(_) => self.spend_now(tool, &approval),
+            Spender::Host(store) => {
+                let spending = catch_unwind(AssertUnwindSafe(|| store.spend(approval)));
+                let spent = match spending {
+                    Ok(future) => super::race::catching(future).await,
+                    Err(payload) => Err(payload),
+                };
+                match spent {
+                    Ok(Ok(())) => Ok(()),
+                    Ok(Err(why)) => Err(spend_failed(tool, &why)),
+                    Err(payload) => Err(hook_panicked(tool.name(), "approval store", payload)),
+                }
+            }
+        }
     }
 
     fn digest(&self, tool: &Tool, args: &Value, ctx: &ToolContext) -> String {
         call_digest(tool.name(), ctx.call_id.as_deref().unwrap_or_default(), args)
     }
+}
 
-    /// `request`, with the digest of this call and an id keyed to it.
-    fn bind(&self, tool: &Tool, args: &Value, ctx: &ToolContext, mut request: Request) -> Request {
-        let digest = self.digest(tool, args, ctx);
-        request.id = approval_id(self.key(), &digest);
-        request.digest = Some(digest);
-        request
+/// Why an answer whose id has no keyed shape is refused.
+fn check_id_error(answer: &Answer) -> String {
+    let shown = crate::record::clip(&answer.id, 96);
+    if answer.id.is_empty() {
+        "the answer has an empty id".into()
+    } else {
+        format!("the answer's id {shown:?} is not an approval or a request this call asked for")
     }
+}
+
+/// The failure of a call whose answer could not be spent.
+fn spend_failed(tool: &Tool, why: &SpendError) -> ToolResult {
+    denied(tool.name(), &format!("approval not granted: {why}"))
 }
 
 /// The tool's own approval rule: `Ask` with a request that shows the call.

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::abort::AbortSignal;
 use crate::context::EventSink;
-use crate::policy::{ApprovalKey, Policy};
+use crate::policy::{Approvals, Policy};
 use crate::record::{Answer, CallId, InvocationId};
 use crate::schema::ArgumentLimits;
 use crate::state::State;
@@ -29,8 +29,9 @@ pub(crate) struct Options {
     pub(crate) limits: Option<ArgumentLimits>,
     /// The registry's policy, for a registry's calls.
     pub(crate) policy: Option<Policy>,
-    /// The key approval ids are made with: the registry's, or else the process's.
-    pub(crate) approval_key: Option<ApprovalKey>,
+    /// The registry's approval settings (key, spent store, time to live); without them, the
+    /// process's, and a handler's own requests are not bound.
+    pub(crate) approvals: Option<Arc<Approvals>>,
 }
 
 impl Options {

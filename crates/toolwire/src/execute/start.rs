@@ -1,5 +1,6 @@
 //! The first poll of a call: the checks, then the body, then the finish.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -8,7 +9,7 @@ use tokio::time::Instant;
 use super::Options;
 use super::admit::admit;
 use super::body::{Body, body, races};
-use super::finish::{Finish, Trace};
+use super::finish::{Binding, Finish, Trace};
 use super::gate::Gate;
 use super::outcome::{aborted, timed_out};
 use super::race::{Deadline, Race};
@@ -52,7 +53,12 @@ pub(super) fn start(tool: Tool, input: Value, options: &mut Options) -> Started 
             return Started::Done(result);
         }
     };
-    let gate = Gate { policy: options.policy.take(), key: options.approval_key.take() };
+    let approvals = options.approvals.take();
+    let binding = approvals.as_ref().map(|approvals| {
+        let call_id = options.call_id.clone();
+        Box::new(Binding { approvals: Arc::clone(approvals), args: args.clone(), call_id })
+    });
+    let gate = Gate::new(options.policy.take(), approvals, options.answer.as_deref());
     let (handler_signal, deadline, controller) = handler_signal(&tool, &signal, timeout, &gate);
     let ctx = ToolContext {
         signal: handler_signal,
@@ -65,7 +71,7 @@ pub(super) fn start(tool: Tool, input: Value, options: &mut Options) -> Started 
         call_id: options.call_id.take(),
     };
     let debug_ctx = tool.inner().hooks.debug_steps.as_ref().map(|_| Box::new(ctx.clone()));
-    let finish = Finish { tool, signal, debug_ctx };
+    let finish = Finish { tool, signal, binding, debug_ctx };
     match body(&finish.tool, args, ctx, deadline, gate) {
         Body::Done(result) => {
             let mut result = result;

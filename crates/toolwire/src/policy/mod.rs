@@ -59,11 +59,20 @@
 mod binding;
 mod decision;
 mod digest;
+mod settings;
+mod spent;
 
 pub use binding::ApprovalKey;
-pub(crate) use binding::{approval_id, check_approval, is_approval_id};
+pub(crate) use binding::{Purpose, check_id};
 pub use decision::Decision;
 pub(crate) use decision::{AsyncPolicy, Policy};
 pub use digest::{call_digest, canonical_json};
+pub(crate) use settings::Approvals;
+pub use settings::DEFAULT_APPROVAL_TTL;
+pub(crate) use spent::Spender;
+pub use spent::{
+    ApprovalStore, DEFAULT_SPENT_CAPACITY, MemoryApprovalStore, SpendError, SpendFuture,
+    SpentApproval,
+};
 
 pub use crate::record::Request;

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::Value;
 
@@ -10,7 +11,10 @@ use super::index::NameIndex;
 use super::{Inner, Receipt, ReceiptHook, Registry};
 use crate::context::ToolContext;
 use crate::error::SealError;
-use crate::policy::{ApprovalKey, AsyncPolicy, Decision, Policy};
+use crate::policy::{
+    ApprovalKey, ApprovalStore, Approvals, AsyncPolicy, DEFAULT_APPROVAL_TTL, Decision,
+    MemoryApprovalStore, Policy, Spender,
+};
 use crate::schema::ArgumentLimits;
 use crate::tool::Tool;
 
@@ -23,7 +27,12 @@ pub struct RegistryBuilder {
     on_receipt: Option<ReceiptHook>,
     policy: Option<Policy>,
     approval_key: Option<ApprovalKey>,
+    approval_store: Option<Spender>,
+    approval_ttl: Option<Duration>,
 }
+
+/// The longest time to live an approval may be given: a year.
+const MAX_APPROVAL_TTL: Duration = Duration::from_secs(366 * 24 * 60 * 60);
 
 impl RegistryBuilder {
     /// Adds a tool. Names must be unique; [`seal`](Self::seal) checks.
@@ -113,6 +122,39 @@ impl RegistryBuilder {
         self
     }
 
+    /// Where spent approvals are kept, so that each one runs one call only (see
+    /// [`ApprovalStore`]). Without it the registry keeps them in memory, in a
+    /// [`MemoryApprovalStore`] of its own: single use then holds within this registry.
+    /// Registries that share a key and resume each other's calls should share a store too,
+    /// such as a journal, or the same approval could run once in each.
+    pub fn approval_store(mut self, store: impl ApprovalStore) -> Self {
+        self.approval_store = Some(Spender::Host(Arc::new(store)));
+        self
+    }
+
+    /// [`approval_store`](Self::approval_store) with a store already behind an `Arc`, to
+    /// share it with other registries.
+    pub fn approval_store_shared(mut self, store: Arc<dyn ApprovalStore>) -> Self {
+        self.approval_store = Some(Spender::Host(store));
+        self
+    }
+
+    /// A [`MemoryApprovalStore`] shared with other registries of this process.
+    pub fn memory_approval_store(mut self, store: Arc<MemoryApprovalStore>) -> Self {
+        self.approval_store = Some(Spender::Memory(store));
+        self
+    }
+
+    /// How long an approval stays good after it is asked for, and so how long a spent one
+    /// must be remembered: [`DEFAULT_APPROVAL_TTL`] (one hour) unless set, at most a year.
+    /// Each pending approval's [`Request::expires_at`](crate::Request::expires_at) says when
+    /// it lapses; an answer after that is refused as `Denied`. The same applies to the
+    /// requests a handler makes, unless the handler set its own `expires_at`.
+    pub fn approval_ttl(mut self, ttl: Duration) -> Self {
+        self.approval_ttl = Some(ttl.min(MAX_APPROVAL_TTL));
+        self
+    }
+
     /// Seals the registry: from now on it cannot change.
     ///
     /// # Errors
@@ -139,7 +181,13 @@ impl RegistryBuilder {
             limits: self.limits,
             on_receipt: self.on_receipt,
             policy: self.policy,
-            approval_key: self.approval_key.unwrap_or_else(ApprovalKey::random),
+            approvals: Arc::new(Approvals {
+                key: self.approval_key.unwrap_or_else(ApprovalKey::random),
+                store: self
+                    .approval_store
+                    .unwrap_or_else(|| Spender::Memory(Arc::new(MemoryApprovalStore::new()))),
+                ttl: self.approval_ttl.unwrap_or(DEFAULT_APPROVAL_TTL),
+            }),
         };
         Ok(Registry { inner: Arc::new(inner) })
     }

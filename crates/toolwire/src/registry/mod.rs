@@ -64,7 +64,7 @@ pub use dispatch::{DEFAULT_DISPATCH_LIMIT, Dispatch, DispatchFuture};
 pub use invoke::{DROPPED_CALL_TEXT, Invocation, InvokeFuture};
 
 use crate::execute::Options;
-use crate::policy::{ApprovalKey, Policy};
+use crate::policy::{Approvals, Policy};
 use crate::provider::Provider;
 use crate::record::{FailureKind, ToolResult};
 use crate::schema::ArgumentLimits;
@@ -86,7 +86,7 @@ struct Inner {
     limits: Option<ArgumentLimits>,
     on_receipt: Option<ReceiptHook>,
     policy: Option<Policy>,
-    approval_key: ApprovalKey,
+    approvals: Arc<Approvals>,
 }
 
 impl Registry {
@@ -183,7 +183,7 @@ impl Registry {
         Options {
             limits: self.inner.limits,
             policy: self.inner.policy.clone(),
-            approval_key: Some(self.inner.approval_key),
+            approvals: Some(Arc::clone(&self.inner.approvals)),
             ..Options::default()
         }
     }
