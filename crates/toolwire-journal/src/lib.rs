@@ -43,7 +43,11 @@
 //!     .execute_sync(|args, _| ToolResult::ok(args.clone(), "deployed"))
 //!     .build()?;
 //! // Every process sharing the journal seals its registry with the journal's approval key.
-//! let registry = Registry::builder().register(deploy).approval_key(journal.approval_key()).seal()?;
+//! let registry = Registry::builder()
+//!     .register(deploy)
+//!     .approval_key(journal.approval_key())
+//!     .approval_store(journal.clone()) // each approval runs one call, across processes
+//!     .seal()?;
 //!
 //! let parked = journal.invoke(&registry, "deploy", json!({"env": "prod"})).call_id("c1").await?;
 //! assert!(parked.result.pending_request().is_some());
@@ -95,6 +99,15 @@
 //! would the key. A resume claims the call atomically: of two racing resumes one
 //! runs it, the other gets [`JournalErrorKind::AlreadyResumed`].
 //!
+//! **Single use.** A `Journal` is also an [`ApprovalStore`](toolwire::policy::ApprovalStore):
+//! seal each process's registry with
+//! [`approval_store(journal.clone())`](toolwire::RegistryBuilder::approval_store) and every
+//! approval (or answer to a handler's own request) that starts a call is recorded in the
+//! journal first, with one conditional insert, so it opens one run across every process
+//! sharing the journal and across restarts; a second use is refused as
+//! [`Denied`](toolwire::FailureKind::Denied). If the journal cannot record it, the call fails
+//! closed. Without it, each registry keeps its spent approvals in its own memory.
+//!
 //! A process that dies while resuming a call leaves it like any other call that died: an
 //! unknown outcome, or for an idempotent tool a call that runs again on its next delivery,
 //! which then runs without the answer (a policy asks again).
@@ -104,8 +117,9 @@
 //! [claims](Journal::claim_run) the run for [`JournalOptions::run_claim`] (10 minutes by
 //! default) and lets go when it saves or removes the run. A resume whose process dies holds
 //! the run until the claim lapses; after that another resume may run the answered calls
-//! again, since a run's calls are not journaled by call id: give such tools idempotent
-//! handlers, or journal their effects yourself.
+//! again, since a run's calls are not journaled by call id, unless its registry spends
+//! approvals in the journal (above): then an approval the dead resume spent is refused.
+//! Give such tools idempotent handlers, or journal their effects yourself.
 //!
 //! **Limits.** Replays return the stored receipt (the output parser runs again on it), not a
 //! fresh run; a call without a call id cannot be journaled; calls of an unknown tool or with

@@ -8,6 +8,7 @@ mod options;
 mod record;
 mod replays;
 mod runs;
+mod spent;
 mod suspend;
 
 use std::fmt;

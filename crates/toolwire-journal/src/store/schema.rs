@@ -17,7 +17,7 @@ pub(crate) enum Flavor {
 }
 
 /// The newest schema version this crate knows.
-pub(crate) const LATEST: i64 = 2;
+pub(crate) const LATEST: i64 = 3;
 
 /// The migrations, compiled into the crate: version, name and SQL of each, in order.
 fn migrations(flavor: Flavor) -> Vec<Migration> {
@@ -26,7 +26,8 @@ fn migrations(flavor: Flavor) -> Vec<Migration> {
         Flavor::Postgres => include_str!("../../migrations/postgres/0001_journal.sql"),
     };
     let runs = include_str!("../../migrations/shared/0002_runs.sql");
-    [(1, "journal", first), (2, "runs", runs)]
+    let spent = include_str!("../../migrations/shared/0003_spent.sql");
+    [(1, "journal", first), (2, "runs", runs), (3, "spent", spent)]
         .into_iter()
         .map(|(version, name, sql)| {
             Migration::new(

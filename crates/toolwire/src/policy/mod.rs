@@ -21,9 +21,40 @@
 //! or another call, or an answer to a call that never asked. An answer to an approval is
 //! consumed by the policy step: the handler never sees it.
 //!
-//! Answers whose ids are not approval ids (a handler's own [`Request`], seed 002's flow) go to
-//! the handler as before, unless the policy asks for approval, in which case only an approval
-//! passes.
+//! # Spent once
+//!
+//! An accepted approval is spent when the call it approves starts: after the policy step and
+//! before `authorize` and the handler, its id goes to the registry's [`ApprovalStore`], and
+//! the same answer presented again, by another invocation or by a repeat of the call in the
+//! same dispatch, is refused as `Denied`, saying the approval was already used. The default
+//! store is a [`MemoryApprovalStore`] of the registry's own; a journal makes single use hold
+//! across processes. An id carries its expiry ([`Request::expires_at`] says it, one hour
+//! after the request by default: [`RegistryBuilder::approval_ttl`](crate::RegistryBuilder::approval_ttl)),
+//! an answer after it is refused, and so a store may forget an id once it has lapsed. Ids
+//! have one spelling: each part lower-case hex of its exact length, with no sign, no white
+//! space and nothing around it, so two different strings are never the same approval.
+//!
+//! # A handler's own requests
+//!
+//! A [`ToolResult::pending`](crate::ToolResult::pending) returned by a handler that runs
+//! through a registry is bound like an approval: its request gets the call's digest, an
+//! expiry (the handler's own `expires_at`, if it set one) and a keyed id (`inp-…`). An answer
+//! to it reaches the handler only in a call with the same digest, and only once; an answer
+//! whose id the registry did not issue is refused before the handler sees it. Outside a
+//! registry ([`Tool::execute`](crate::Tool::execute)) a handler's answers reach it unchecked,
+//! as in seed 002.
+//!
+//! A tool that needs approval and whose handler then asks its own question completes in
+//! three calls: the first parks it for approval; the approved second runs the handler, which
+//! asks; the third carries the answer to that question, which stands in for the approval
+//! (spent by the second call), since only a call that passed the policy step can have asked
+//! it. A [`Decision::Deny`] still wins.
+//!
+//! # Calls without a call id
+//!
+//! A call made without a call id (Gemini sends none, and the core gives each parsed Gemini
+//! call one of its own) is bound to the empty id: an approval for it fits a later id-less call
+//! with the same tool and arguments, once.
 //!
 //! ```
 //! # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -13,6 +13,7 @@ mod expire;
 mod resolve;
 mod resume;
 mod runs;
+mod spend;
 
 use sqlx::AnyConnection;
 use toolwire::Receipt;
@@ -58,6 +59,8 @@ pub(crate) enum Op {
     RemoveRun { run_id: String },
     /// Record an answer (as JSON) to a paused run's request.
     AnswerRun { request_id: String, answer: String, now: i64 },
+    /// Record an approval as spent, unless it was spent before; lapsed ones are dropped.
+    Spend { approval_id: String, digest: String, expires_at: i64, now: i64 },
 }
 
 /// What a write found or did.
@@ -100,6 +103,9 @@ pub(crate) async fn run(
         Op::RemoveRun { run_id } => runs::remove(conn, &cx, run_id).await.map(Reply::Done),
         Op::AnswerRun { request_id, answer, now } => {
             runs::answer(conn, &cx, request_id, answer, *now).await.map(Reply::RunAnswered)
+        }
+        Op::Spend { approval_id, digest, expires_at, now } => {
+            spend::spend(conn, &cx, approval_id, digest, *expires_at, *now).await.map(Reply::Done)
         }
     }
 }
