@@ -2,6 +2,7 @@
 //! their runs.
 #![allow(dead_code, unreachable_pub)]
 
+use std::future::IntoFuture;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -9,7 +10,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use sqlx::Connection;
 use toolwire::{Registry, Tool, ToolResult};
-use toolwire_journal::{Journal, JournalOptions};
+use toolwire_journal::{CallState, Journal, JournalOptions};
 
 /// Which backend a test runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,6 +130,27 @@ pub fn registry(journal: &Journal, tools: Vec<Tool>) -> Registry {
 
 pub fn count(runs: &Arc<AtomicUsize>) -> usize {
     runs.load(Ordering::SeqCst)
+}
+
+/// Starts a call in `journal` and drops it mid-handler, as a process that dies would leave it.
+pub async fn die_mid_call(journal: &Journal, registry: &Registry, tool: &str, id: &str) {
+    let call =
+        tokio::spawn(journal.invoke(registry, tool, json!({"x": 1})).call_id(id).into_future());
+    until_running(journal, id).await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    call.abort();
+    let _ = call.await;
+}
+
+/// Waits until `id` is running in some journal instance.
+pub async fn until_running(journal: &Journal, id: &str) {
+    for _ in 0..1000 {
+        if journal.record(id).await.unwrap().is_some_and(|r| r.state == CallState::Running) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    panic!("call {id} never started");
 }
 
 /// Generates one test per case and backend: `sqlite::case` and `postgres::case`.
