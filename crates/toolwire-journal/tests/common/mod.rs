@@ -1,6 +1,8 @@
-//! What the journal's tests share: a fresh journal on either backend, and tools that count
-//! their runs.
+//! What the journal's tests share: a fresh journal on either backend (PostgreSQL's server is
+//! [`pg`]'s), and tools that count their runs.
 #![allow(dead_code, unreachable_pub)]
+
+pub mod pg;
 
 use std::future::IntoFuture;
 use std::sync::Arc;
@@ -8,7 +10,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use sqlx::Connection;
 use toolwire::{Registry, Tool, ToolResult};
 use toolwire_journal::{CallState, Journal, JournalOptions};
 
@@ -17,12 +18,6 @@ use toolwire_journal::{CallState, Journal, JournalOptions};
 pub enum Backend {
     Sqlite,
     Postgres,
-}
-
-/// The PostgreSQL server the tests use: a role that may create databases.
-pub fn pg_admin_url() -> String {
-    std::env::var("TOOLWIRE_TEST_PG_URL")
-        .unwrap_or_else(|_| "postgres://toolwire:toolwire@127.0.0.1:5432/postgres".to_owned())
 }
 
 /// A journal of the test's own: a fresh SQLite file in a temporary folder, or a fresh
@@ -70,24 +65,10 @@ pub fn options(backend: Backend) -> JournalOptions {
     JournalOptions::default().lease(lease).poll_interval(Duration::from_millis(10))
 }
 
-/// Creates a database of its own on the test server; fails (never skips) when the server is
-/// not there.
+/// Creates a database of its own on the test server (see [`pg`]); fails (never skips) when
+/// there is no server.
 pub async fn fresh_pg_database() -> String {
-    let admin = pg_admin_url();
-    let mut conn = sqlx::PgConnection::connect(&admin).await.unwrap_or_else(|e| {
-        panic!(
-            "the PostgreSQL tests need a server at {admin} (set TOOLWIRE_TEST_PG_URL; .ci/run starts \
-             one): {e}"
-        )
-    });
-    let name = format!("toolwire_test_{:016x}", fastrand::u64(..));
-    sqlx::query(&format!("CREATE DATABASE {name}"))
-        .execute(&mut conn)
-        .await
-        .expect("CREATE DATABASE");
-    let _ = conn.close().await;
-    let (base, _) = admin.rsplit_once('/').expect("a database URL with a path");
-    format!("{base}/{name}")
+    pg::fresh_database("toolwire_test").await
 }
 
 /// A tool that counts its runs and echoes its arguments.
