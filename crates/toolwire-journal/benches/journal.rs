@@ -5,7 +5,8 @@
 //! - `sqlite_c1`: one call at a time, journaled and not; and a paused agent run's writes;
 //! - `replay`: a completed call id delivered again, on SQLite;
 //! - `postgres_3x64`: three journal instances (three pools, three owners) sharing one
-//!   PostgreSQL journal, 64 calls each at once.
+//!   PostgreSQL journal, 64 calls each at once, on the tests' server: `TOOLWIRE_TEST_PG_URL`,
+//!   or else a throwaway server the bench starts (see `tests/common/pg.rs`).
 
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -13,9 +14,12 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::json;
-use sqlx::Connection;
 use toolwire::{Registry, Tool, ToolResult};
 use toolwire_journal::{Journal, JournalOptions};
+
+#[allow(dead_code, unreachable_pub)]
+#[path = "../tests/common/pg.rs"]
+mod pg;
 
 static NEXT: AtomicU64 = AtomicU64::new(0);
 
@@ -170,7 +174,7 @@ fn sqlite_c1(c: &mut Criterion) {
 
 fn postgres_3x64(c: &mut Criterion) {
     let rt = runtime();
-    let url = rt.block_on(fresh_pg_database());
+    let url = rt.block_on(pg::fresh_database("toolwire_bench"));
     let journals: Vec<(Journal, Registry)> = (0..3)
         .map(|_| {
             let journal = rt
@@ -189,18 +193,6 @@ fn postgres_3x64(c: &mut Criterion) {
         b.to_async(&rt).iter_custom(|iters| concurrent(&journals, 64, iters))
     });
     group.finish();
-}
-
-async fn fresh_pg_database() -> String {
-    let admin = std::env::var("TOOLWIRE_TEST_PG_URL")
-        .unwrap_or_else(|_| "postgres://toolwire:toolwire@127.0.0.1:5432/postgres".to_owned());
-    let mut conn = sqlx::PgConnection::connect(&admin)
-        .await
-        .expect("a PostgreSQL server (see TOOLWIRE_TEST_PG_URL)");
-    let name = format!("toolwire_bench_{:016x}", fastrand::u64(..));
-    sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut conn).await.unwrap();
-    let (base, _) = admin.rsplit_once('/').unwrap();
-    format!("{base}/{name}")
 }
 
 criterion_group!(benches, sqlite_c64, sqlite_c1, postgres_3x64);

@@ -69,8 +69,8 @@ impl JournalError {
         self
     }
 
-    /// The same error, carrying the receipt of a call that ran but whose completion could
-    /// not be recorded.
+    /// The same error, carrying the receipt of a call whose completion, or whose refusal,
+    /// could not be recorded.
     pub(crate) fn with_receipt(mut self, receipt: Receipt) -> Self {
         self.receipt = Some(Box::new(receipt));
         self
@@ -85,6 +85,9 @@ impl JournalError {
     /// record. The journal still holds the call as started, so a later delivery of its call
     /// id gets an [`UnknownOutcome`](toolwire::FailureKind::UnknownOutcome) (or, for an
     /// idempotent tool, runs again) until the host resolves it.
+    ///
+    /// Also the receipt of a call that did not run (the journal refused it, or the registry
+    /// failed it first) when that receipt could not be appended to the audit log.
     pub fn receipt(&self) -> Option<&Receipt> {
         self.receipt.as_deref()
     }

@@ -11,8 +11,9 @@
 //!   [`Denied`](toolwire::FailureKind::Denied), saying so; arguments are compared by the
 //!   digest of their canonical JSON ([`call_digest`](toolwire::policy::call_digest));
 //! - **running elsewhere, under a live lease**: the call waits for that result, up to its
-//!   deadline, or fails as "in progress" ([`TimedOut`](toolwire::FailureKind::TimedOut), with
-//!   a text that says so); it never runs a second time;
+//!   deadline, or fails as [`InProgress`](toolwire::FailureKind::InProgress) (not
+//!   [`TimedOut`](toolwire::FailureKind::TimedOut): the call did not run here); it never runs a
+//!   second time;
 //! - **started, never completed** (the process died): an
 //!   [idempotent](toolwire::ToolBuilder::idempotent) tool runs again; any other fails as
 //!   [`UnknownOutcome`](toolwire::FailureKind::UnknownOutcome), and the journal keeps it so
@@ -22,7 +23,13 @@
 //! [`Request`](toolwire::Request)) is stored with its tool, arguments, call id, invocation id,
 //! request and expiry. Any process sharing the journal can then [list](Journal::pending),
 //! [answer](Journal::answer), [resume](Journal::resume) or [expire](Journal::expire_due) it.
-//! Every receipt goes to an [audit log](Journal::receipts).
+//! Every receipt goes to an [audit log](Journal::receipts): of the calls that ran, and of the
+//! journal's own refusals above (a reused call id, an unknown outcome, a call in progress
+//! elsewhere, a wait aborted by the caller's signal), and of calls the registry failed
+//! before they ran (an unknown tool, arguments it cannot read). A replay adds nothing: it
+//! returns a receipt the log holds already. The journal's own receipts are not handed to the
+//! registry's [`on_receipt`](toolwire::RegistryBuilder::on_receipt) hook, which sees only the
+//! calls that go through the registry.
 //!
 //! An agent run that ends waiting for approvals is kept as a [`PausedRun`]: its state (opaque
 //! JSON) and the requests its calls wait on. Any process can [list](Journal::runs) it,
@@ -123,8 +130,8 @@
 //!
 //! **Limits.** Replays return the stored receipt (the output parser runs again on it), not a
 //! fresh run; a call without a call id cannot be journaled; calls of an unknown tool or with
-//! arguments nested past the tool's limits run through the registry unjournaled, since they
-//! run nothing. A PostgreSQL journal keeps its tables and sqlx's `_sqlx_migrations` in the
+//! arguments nested past the tool's limits run through the registry unjournaled (no record
+//! keyed by their call id, only their receipt in the audit log), since they run nothing. A PostgreSQL journal keeps its tables and sqlx's `_sqlx_migrations` in the
 //! connection's current schema: give it a database or schema of its own.
 
 #![forbid(unsafe_code)]

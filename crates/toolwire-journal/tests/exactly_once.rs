@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
 use std::time::Duration;
 
-use common::{Backend, Fixture, count, counting, registry, slow};
+use common::{Backend, Fixture, count, counting, die_mid_call, registry, slow, until_running};
 use serde_json::json;
 use toolwire::{FailureKind, Tool, ToolResult};
 use toolwire_journal::{CallState, JournalErrorKind, Resolution};
@@ -22,6 +22,7 @@ on_both_backends!(
     a_dead_call_of_an_idempotent_tool_runs_again,
     a_call_without_a_call_id_is_refused,
     concurrent_deliveries_of_one_id_run_it_once,
+    regression_in_progress_elsewhere_is_its_own_failure_kind_not_timed_out,
 );
 
 async fn a_completed_call_replays_its_receipt_without_running(backend: Backend) {
@@ -139,36 +140,10 @@ async fn a_call_running_elsewhere_past_the_deadline_fails_as_in_progress(backend
         .timeout(Duration::from_millis(200))
         .await
         .unwrap();
-    assert_eq!(waited.result.failure_kind(), Some(FailureKind::TimedOut));
+    assert_eq!(waited.result.failure_kind(), Some(FailureKind::InProgress));
     assert!(waited.result.text().unwrap().contains("in progress"), "{:?}", waited.result.text());
     assert!(first.await.unwrap().unwrap().result.is_success());
     assert_eq!(count(&runs), 1);
-}
-
-/// Starts a call in `journal` and drops it mid-handler, as a process that dies would leave it.
-async fn die_mid_call(
-    journal: &toolwire_journal::Journal,
-    registry: &toolwire::Registry,
-    tool: &str,
-    id: &str,
-) {
-    let call =
-        tokio::spawn(journal.invoke(registry, tool, json!({"x": 1})).call_id(id).into_future());
-    until_running(journal, id).await;
-    tokio::time::sleep(Duration::from_millis(50)).await;
-    call.abort();
-    let _ = call.await;
-}
-
-/// Waits until `id` is running in some journal instance.
-async fn until_running(journal: &toolwire_journal::Journal, id: &str) {
-    for _ in 0..1000 {
-        if journal.record(id).await.unwrap().is_some_and(|r| r.state == CallState::Running) {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
-    panic!("call {id} never started");
 }
 
 async fn a_dead_call_of_a_non_idempotent_tool_is_an_unknown_outcome_until_resolved(
@@ -281,6 +256,48 @@ async fn concurrent_deliveries_of_one_id_run_it_once(backend: Backend) {
     }
     ids.dedup();
     assert_eq!(ids.len(), 1, "every delivery got the one run's receipt");
+    assert_eq!(count(&runs), 1);
+}
+
+/// "In progress" was a `TimedOut`, told apart from a handler's timeout only by its text.
+async fn regression_in_progress_elsewhere_is_its_own_failure_kind_not_timed_out(backend: Backend) {
+    let fixture = Fixture::new(backend).await;
+    let (a, b) = (fixture.open().await, fixture.open().await);
+    let runs = Arc::new(AtomicUsize::new(0));
+    let tools = || vec![slow("deploy", &runs, Duration::from_millis(900), false)];
+    let (reg_a, reg_b) = (registry(&a, tools()), registry(&b, tools()));
+    let first = tokio::spawn(a.invoke(&reg_a, "deploy", json!({})).call_id("p1").into_future());
+    until_running(&b, "p1").await;
+    let waited = b
+        .invoke(&reg_b, "deploy", json!({}))
+        .call_id("p1")
+        .timeout(Duration::from_millis(100))
+        .await
+        .unwrap();
+    assert_eq!(waited.result.failure_kind(), Some(FailureKind::InProgress));
+    assert!(!waited.result.is_timed_out());
+    assert_eq!(FailureKind::InProgress.as_str(), "in_progress");
+    // The handler's own timeout stays `TimedOut`.
+    let timed_out = a
+        .invoke(&reg_a, "deploy", json!({}))
+        .call_id("p2")
+        .timeout(Duration::from_millis(50))
+        .await
+        .unwrap();
+    assert_eq!(timed_out.result.failure_kind(), Some(FailureKind::TimedOut));
+    assert!(first.await.unwrap().unwrap().result.is_success());
+}
+
+/// `Instant::now() + timeout` panicked on a timeout past what the clock can add.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_a_duration_max_timeout_does_not_panic() {
+    let fixture = Fixture::new(Backend::Sqlite).await;
+    let journal = fixture.open().await;
+    let runs = Arc::new(AtomicUsize::new(0));
+    let registry = registry(&journal, vec![counting("send", &runs)]);
+    let call = journal.invoke(&registry, "send", json!({})).call_id("m1").timeout(Duration::MAX);
+    let receipt = tokio::spawn(call.into_future()).await.expect("no panic").unwrap();
+    assert!(receipt.result.is_success(), "a too-large timeout is no timeout: {:?}", receipt.result);
     assert_eq!(count(&runs), 1);
 }
 

@@ -109,6 +109,15 @@ impl Journal {
         self.store().write(Op::Append(AuditRow::of(receipt)?)).await.map(drop)
     }
 
+    /// Appends `receipt`, of a call the journal did not run, and hands it back; when it
+    /// cannot be appended, the error carries it.
+    pub(super) async fn audited(&self, receipt: Receipt) -> Result<Receipt, JournalError> {
+        match self.append(&receipt).await {
+            Ok(()) => Ok(receipt),
+            Err(error) => Err(error.with_receipt(receipt)),
+        }
+    }
+
     /// A hook for [`RegistryBuilder::on_receipt`](toolwire::RegistryBuilder::on_receipt) that
     /// appends every receipt of a registry's calls to the audit log, in order, from a task
     /// of its own; for registries whose calls are not journaled (journaled calls append

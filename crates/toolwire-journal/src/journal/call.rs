@@ -229,7 +229,7 @@ pub(super) fn in_progress(tool: &str, call_id: &str) -> ToolResult {
         "call {call_id:?} of {tool:?} is in progress in another process; it did not finish before \
          this call's deadline, and it will not run twice"
     );
-    ToolResult::failed(FailureKind::TimedOut, text)
+    ToolResult::failed(FailureKind::InProgress, text)
 }
 
 pub(super) fn unexpected(reply: &Reply) -> JournalError {

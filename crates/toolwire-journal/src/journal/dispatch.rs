@@ -13,7 +13,8 @@ impl Journal {
     /// [`pending`](Self::pending) lists each; concurrent SQLite writes share commits.
     ///
     /// A call whose arguments could not be read (see [`ToolCall::malformed`]) is run through
-    /// the registry unjournaled, which fails it before anything runs.
+    /// the registry unjournaled, which fails it before anything runs; its receipt goes to the
+    /// audit log.
     ///
     /// # Cancel safety
     ///
@@ -33,8 +34,11 @@ impl Journal {
                 ),
                 Some(why) => {
                     let rejected = registry.dispatch([ToolCall::malformed(call_id, tool, why)]);
+                    let journal = self.clone();
                     tokio::spawn(async move {
-                        Ok(rejected.await.into_iter().next().unwrap_or_else(unreachable_receipt))
+                        let receipt =
+                            rejected.await.into_iter().next().unwrap_or_else(unreachable_receipt);
+                        journal.audited(receipt).await
                     })
                 }
             };

@@ -92,7 +92,8 @@ impl JournaledCall {
     }
 
     /// The call's time budget: for the handler, and for waiting on the same call id running
-    /// elsewhere.
+    /// elsewhere. A timeout too large to add to the clock (such as [`Duration::MAX`]) is no
+    /// timeout.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
         self
@@ -145,7 +146,8 @@ impl JournaledCall {
     }
 
     async fn run(mut self) -> Result<Receipt, JournalError> {
-        let deadline = self.timeout.map(|timeout| Instant::now() + timeout);
+        // A timeout too large for the clock is no timeout, as in the registry.
+        let deadline = self.timeout.and_then(|timeout| Instant::now().checked_add(timeout));
         match std::mem::replace(&mut self.target, Target::Resume { request_id: String::new() }) {
             Target::Fresh { tool, arguments } => self.run_fresh(tool, arguments, deadline).await,
             Target::Resume { request_id } => self.run_resume(request_id, deadline).await,
@@ -165,11 +167,13 @@ impl JournaledCall {
         };
         let Some(found) = self.registry.get(&tool) else {
             // An unknown tool runs nothing: the registry's failure names the closest tools.
-            return Ok(self.invocation(&tool, arguments, &call_id, None, deadline).await);
+            let receipt = self.invocation(&tool, arguments, &call_id, None, deadline).await;
+            return self.journal.audited(receipt).await;
         };
         if too_deep(&arguments, found.limits().max_depth) {
             // The registry rejects it before anything runs; the digest would recurse too deep.
-            return Ok(self.invocation(&tool, arguments, &call_id, None, deadline).await);
+            let receipt = self.invocation(&tool, arguments, &call_id, None, deadline).await;
+            return self.journal.audited(receipt).await;
         }
         let (idempotent, checker) = (found.is_idempotent(), found.clone());
         let digest = call_digest(&tool, &call_id, &arguments);
@@ -201,7 +205,7 @@ impl JournaledCall {
                     None => continue,
                 },
             };
-            return Ok(own_receipt(&tool, &call_id, started, refused));
+            return self.journal.audited(own_receipt(&tool, &call_id, started, refused)).await;
         };
         let lease = self.journal.hold_lease(&call_id, attempt);
         let receipt = self.invocation(&tool, arguments, &call_id, None, deadline).await;

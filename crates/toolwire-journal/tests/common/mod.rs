@@ -1,27 +1,23 @@
-//! What the journal's tests share: a fresh journal on either backend, and tools that count
-//! their runs.
+//! What the journal's tests share: a fresh journal on either backend (PostgreSQL's server is
+//! [`pg`]'s), and tools that count their runs.
 #![allow(dead_code, unreachable_pub)]
 
+pub mod pg;
+
+use std::future::IntoFuture;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use sqlx::Connection;
 use toolwire::{Registry, Tool, ToolResult};
-use toolwire_journal::{Journal, JournalOptions};
+use toolwire_journal::{CallState, Journal, JournalOptions};
 
 /// Which backend a test runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
     Sqlite,
     Postgres,
-}
-
-/// The PostgreSQL server the tests use: a role that may create databases.
-pub fn pg_admin_url() -> String {
-    std::env::var("TOOLWIRE_TEST_PG_URL")
-        .unwrap_or_else(|_| "postgres://toolwire:toolwire@127.0.0.1:5432/postgres".to_owned())
 }
 
 /// A journal of the test's own: a fresh SQLite file in a temporary folder, or a fresh
@@ -69,24 +65,10 @@ pub fn options(backend: Backend) -> JournalOptions {
     JournalOptions::default().lease(lease).poll_interval(Duration::from_millis(10))
 }
 
-/// Creates a database of its own on the test server; fails (never skips) when the server is
-/// not there.
+/// Creates a database of its own on the test server (see [`pg`]); fails (never skips) when
+/// there is no server.
 pub async fn fresh_pg_database() -> String {
-    let admin = pg_admin_url();
-    let mut conn = sqlx::PgConnection::connect(&admin).await.unwrap_or_else(|e| {
-        panic!(
-            "the PostgreSQL tests need a server at {admin} (set TOOLWIRE_TEST_PG_URL; .ci/run starts \
-             one): {e}"
-        )
-    });
-    let name = format!("toolwire_test_{:016x}", fastrand::u64(..));
-    sqlx::query(&format!("CREATE DATABASE {name}"))
-        .execute(&mut conn)
-        .await
-        .expect("CREATE DATABASE");
-    let _ = conn.close().await;
-    let (base, _) = admin.rsplit_once('/').expect("a database URL with a path");
-    format!("{base}/{name}")
+    pg::fresh_database("toolwire_test").await
 }
 
 /// A tool that counts its runs and echoes its arguments.
@@ -129,6 +111,27 @@ pub fn registry(journal: &Journal, tools: Vec<Tool>) -> Registry {
 
 pub fn count(runs: &Arc<AtomicUsize>) -> usize {
     runs.load(Ordering::SeqCst)
+}
+
+/// Starts a call in `journal` and drops it mid-handler, as a process that dies would leave it.
+pub async fn die_mid_call(journal: &Journal, registry: &Registry, tool: &str, id: &str) {
+    let call =
+        tokio::spawn(journal.invoke(registry, tool, json!({"x": 1})).call_id(id).into_future());
+    until_running(journal, id).await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    call.abort();
+    let _ = call.await;
+}
+
+/// Waits until `id` is running in some journal instance.
+pub async fn until_running(journal: &Journal, id: &str) {
+    for _ in 0..1000 {
+        if journal.record(id).await.unwrap().is_some_and(|r| r.state == CallState::Running) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    panic!("call {id} never started");
 }
 
 /// Generates one test per case and backend: `sqlite::case` and `postgres::case`.

@@ -42,6 +42,9 @@ pub enum FailureKind {
     /// in between), and the tool is not idempotent: whether it took effect is unknown until
     /// the host resolves it.
     UnknownOutcome,
+    /// Another process holds a live lease on this call id in a journal, and the call did not
+    /// finish there within the caller's deadline; the call did not run here.
+    InProgress,
 }
 
 impl FailureKind {
@@ -59,6 +62,7 @@ impl FailureKind {
             Self::Panic => "panic",
             Self::Pending => "pending",
             Self::UnknownOutcome => "unknown_outcome",
+            Self::InProgress => "in_progress",
         }
     }
 }
