@@ -59,6 +59,7 @@ fn any_kind() -> impl Strategy<Value = FailureKind> {
         FailureKind::Handler,
         FailureKind::Panic,
         FailureKind::UnknownOutcome,
+        FailureKind::InProgress,
     ])
 }
 
