@@ -637,3 +637,43 @@ async fn regression_an_async_policy_that_blocks_past_the_deadline_runs_nothing()
     assert_eq!(result.failure_kind(), Some(FailureKind::TimedOut), "{result:?}");
     assert_eq!(runs.load(Ordering::SeqCst), 0, "the handler never started");
 }
+
+#[tokio::test]
+async fn every_refused_approval_is_a_receipt_in_the_audit_trail() {
+    let (runs, seen) = (Arc::default(), Arc::default());
+    let audit: Arc<Mutex<Vec<toolwire::Receipt>>> = Arc::default();
+    let log = Arc::clone(&audit);
+    let registry = Registry::builder()
+        .register(deploy(&runs, &seen))
+        .approval_ttl(std::time::Duration::from_millis(200))
+        .on_receipt(move |receipt| log.lock().unwrap().push(receipt.clone()))
+        .seal()
+        .unwrap();
+    let request = ask(&registry, "prod", "c1").await;
+    let upper = request.id.to_uppercase().replacen("APR-", "apr-", 1);
+    let mut forged = request.id.clone();
+    let last = forged.pop().unwrap();
+    forged.push(if last == '0' { '1' } else { '0' });
+    let answer = Answer::accept(request.id.clone(), json!(null));
+    assert!(resume(&registry, "prod", "c1", answer.clone()).await.is_success());
+    let expiring = ask(&registry, "prod", "c2").await;
+    for (call, id) in [("c1", forged), ("c1", upper), ("c1", request.id.clone())] {
+        resume(&registry, "prod", call, Answer::accept(id, json!(null))).await;
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+    resume(&registry, "prod", "c2", Answer::accept(expiring.id, json!(null))).await;
+    let audit = audit.lock().unwrap();
+    // Two parked, one run, then the forged, respelled, reused and expired answers.
+    let refusals: Vec<&str> = audit[3..].iter().map(|r| r.result.text().unwrap()).collect();
+    assert_eq!(audit.len(), 7, "{refusals:?}");
+    for (text, says) in refusals.iter().zip([
+        "not issued by this registry",
+        "not an approval or a request",
+        "already used",
+        "expired at",
+    ]) {
+        assert!(text.contains(says), "{text:?} should say {says:?}");
+    }
+    assert!(audit[3..].iter().all(|r| r.result.failure_kind() == Some(FailureKind::Denied)));
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+}
