@@ -169,7 +169,42 @@ fn sqlite_c1(c: &mut Criterion) {
             journal.remove_run(&run_id).await.unwrap();
         })
     });
+    // An approval's whole life: parked, answered, resumed; with the approval spent in the
+    // journal (one more commit) and, as the baseline, in the registry's memory.
+    let spending = gated(&journal, true);
+    let in_memory = gated(&journal, false);
+    for (name, registry) in
+        [("approval_spent_in_memory", &in_memory), ("approval_spent_in_journal", &spending)]
+    {
+        group.bench_function(name, |b| {
+            b.to_async(&rt).iter(|| async {
+                let call_id = next_id();
+                let parked = journal
+                    .invoke(registry, "deploy", json!({"n": 1}))
+                    .call_id(call_id.as_str())
+                    .await
+                    .unwrap();
+                let id = parked.result.pending_request().unwrap().id.clone();
+                journal.answer(toolwire::Answer::accept(id.clone(), json!(null))).await.unwrap();
+                let done = journal.resume(registry, &id).await.unwrap();
+                assert!(done.result.is_success());
+            })
+        });
+    }
     group.finish();
+}
+
+/// A registry of a `deploy` tool that needs approval, spending approvals in the journal or in
+/// its own memory.
+fn gated(journal: &Journal, in_journal: bool) -> Registry {
+    let deploy = Tool::define("deploy")
+        .needs_approval(true)
+        .execute_sync(|args, _| ToolResult::ok(args, "deployed"))
+        .build()
+        .unwrap();
+    let builder = Registry::builder().register(deploy).approval_key(journal.approval_key());
+    let builder = if in_journal { builder.approval_store(journal.clone()) } else { builder };
+    builder.seal().unwrap()
 }
 
 fn postgres_3x64(c: &mut Criterion) {

@@ -108,7 +108,7 @@ pub mod typed;
 pub use abort::{AbortController, AbortSignal, DEFAULT_ABORT_REASON};
 pub use context::ToolContext;
 pub use error::{DefineError, DefineErrorKind, SealError, SealErrorKind};
-pub use execute::{ExecuteFuture, Execution};
+pub use execute::{CallOptions, ExecuteFuture, Execution};
 pub use handler::IntoToolResult;
 pub use provider::Provider;
 pub use record::{

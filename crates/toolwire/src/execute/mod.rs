@@ -36,6 +36,7 @@
 
 mod admit;
 mod body;
+mod call_options;
 mod finish;
 mod future;
 mod gate;
@@ -49,6 +50,7 @@ use std::future::IntoFuture;
 
 use serde_json::Value;
 
+pub use call_options::CallOptions;
 pub(crate) use finish::check_replayed;
 pub use future::ExecuteFuture;
 pub(crate) use options::{Options, call_options};

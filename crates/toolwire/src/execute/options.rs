@@ -45,7 +45,7 @@ impl Options {
 }
 
 /// Generates the option methods of a call builder whose `options` field is an [`Options`]:
-/// `signal`, `on_event`, `timeout`, `answer`, `state` and `call_id`.
+/// `signal`, `on_event`, `timeout`, `answer`, `state`, `options` and `call_id`.
 macro_rules! call_options {
     ($builder:ty) => {
         impl $builder {
@@ -91,6 +91,13 @@ macro_rules! call_options {
             /// through [`ToolContext::answer`]($crate::ToolContext::answer).
             pub fn answer(mut self, answer: $crate::Answer) -> Self {
                 self.options.answer = Some(std::sync::Arc::new(answer));
+                self
+            }
+
+            /// Sets every option that `options` sets, replacing what was set before; see
+            /// [`CallOptions`]($crate::CallOptions).
+            pub fn options(mut self, options: $crate::CallOptions) -> Self {
+                options.apply(&mut self.options);
                 self
             }
 

@@ -85,6 +85,18 @@ impl Dispatch {
         self
     }
 
+    /// Sets, for every call, each option that `options` sets; see
+    /// [`CallOptions`](crate::CallOptions). Its event callback receives every call's events,
+    /// without their call ids (use [`on_event`](Self::on_event) for those), and its answer is
+    /// handed to every call: an approval still fits the one call it was issued for, once.
+    pub fn options(mut self, mut options: crate::CallOptions) -> Self {
+        if let Some(sink) = options.take_events() {
+            self.events = Some(Arc::new(move |_: &CallId, event| sink(event)));
+        }
+        options.apply(&mut self.options);
+        self
+    }
+
     /// Retries the call with id `call_id` with the host's answer to its request.
     pub fn answer(mut self, call_id: impl Into<CallId>, answer: Answer) -> Self {
         self.answers.insert(call_id.into(), Arc::new(answer));

@@ -141,6 +141,33 @@ impl Registry {
         Invocation::new(self, name, input)
     }
 
+    /// Prepares the call a model made, as [`invoke`](Self::invoke) would with its name,
+    /// arguments and call id. A call whose arguments could not be read (a
+    /// [`ToolCall::malformed`] one, from a provider's parser) fails as
+    /// [`InvalidInput`](FailureKind::InvalidInput), saying why, and runs nothing.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use serde_json::json;
+    /// use toolwire::{FailureKind, Registry, Tool, ToolCall, ToolResult};
+    ///
+    /// let echo = Tool::define("echo").execute_sync(|args, _| ToolResult::ok(args, "ok")).build()?;
+    /// let registry = Registry::builder().register(echo).seal()?;
+    /// let receipt = registry.call(ToolCall::new("c1", "echo", json!({"x": 1}))).await;
+    /// assert_eq!(receipt.call_id.as_deref(), Some("c1"));
+    /// let broken = registry.call(ToolCall::malformed("c2", "echo", "expected `}` at 1:9")).await;
+    /// assert_eq!(broken.result.failure_kind(), Some(FailureKind::InvalidInput));
+    /// # Ok(()) }
+    /// ```
+    pub fn call(&self, call: ToolCall) -> Invocation {
+        let ToolCall { call_id, tool, arguments, malformed } = call;
+        let invocation = Invocation::new(self, &tool, arguments).call_id(call_id);
+        match malformed {
+            Some(why) => invocation.reject_arguments(&why),
+            None => invocation,
+        }
+    }
+
     /// Prepares many calls, run concurrently; await it for their receipts, in call order.
     pub fn dispatch(&self, calls: impl IntoIterator<Item = ToolCall>) -> Dispatch {
         Dispatch::new(self.clone(), calls.into_iter().collect())
