@@ -19,6 +19,7 @@
 //! }
 //! ```
 
+mod all_of;
 mod anthropic;
 mod cache;
 mod error;

@@ -1,15 +1,17 @@
 //! Gemini `parameters`: the OpenAPI 3.0 subset. References are inlined (recursion cannot be
 //! expressed), types are upper-case with `nullable` for null, `oneOf` becomes `anyOf`,
-//! `const` becomes a one-value `enum` (see `values`), objects without properties and arrays
-//! without items are made acceptable, and other keywords move into the description.
+//! `const` becomes a one-value `enum` (see `values`), `allOf` is merged into one schema,
+//! objects without properties and arrays without items are made acceptable, and other
+//! keywords move into the description.
 
 mod values;
 
 use serde_json::{Map, Value, json};
 
+use super::all_of::{self, Outcome, Refs};
 use super::refs::{Budget, resolve};
 use super::tuples::open_tuples;
-use super::walk::{children, extend_any_of, guard, keep_only, unify_branches};
+use super::walk::{children, describe, extend_any_of, guard, keep_only, unify_branches};
 use super::{Changes, CompileError, CompileErrorKind, Dialect};
 
 const DIALECT: Dialect = Dialect::Gemini;
@@ -81,6 +83,7 @@ impl Gemini<'_> {
         let depth_before = self.inlining.len();
         loop {
             self.inline(map, path)?;
+            self.merge(map, path)?;
             self.rewrite(map, path);
             if !map.contains_key("$ref") {
                 break;
@@ -92,8 +95,8 @@ impl Gemini<'_> {
         Ok(())
     }
 
-    /// Replaces a `$ref` by its target, any local JSON pointer; siblings win over the
-    /// target's keywords.
+    /// Replaces a `$ref` by its target, any local JSON pointer, combined with the keywords
+    /// beside it (see `all_of::absorb`).
     fn inline(&mut self, map: &mut Map<String, Value>, path: &str) -> Result<bool, CompileError> {
         let Some(Value::String(reference)) = map.remove("$ref") else { return Ok(false) };
         if reference == "#" || self.inlining.contains(&reference) {
@@ -104,12 +107,34 @@ impl Gemini<'_> {
             return Err(CompileError::new(DIALECT, CompileErrorKind::BadReference, path, problem));
         };
         self.budget.spend(whole, path, &reference)?;
-        for (key, value) in target {
-            map.entry(key.clone()).or_insert_with(|| value.clone());
+        if let Some(why) = all_of::absorb(map, target) {
+            let note =
+                format!("the keywords beside `$ref` {reference} won where they clash ({why})");
+            self.changes.note(path, note);
         }
         self.changes.note(path, format!("inlined `$ref` {reference}"));
         self.inlining.push(reference);
         Ok(true)
+    }
+
+    /// Merges an `allOf`, which `parameters` lacks, into its node; one that cannot be merged
+    /// moves into the description.
+    fn merge(&mut self, map: &mut Map<String, Value>, path: &str) -> Result<(), CompileError> {
+        let refs = Refs { source: self.source, budget: &mut self.budget, inlining: &self.inlining };
+        match all_of::merge(map, path, refs, self.changes)? {
+            Outcome::Merged(inlined) => self.inlining.extend(inlined),
+            Outcome::Kept(why) => {
+                if let Some(branches) = map.remove("allOf") {
+                    describe(map, &format!("allOf: {branches}"));
+                }
+                let note = format!(
+                    "removed the `allOf`, which cannot be made one schema ({why}); kept in the \
+                     description"
+                );
+                self.changes.note(path, note);
+            }
+        }
+        Ok(())
     }
 
     fn rewrite(&mut self, map: &mut Map<String, Value>, path: &str) {
