@@ -265,8 +265,6 @@ fn regression_gemini_empty_properties_are_removed() {
     }});
     let compiled = compile(&schema, Dialect::Gemini).unwrap();
     assert_eq!(compiled.schema["properties"]["opts"], json!({"type": "OBJECT"}));
-    let none = compile(&json!({"type": "object", "properties": {}}), Dialect::Gemini).unwrap();
-    assert_eq!(none.schema, json!({"type": "OBJECT"}));
 }
 
 #[test]
@@ -462,6 +460,84 @@ fn regression_anthropic_strict_refuses_closing_objects_of_an_all_of_it_cannot_me
     let error = compile(&schema, Dialect::AnthropicStrict).unwrap_err();
     assert_eq!((error.kind(), error.path()), (CompileErrorKind::Unsupported, "/properties/both"));
     assert!(error.to_string().contains("refusing every value"), "{error}");
+}
+
+#[test]
+fn regression_gemini_boolean_subschemas_become_objects() {
+    let schema = json!({"type": "object", "properties": {
+        "anything": true,
+        "never": false,
+        "list": {"type": "array", "items": true},
+        "empty": {"type": "array", "items": false},
+        "either": {"anyOf": [false, true, {"type": "string"}]}
+    }, "required": ["anything", "never"]});
+    let compiled = compile(&schema, Dialect::Gemini).unwrap();
+    let out = &compiled.schema;
+    assert_eq!(out["properties"]["anything"], json!({}));
+    assert!(out["properties"].get("never").is_none(), "{out}");
+    assert_eq!(out["required"], json!(["anything"]));
+    assert_eq!(out["description"], "(must not be given: never)");
+    assert_eq!(out["properties"]["list"], json!({"type": "ARRAY", "items": {}}));
+    assert_eq!(out["properties"]["empty"], json!({"type": "ARRAY", "items": {}, "maxItems": 0}));
+    assert_eq!(out["properties"]["either"]["anyOf"], json!([{}, {"type": "STRING"}]));
+    assert!(!out.to_string().contains("true") && !out.to_string().contains("false"), "{out}");
+    for at in ["/properties/anything", "/properties/never", "/properties/list", "/properties/empty"]
+    {
+        assert!(compiled.changes.iter().any(|c| c.path == at), "{at}: {:#?}", compiled.changes);
+    }
+    assert!(compiled.changes.iter().any(|c| c.path == "/properties/never"
+        && c.description.contains("Gemini cannot forbid a property")));
+}
+
+#[test]
+fn regression_gemini_any_of_of_bare_required_moves_into_the_description() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"email": {"type": "string"}, "phone": {"type": "string"}},
+        "anyOf": [{"required": ["email"]}, {"required": ["phone"]}]
+    });
+    let compiled = compile(&schema, Dialect::Gemini).unwrap();
+    let out = &compiled.schema;
+    assert!(out.get("anyOf").is_none(), "{out}");
+    assert_eq!(out["properties"]["phone"], json!({"type": "STRING"}));
+    assert_eq!(out["description"], r#"(anyOf: [{"required":["email"]},{"required":["phone"]}])"#);
+    assert!(compiled.changes.iter().any(|c| c.path.is_empty()
+        && c.description.contains("removed the `anyOf` of `required` constraints")));
+    // Names a node does not define leave its `required` too.
+    let undefined =
+        json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a", "b"]});
+    let compiled = compile(&undefined, Dialect::Gemini).unwrap();
+    assert_eq!(compiled.schema["required"], json!(["a"]));
+    assert_eq!(compiled.schema["description"], r#"(required: ["b"])"#);
+    assert!(compiled.changes.iter().any(|c| c.description.contains("does not define")));
+}
+
+#[test]
+fn regression_gemini_tool_without_parameters_goes_without_them() {
+    for schema in [
+        json!({"type": "object", "properties": {}}),
+        json!({"type": "object"}),
+        json!({"type": "object", "properties": {}, "required": [], "additionalProperties": false}),
+    ] {
+        let compiled = compile(&schema, Dialect::Gemini).unwrap();
+        assert_eq!(compiled.schema, Value::Null, "{schema}");
+        assert!(
+            compiled.changes.iter().any(|c| c.path.is_empty()
+                && c.description.contains("the function goes without `parameters`")),
+            "{:#?}",
+            compiled.changes
+        );
+        let bare = tool(schema.clone()).unwrap();
+        assert_eq!(bare.to_gemini(), &json!({"name": "t"}), "{schema}");
+    }
+    let no_parameters = Tool::define("now").execute_sync(|_, _| ToolResult::failure("")).build();
+    let no_parameters = no_parameters.unwrap();
+    assert_eq!(no_parameters.to_gemini(), &json!({"name": "now"}));
+    assert_eq!(no_parameters.compiled(Dialect::Gemini).unwrap().schema, Value::Null);
+    // A schema that takes arguments keeps them, even without listing properties.
+    let free_form = json!({"type": "object", "additionalProperties": {"type": "string"}});
+    let free_form = tool(free_form.clone()).unwrap();
+    assert_eq!(free_form.to_gemini()["parametersJsonSchema"], *free_form.parameters());
 }
 
 /// Branches of an `allOf` over numbers and strings, in keywords OpenAI's strict mode keeps.

@@ -1,9 +1,12 @@
 //! Gemini `parameters`: the OpenAPI 3.0 subset. References are inlined (recursion cannot be
 //! expressed), types are upper-case with `nullable` for null, `oneOf` becomes `anyOf`,
-//! `const` becomes a one-value `enum` (see `values`), `allOf` is merged into one schema,
-//! objects without properties and arrays without items are made acceptable, and other
-//! keywords move into the description.
+//! `const` becomes a one-value `enum` (see `values`), boolean subschemas become objects (see
+//! `booleans`), `required` keeps only the names a node defines (see `required`), objects
+//! without properties and arrays without items are made acceptable, a schema without
+//! parameters compiles to `null`, and other keywords move into the description.
 
+mod booleans;
+mod required;
 mod values;
 
 use serde_json::{Map, Value, json};
@@ -42,6 +45,8 @@ const ALLOWED: &[&str] = &[
     "example",
 ];
 
+/// `schema` as Gemini's `parameters`, or `null` when it declares no parameters Gemini can
+/// take: a function without parameters goes without the field.
 pub(super) fn parameters(schema: &Value, changes: &mut Changes) -> Result<Value, CompileError> {
     let mut root = schema.clone();
     if let Some(map) = root.as_object_mut() {
@@ -54,7 +59,20 @@ pub(super) fn parameters(schema: &Value, changes: &mut Changes) -> Result<Value,
     let mut pass =
         Gemini { source: schema, changes, inlining: Vec::new(), budget: Budget::new(DIALECT) };
     pass.visit(&mut root, "", 0)?;
+    if declares_nothing(&root) {
+        pass.changes.note(
+            "",
+            "no parameters are left, and Gemini refuses an OBJECT without properties: the \
+             function goes without `parameters` (the compiled schema is `null`)",
+        );
+        return Ok(Value::Null);
+    }
     Ok(root)
+}
+
+/// Whether the compiled root declares no parameters: no properties and no branches.
+fn declares_nothing(root: &Value) -> bool {
+    root.get("properties").is_none() && root.get("anyOf").is_none()
 }
 
 /// The error for a reference Gemini's `parameters` cannot hold.
@@ -138,8 +156,10 @@ impl Gemini<'_> {
     }
 
     fn rewrite(&mut self, map: &mut Map<String, Value>, path: &str) {
+        required::constraints(map, path, self.changes);
         unify_branches(map, path, self.changes);
         open_tuples(map, path, self.changes);
+        booleans::booleans(map, path, self.changes);
         values::enums(map, path, self.changes);
         if map.remove("additionalProperties").is_some() {
             self.changes
@@ -148,11 +168,12 @@ impl Gemini<'_> {
         self.null_branch(map, path);
         self.types(map, path);
         self.containers(map, path);
+        required::undefined(map, path, self.changes);
     }
 
-    /// An object with empty `properties`, which Gemini refuses, loses them (a function without
-    /// parameters may leave `parameters` unset instead); an array gets the `items` Gemini
-    /// requires, `{}` when it had none.
+    /// An object with empty `properties`, which Gemini refuses, loses them (at the root, that
+    /// leaves no parameters: see [`parameters`]); an array gets the `items` Gemini requires,
+    /// `{}` when it had none.
     fn containers(&mut self, map: &mut Map<String, Value>, path: &str) {
         let empty = |value: Option<&Value>| match value {
             Some(Value::Object(map)) => map.is_empty(),
