@@ -12,7 +12,7 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 
 use serde_json::{Value, json};
-use toolwire::provider::{gemini, repair};
+use toolwire::provider::{gemini, repair, responses};
 use toolwire::{Registry, Tool, ToolCall, ToolResult};
 
 fn vertex_stream() -> Vec<Value> {
@@ -122,4 +122,37 @@ async fn regression_gemini_made_ids_are_not_sent_to_gemini() {
         json!({"name": "get_weather", "args": {"location": "Oslo"}})
     );
     assert_eq!(gemini::render_call(&calls[1])["id"], "fc-7");
+}
+
+fn responses_event(kind: &str, call_id: &str, arguments: &str) -> Value {
+    json!({"type": kind, "output_index": 0, "item": {
+        "type": "function_call", "id": "fc_1", "call_id": call_id, "name": "get_weather",
+        "arguments": arguments, "status": "in_progress"
+    }})
+}
+
+#[test]
+fn regression_responses_stream_takes_the_call_id_the_server_finished_with() {
+    let events = [
+        responses_event("response.output_item.added", "call_early", ""),
+        json!({"type": "response.function_call_arguments.delta", "output_index": 0, "item_id": "fc_1", "delta": "{\"location\":\"Oslo\"}"}),
+        json!({"type": "response.function_call_arguments.done", "output_index": 0, "item_id": "fc_1", "arguments": "{\"location\":\"Oslo\"}"}),
+        responses_event("response.output_item.done", "call_final", "{\"location\":\"Oslo\"}"),
+    ];
+    let mut stream = responses::CallAccumulator::default();
+    events.iter().for_each(|event| stream.push(event));
+    let calls = stream.clone().finish().unwrap();
+    assert_eq!(
+        (calls[0].call_id.as_str(), &calls[0].arguments),
+        ("call_final", &json!({"location": "Oslo"}))
+    );
+    // `response.completed` holds the items as the server keeps them.
+    let completed = json!({"type": "response.completed", "response": {"output": [
+        {"type": "function_call", "id": "fc_1", "call_id": "call_kept", "name": "get_weather", "arguments": "{\"location\":\"Oslo\"}", "status": "completed"}
+    ]}});
+    stream.push(&completed);
+    let calls = stream.finish().unwrap();
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0].call_id, "call_kept");
+    assert_eq!(calls, responses::parse_calls(&completed["response"]).unwrap());
 }
