@@ -2,6 +2,7 @@
 
 use std::time::{Duration, Instant};
 
+use proptest::prelude::*;
 use serde_json::{Value, json};
 use toolwire::dialect::{CompileErrorKind, Dialect, compile};
 use toolwire::{DefineErrorKind, Provider, Tool, ToolResult};
@@ -264,8 +265,6 @@ fn regression_gemini_empty_properties_are_removed() {
     }});
     let compiled = compile(&schema, Dialect::Gemini).unwrap();
     assert_eq!(compiled.schema["properties"]["opts"], json!({"type": "OBJECT"}));
-    let none = compile(&json!({"type": "object", "properties": {}}), Dialect::Gemini).unwrap();
-    assert_eq!(none.schema, json!({"type": "OBJECT"}));
 }
 
 #[test]
@@ -306,4 +305,287 @@ fn regression_tuples_still_accept_their_items() {
     let strict = compile(&schema, Dialect::OpenAiStrict).unwrap();
     assert_eq!(strict.schema["properties"]["pair"]["maxItems"], 2);
     assert_eq!(strict.schema["properties"]["pair"]["items"]["anyOf"][1]["type"], "integer");
+}
+
+/// Whether a tool with `schema` as its parameters takes `value`: the schema compiled as the
+/// tool's validator.
+async fn accepts(schema: &Value, value: Value) -> bool {
+    let tool = Tool::define("t")
+        .parameters(schema.clone())
+        .execute_sync(|_, _| ToolResult::ok(json!(null), "ran"))
+        .build()
+        .unwrap_or_else(|error| panic!("{error}: {schema:#}"));
+    tool.execute(value).await.is_success()
+}
+
+/// A pet: an `Animal` (by reference) that has a breed too.
+fn pet_with_breed() -> Value {
+    json!({
+        "type": "object",
+        "properties": {"pet": {"description": "The pet", "allOf": [
+            {"$ref": "#/$defs/Animal"},
+            {"type": "object", "properties": {"breed": {"type": "string"}}, "required": ["breed"]}
+        ]}},
+        "required": ["pet"],
+        "$defs": {"Animal": {
+            "type": "object",
+            "properties": {"name": {"type": "string"}},
+            "required": ["name"]
+        }}
+    })
+}
+
+#[tokio::test]
+async fn regression_all_of_with_a_ref_branch_accepts_what_the_original_accepts() {
+    let original = pet_with_breed();
+    let valid = json!({"pet": {"name": "Rex", "breed": "collie"}});
+    let invalid = [
+        json!({"pet": {"name": "Rex"}}),
+        json!({"pet": {"breed": "collie"}}),
+        json!({"pet": {"name": 3, "breed": "collie"}}),
+        json!({"pet": {"name": "Rex", "breed": 7}}),
+    ];
+    assert!(accepts(&original, valid.clone()).await);
+    for value in &invalid {
+        assert!(!accepts(&original, value.clone()).await, "{value}");
+    }
+    for dialect in [Dialect::OpenAiStrict, Dialect::AnthropicStrict] {
+        let compiled = compile(&original, dialect).unwrap_or_else(|e| panic!("{dialect:?}: {e}"));
+        let pet = &compiled.schema["properties"]["pet"];
+        assert!(pet.get("allOf").is_none(), "{dialect:?}: {pet}");
+        let mut required: Vec<&str> =
+            pet["required"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+        required.sort_unstable();
+        assert_eq!(required, ["breed", "name"], "{dialect:?}: {pet}");
+        assert_eq!(pet["additionalProperties"], false, "{dialect:?}: {pet}");
+        assert_eq!(pet["description"], "The pet", "{dialect:?}: {pet}");
+        assert!(accepts(&compiled.schema, valid.clone()).await, "{dialect:?}: {pet}");
+        for value in &invalid {
+            assert!(!accepts(&compiled.schema, value.clone()).await, "{dialect:?}: {value}");
+        }
+        assert!(
+            compiled.changes.iter().any(|c| c.path == "/properties/pet"
+                && c.description == "merged the 2 branches of `allOf` into one schema"),
+            "{dialect:?}: {:#?}",
+            compiled.changes
+        );
+    }
+    let gemini = compile(&original, Dialect::Gemini).unwrap();
+    let pet = &gemini.schema["properties"]["pet"];
+    assert_eq!(pet["required"], json!(["name", "breed"]), "{pet}");
+    assert_eq!(pet["properties"]["name"], json!({"type": "STRING"}), "{pet}");
+    assert!(pet.get("allOf").is_none() && !pet.to_string().contains("allOf"), "{pet}");
+}
+
+#[tokio::test]
+async fn regression_ref_beside_other_keywords_keeps_what_the_definition_says() {
+    // `$ref` beside other keywords means both, like an `allOf` of the two.
+    let mut original = pet_with_breed();
+    original["properties"]["pet"] = json!({
+        "$ref": "#/$defs/Animal",
+        "properties": {"breed": {"type": "string"}},
+        "required": ["breed"]
+    });
+    let valid = json!({"pet": {"name": "Rex", "breed": "collie"}});
+    let invalid = json!({"pet": {"breed": "collie"}});
+    assert!(accepts(&original, valid.clone()).await && !accepts(&original, invalid.clone()).await);
+    for dialect in [Dialect::OpenAiStrict, Dialect::AnthropicStrict] {
+        let compiled = compile(&original, dialect).unwrap();
+        let pet = &compiled.schema["properties"]["pet"];
+        assert!(accepts(&compiled.schema, valid.clone()).await, "{dialect:?}: {pet}");
+        assert!(!accepts(&compiled.schema, invalid.clone()).await, "{dialect:?}: {pet}");
+    }
+    let gemini = compile(&original, Dialect::Gemini).unwrap();
+    let pet = &gemini.schema["properties"]["pet"];
+    assert_eq!(pet["properties"]["name"]["type"], "STRING", "{pet}");
+    assert_eq!(pet["required"], json!(["breed", "name"]), "{pet}");
+}
+
+#[tokio::test]
+async fn regression_all_of_merges_exactly_or_not_at_all() {
+    // Bounds tighten and types intersect.
+    let bounds = json!({"type": "object", "properties": {"v": {"allOf": [
+        {"type": ["integer", "string"], "minimum": 1, "maximum": 9},
+        {"type": "number", "minimum": 3}
+    ]}}, "required": ["v"]});
+    let compiled = compile(&bounds, Dialect::OpenAiStrict).unwrap();
+    let v = &compiled.schema["properties"]["v"];
+    assert_eq!(v, &json!({"type": "integer", "minimum": 3, "maximum": 9}), "{v}");
+    // A property one branch lists meets the other's `additionalProperties`.
+    let objects = json!({"type": "object", "properties": {"o": {"allOf": [
+        {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": {"type": "string"}},
+        {"type": "object", "properties": {"b": {"type": "integer"}}}
+    ]}}, "required": ["o"]});
+    let closed = compile(&objects, Dialect::AnthropicStrict).unwrap();
+    for (schema, compiled, value, passes) in [
+        (&bounds, &compiled.schema, json!({"v": 3}), true),
+        (&bounds, &compiled.schema, json!({"v": 2}), false),
+        (&bounds, &compiled.schema, json!({"v": 3.5}), false),
+        (&bounds, &compiled.schema, json!({"v": "x"}), false),
+        (&objects, &closed.schema, json!({"o": {"a": "x"}}), true),
+        (&objects, &closed.schema, json!({"o": {"a": "x", "b": 1}}), false),
+        (&objects, &closed.schema, json!({"o": {"a": 1}}), false),
+    ] {
+        assert_eq!(accepts(schema, value.clone()).await, passes, "original: {value}");
+        assert_eq!(accepts(compiled, value.clone()).await, passes, "compiled: {value}");
+    }
+    // Two patterns cannot be one: OpenAI strict keeps them in the description and says so,
+    // and refuses an `allOf` that leaves a node without a type.
+    let patterns = json!({"type": "object", "properties": {
+        "s": {"type": "string", "allOf": [{"pattern": "^a"}, {"pattern": "z$"}]}
+    }, "required": ["s"]});
+    let strict = compile(&patterns, Dialect::OpenAiStrict).unwrap();
+    assert!(strict.changes.iter().any(|c| c.path == "/properties/s"
+        && c.description.contains(
+            "`allOf` could not be made one schema (its branches give `pattern` different values"
+        )));
+    let typeless = json!({"type": "object", "properties": {
+        "s": {"allOf": [{"type": "string", "pattern": "^a"}, {"type": "string", "pattern": "z$"}]}
+    }, "required": ["s"]});
+    let error = compile(&typeless, Dialect::OpenAiStrict).unwrap_err();
+    assert_eq!((error.kind(), error.path()), (CompileErrorKind::Unsupported, "/properties/s"));
+    assert!(error.to_string().contains("strict mode has no `allOf`"), "{error}");
+    assert!(compile(&typeless, Dialect::AnthropicStrict).is_ok(), "no objects to close");
+}
+
+#[test]
+fn regression_anthropic_strict_refuses_closing_objects_of_an_all_of_it_cannot_merge() {
+    let conditional = |name: &str| {
+        json!({"type": "object", "properties": {name: {"type": "string"}},
+            "if": {"required": [name]}, "then": {"required": ["id"]}})
+    };
+    let schema = json!({"type": "object", "properties": {
+        "both": {"allOf": [conditional("a"), conditional("b")]}
+    }, "required": ["both"]});
+    let error = compile(&schema, Dialect::AnthropicStrict).unwrap_err();
+    assert_eq!((error.kind(), error.path()), (CompileErrorKind::Unsupported, "/properties/both"));
+    assert!(error.to_string().contains("refusing every value"), "{error}");
+}
+
+#[test]
+fn regression_gemini_boolean_subschemas_become_objects() {
+    let schema = json!({"type": "object", "properties": {
+        "anything": true,
+        "never": false,
+        "list": {"type": "array", "items": true},
+        "empty": {"type": "array", "items": false},
+        "either": {"anyOf": [false, true, {"type": "string"}]}
+    }, "required": ["anything", "never"]});
+    let compiled = compile(&schema, Dialect::Gemini).unwrap();
+    let out = &compiled.schema;
+    assert_eq!(out["properties"]["anything"], json!({}));
+    assert!(out["properties"].get("never").is_none(), "{out}");
+    assert_eq!(out["required"], json!(["anything"]));
+    assert_eq!(out["description"], "(must not be given: never)");
+    assert_eq!(out["properties"]["list"], json!({"type": "ARRAY", "items": {}}));
+    assert_eq!(out["properties"]["empty"], json!({"type": "ARRAY", "items": {}, "maxItems": 0}));
+    assert_eq!(out["properties"]["either"]["anyOf"], json!([{}, {"type": "STRING"}]));
+    assert!(!out.to_string().contains("true") && !out.to_string().contains("false"), "{out}");
+    for at in ["/properties/anything", "/properties/never", "/properties/list", "/properties/empty"]
+    {
+        assert!(compiled.changes.iter().any(|c| c.path == at), "{at}: {:#?}", compiled.changes);
+    }
+    assert!(compiled.changes.iter().any(|c| c.path == "/properties/never"
+        && c.description.contains("Gemini cannot forbid a property")));
+}
+
+#[test]
+fn regression_gemini_any_of_of_bare_required_moves_into_the_description() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"email": {"type": "string"}, "phone": {"type": "string"}},
+        "anyOf": [{"required": ["email"]}, {"required": ["phone"]}]
+    });
+    let compiled = compile(&schema, Dialect::Gemini).unwrap();
+    let out = &compiled.schema;
+    assert!(out.get("anyOf").is_none(), "{out}");
+    assert_eq!(out["properties"]["phone"], json!({"type": "STRING"}));
+    assert_eq!(out["description"], r#"(anyOf: [{"required":["email"]},{"required":["phone"]}])"#);
+    assert!(compiled.changes.iter().any(|c| c.path.is_empty()
+        && c.description.contains("removed the `anyOf` of `required` constraints")));
+    // Names a node does not define leave its `required` too.
+    let undefined =
+        json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a", "b"]});
+    let compiled = compile(&undefined, Dialect::Gemini).unwrap();
+    assert_eq!(compiled.schema["required"], json!(["a"]));
+    assert_eq!(compiled.schema["description"], r#"(required: ["b"])"#);
+    assert!(compiled.changes.iter().any(|c| c.description.contains("does not define")));
+}
+
+#[test]
+fn regression_gemini_tool_without_parameters_goes_without_them() {
+    for schema in [
+        json!({"type": "object", "properties": {}}),
+        json!({"type": "object"}),
+        json!({"type": "object", "properties": {}, "required": [], "additionalProperties": false}),
+    ] {
+        let compiled = compile(&schema, Dialect::Gemini).unwrap();
+        assert_eq!(compiled.schema, Value::Null, "{schema}");
+        assert!(
+            compiled.changes.iter().any(|c| c.path.is_empty()
+                && c.description.contains("the function goes without `parameters`")),
+            "{:#?}",
+            compiled.changes
+        );
+        let bare = tool(schema.clone()).unwrap();
+        assert_eq!(bare.to_gemini(), &json!({"name": "t"}), "{schema}");
+    }
+    let no_parameters = Tool::define("now").execute_sync(|_, _| ToolResult::failure("")).build();
+    let no_parameters = no_parameters.unwrap();
+    assert_eq!(no_parameters.to_gemini(), &json!({"name": "now"}));
+    assert_eq!(no_parameters.compiled(Dialect::Gemini).unwrap().schema, Value::Null);
+    // A schema that takes arguments keeps them, even without listing properties.
+    let free_form = json!({"type": "object", "additionalProperties": {"type": "string"}});
+    let free_form = tool(free_form.clone()).unwrap();
+    assert_eq!(free_form.to_gemini()["parametersJsonSchema"], *free_form.parameters());
+}
+
+/// Branches of an `allOf` over numbers and strings, in keywords OpenAI's strict mode keeps.
+fn all_of_branch() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        (0i64..6).prop_map(|n| json!({"type": "integer", "minimum": n})),
+        (0i64..6).prop_map(|n| json!({"type": ["number", "string"], "maximum": n})),
+        (0i64..6).prop_map(|n| json!({"exclusiveMinimum": n})),
+        Just(json!({"enum": [1, 2, 3, "a"]})),
+        Just(json!({"type": "string", "pattern": "^a"})),
+        Just(json!({"multipleOf": 2})),
+        Just(json!(true)),
+    ]
+}
+
+fn all_of_instance() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        (-1i64..8).prop_map(Value::from),
+        Just(json!(2.5)),
+        Just(json!("a")),
+        Just(json!("ba")),
+        Just(json!(null)),
+        Just(json!(true)),
+    ]
+}
+
+proptest! {
+    #[test]
+    fn regression_merged_all_of_accepts_exactly_what_its_branches_accept(
+        branches in prop::collection::vec(all_of_branch(), 1..4),
+        instances in prop::collection::vec(all_of_instance(), 1..10),
+    ) {
+        let schema = json!({"type": "object", "properties": {"x": {"allOf": branches}}, "required": ["x"]});
+        let compiled = compile(&schema, Dialect::OpenAiStrict);
+        // A node left without a type (only bounds) is refused; everything else compiles.
+        prop_assume!(compiled.is_ok());
+        let compiled = compiled.unwrap();
+        let merged = compiled.changes.iter().any(|c| c.description.contains("into one schema"));
+        prop_assert!(merged, "{:#?}", compiled.changes);
+        let original = jsonschema::validator_for(&schema).unwrap();
+        let output = jsonschema::validator_for(&compiled.schema).unwrap();
+        for instance in instances {
+            let value = json!({"x": instance});
+            prop_assert_eq!(
+                original.is_valid(&value),
+                output.is_valid(&value),
+                "{} in {:#} and {:#}", value, schema, compiled.schema
+            );
+        }
+    }
 }

@@ -19,6 +19,7 @@
 //! }
 //! ```
 
+mod all_of;
 mod anthropic;
 mod cache;
 mod error;
@@ -49,7 +50,9 @@ pub enum Dialect {
     /// recursive references and with at most 24 optional properties.
     AnthropicStrict,
     /// Gemini `parameters`: the OpenAPI 3.0 subset, with upper-case types, `nullable`, and no
-    /// references.
+    /// references. A schema that declares no parameters compiles to `null`: Gemini refuses an
+    /// `OBJECT` without properties, and a function without parameters leaves `parameters`
+    /// unset.
     Gemini,
     /// MCP `inputSchema`: JSON Schema with an object root.
     Mcp,
@@ -58,7 +61,8 @@ pub enum Dialect {
 /// A schema compiled for one dialect, and what had to change.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Compiled {
-    /// The schema the provider accepts.
+    /// The schema the provider accepts; `null` for [`Dialect::Gemini`] when there are no
+    /// parameters to send (leave `parameters` unset).
     pub schema: Value,
     /// Every change made, in the order made; empty when the schema passed as it was.
     pub changes: Vec<Change>,

@@ -137,8 +137,8 @@ pub(super) fn extend_any_of(
     }
 }
 
-/// `oneOf` becomes `anyOf` (no dialect needs exclusivity to be checked by the provider), and
-/// an `allOf` of one schema is merged into its parent.
+/// `oneOf` becomes `anyOf`: no dialect needs exclusivity to be checked by the provider.
+/// (An `allOf` is merged before, by `all_of::merge`.)
 pub(super) fn unify_branches(
     map: &mut Map<String, Value>,
     path: &str,
@@ -147,16 +147,5 @@ pub(super) fn unify_branches(
     if let Some(Value::Array(branches)) = map.remove("oneOf") {
         extend_any_of(map, branches);
         changes.note(path, "`oneOf` became `anyOf`");
-    }
-    let Some(Value::Array(mut parts)) = map.remove("allOf") else { return };
-    if let [Value::Object(_)] = parts.as_slice() {
-        if let Some(Value::Object(part)) = parts.pop() {
-            for (key, value) in part {
-                map.entry(key).or_insert(value);
-            }
-        }
-        changes.note(path, "merged an `allOf` of one schema into its parent");
-    } else {
-        map.insert("allOf".into(), Value::Array(parts));
     }
 }

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::gemini::parts_of;
+use super::gemini::{new_call_id, parts_of};
 use super::gemini_path;
 use super::parse::malformed;
 use super::parse_error::ParseError;
@@ -20,8 +20,9 @@ use crate::record::ToolCall;
 /// and the part without `willContinue` ends it. These fields are documented on `FunctionCall`
 /// and `PartialArg` in the Gen AI SDKs' type references (google-genai), and on Vertex AI.
 ///
-/// A call's `id` is optional: without one its [`ToolCall::call_id`] is empty, and its result
-/// is matched by order.
+/// A call's `id` is optional: a call Gemini streamed without one gets a new unique id when its
+/// first part arrives, as [`parse_calls`](super::gemini::parse_calls) gives it, and the
+/// renderers never send that id back to Gemini.
 ///
 /// ```
 /// use serde_json::json;
@@ -44,9 +45,12 @@ pub struct CallAccumulator {
 }
 
 /// One call as far as it has streamed.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Clone)]
 struct Building {
+    /// Gemini's id for the call, or the one made for it until Gemini sends one.
     id: String,
+    /// Whether `id` is Gemini's.
+    given_id: bool,
     name: String,
     args: Value,
     /// Why the call cannot run, once known.
@@ -59,7 +63,13 @@ impl CallAccumulator {
     /// Takes in one chunk; chunks without `functionCall` parts, and values that are not
     /// chunks, change nothing.
     pub fn push(&mut self, chunk: &Value) {
-        let Ok((parts, _)) = parts_of(chunk) else { return };
+        if let Ok((parts, _)) = parts_of(chunk) {
+            self.take_parts(parts);
+        }
+    }
+
+    /// Takes in the `functionCall`s of `parts`, in order.
+    pub(super) fn take_parts(&mut self, parts: &[Value]) {
         for call in parts.iter().filter_map(|part| part.get("functionCall")) {
             self.take(call);
         }
@@ -70,12 +80,10 @@ impl CallAccumulator {
         let name = stream::text(call, "name").filter(|name| !name.is_empty());
         let last_name = self.calls.last().map(|last| last.name.as_str());
         if !self.open || name.is_some_and(|name| Some(name) != last_name) {
-            self.calls.push(Building::default());
+            self.calls.push(Building::new());
         }
         let Some(building) = self.calls.last_mut() else { return };
-        if building.id.is_empty() {
-            building.id = stream::text(call, "id").unwrap_or_default().to_owned();
-        }
+        building.keep_id(stream::text(call, "id"));
         if building.name.is_empty() {
             building.name = name.unwrap_or_default().to_owned();
         }
@@ -102,6 +110,27 @@ impl CallAccumulator {
 }
 
 impl Building {
+    /// A call with no part yet, under an id of its own.
+    fn new() -> Self {
+        let id = new_call_id();
+        Self {
+            id,
+            given_id: false,
+            name: String::new(),
+            args: Value::Null,
+            broken: None,
+            continuing: None,
+        }
+    }
+
+    /// Takes Gemini's `id` for the call, the first one it sends.
+    fn keep_id(&mut self, id: Option<&str>) {
+        if let Some(id) = id.filter(|id| !id.is_empty() && !self.given_id) {
+            self.id = id.to_owned();
+            self.given_id = true;
+        }
+    }
+
     /// Merges whole `args` into the arguments so far.
     fn merge_args(&mut self, args: Option<&Value>) {
         match args {

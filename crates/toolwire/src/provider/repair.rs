@@ -14,8 +14,9 @@ pub const MISSING_RESULT: &str = "the call did not complete";
 /// Returns exactly one receipt per call, in call order, so the provider conversation stays
 /// balanced: an assistant turn with N calls gets N results.
 ///
-/// Receipts are matched to calls by call id, and calls without an id (Gemini's may lack one)
-/// by order among themselves. A call with no receipt, for example because its turn was
+/// Receipts are matched to calls by call id, and calls without an id by order among
+/// themselves. (Every parser here gives each call an id, Gemini's included; a call made by
+/// hand may have none.) A call with no receipt, for example because its turn was
 /// cancelled, gets an [`Aborted`](FailureKind::Aborted) one saying [`MISSING_RESULT`];
 /// receipts that match no call are dropped.
 pub fn repair(calls: &[ToolCall], receipts: Vec<Receipt>) -> Vec<Receipt> {

@@ -13,7 +13,10 @@ use crate::record::ToolCall;
 /// `response.function_call_arguments.delta` fragments are joined per `output_index`, and
 /// `response.function_call_arguments.done` (or `response.output_item.done`) supplies the whole
 /// arguments when it comes (see "Streaming events" in OpenAI's Responses API reference).
-/// Parallel wrappers are expanded as [`parse_calls`](super::responses::parse_calls) does.
+/// When the `call_id` of `response.output_item.done`, or of the item in
+/// `response.completed`'s `output`, differs from the one the call opened with, the later one
+/// is taken: it is the one the server knows the call by. Parallel wrappers are expanded as
+/// [`parse_calls`](super::responses::parse_calls) does.
 #[derive(Debug, Default, Clone)]
 pub struct CallAccumulator {
     partials: Partials<u64>,
@@ -22,20 +25,13 @@ pub struct CallAccumulator {
 impl CallAccumulator {
     /// Takes in one event; events about other items change nothing.
     pub fn push(&mut self, event: &Value) {
+        if stream::text(event, "type") == Some("response.completed") {
+            return self.completed(event.get("response").unwrap_or(&Value::Null));
+        }
         let Some(index) = stream::index(event, "output_index") else { return };
         match stream::text(event, "type") {
-            Some("response.output_item.added" | "response.output_item.done") => {
-                let item = event.get("item").unwrap_or(&Value::Null);
-                if stream::text(item, "type") != Some("function_call") {
-                    return;
-                }
-                let partial = self.partials.at(index);
-                partial.keep_id(stream::text(item, "call_id"));
-                partial.keep_name(stream::text(item, "name"));
-                if let Some(arguments) = stream::text(item, "arguments").filter(|a| !a.is_empty()) {
-                    partial.arguments = arguments.to_owned();
-                }
-            }
+            Some("response.output_item.added") => self.item(index, event.get("item"), false),
+            Some("response.output_item.done") => self.item(index, event.get("item"), true),
             Some("response.function_call_arguments.delta") => {
                 let fragment = stream::text(event, "delta").unwrap_or_default();
                 self.partials.at(index).arguments.push_str(fragment);
@@ -46,6 +42,34 @@ impl CallAccumulator {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Takes the items of the finished response's `output`, each at its index.
+    fn completed(&mut self, response: &Value) {
+        let output = response.get("output").and_then(Value::as_array);
+        for (index, item) in (0u64..).zip(output.into_iter().flatten()) {
+            self.item(index, Some(item), true);
+        }
+    }
+
+    /// Takes what a `function_call` item says of the call at `index`. The `call_id` of a
+    /// `last` item (the finished one, as the server knows it) replaces the one the call had.
+    fn item(&mut self, index: u64, item: Option<&Value>, last: bool) {
+        let item = item.unwrap_or(&Value::Null);
+        if stream::text(item, "type") != Some("function_call") {
+            return;
+        }
+        let partial = self.partials.at(index);
+        let call_id = stream::text(item, "call_id");
+        if last {
+            partial.replace_id(call_id);
+        } else {
+            partial.keep_id(call_id);
+        }
+        partial.keep_name(stream::text(item, "name"));
+        if let Some(arguments) = stream::text(item, "arguments").filter(|a| !a.is_empty()) {
+            partial.arguments = arguments.to_owned();
         }
     }
 

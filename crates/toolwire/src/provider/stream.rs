@@ -30,6 +30,14 @@ impl Partial {
         }
     }
 
+    /// Takes `id` in place of the one set, unless it is empty: for the id a provider names
+    /// the call by once it is done.
+    pub(super) fn replace_id(&mut self, id: Option<&str>) {
+        if let Some(id) = id.filter(|id| !id.is_empty()) {
+            self.id = Some(id.to_owned());
+        }
+    }
+
     /// Takes `name` unless it is empty or a name is already set.
     pub(super) fn keep_name(&mut self, name: Option<&str>) {
         if let Some(name) = name.filter(|name| !name.is_empty()) {

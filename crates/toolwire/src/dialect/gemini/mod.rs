@@ -1,15 +1,20 @@
 //! Gemini `parameters`: the OpenAPI 3.0 subset. References are inlined (recursion cannot be
 //! expressed), types are upper-case with `nullable` for null, `oneOf` becomes `anyOf`,
-//! `const` becomes a one-value `enum` (see `values`), objects without properties and arrays
-//! without items are made acceptable, and other keywords move into the description.
+//! `const` becomes a one-value `enum` (see `values`), boolean subschemas become objects (see
+//! `booleans`), `required` keeps only the names a node defines (see `required`), objects
+//! without properties and arrays without items are made acceptable, a schema without
+//! parameters compiles to `null`, and other keywords move into the description.
 
+mod booleans;
+mod required;
 mod values;
 
 use serde_json::{Map, Value, json};
 
+use super::all_of::{self, Outcome, Refs};
 use super::refs::{Budget, resolve};
 use super::tuples::open_tuples;
-use super::walk::{children, extend_any_of, guard, keep_only, unify_branches};
+use super::walk::{children, describe, extend_any_of, guard, keep_only, unify_branches};
 use super::{Changes, CompileError, CompileErrorKind, Dialect};
 
 const DIALECT: Dialect = Dialect::Gemini;
@@ -40,6 +45,8 @@ const ALLOWED: &[&str] = &[
     "example",
 ];
 
+/// `schema` as Gemini's `parameters`, or `null` when it declares no parameters Gemini can
+/// take: a function without parameters goes without the field.
 pub(super) fn parameters(schema: &Value, changes: &mut Changes) -> Result<Value, CompileError> {
     let mut root = schema.clone();
     if let Some(map) = root.as_object_mut() {
@@ -52,7 +59,20 @@ pub(super) fn parameters(schema: &Value, changes: &mut Changes) -> Result<Value,
     let mut pass =
         Gemini { source: schema, changes, inlining: Vec::new(), budget: Budget::new(DIALECT) };
     pass.visit(&mut root, "", 0)?;
+    if declares_nothing(&root) {
+        pass.changes.note(
+            "",
+            "no parameters are left, and Gemini refuses an OBJECT without properties: the \
+             function goes without `parameters` (the compiled schema is `null`)",
+        );
+        return Ok(Value::Null);
+    }
     Ok(root)
+}
+
+/// Whether the compiled root declares no parameters: no properties and no branches.
+fn declares_nothing(root: &Value) -> bool {
+    root.get("properties").is_none() && root.get("anyOf").is_none()
 }
 
 /// The error for a reference Gemini's `parameters` cannot hold.
@@ -81,6 +101,7 @@ impl Gemini<'_> {
         let depth_before = self.inlining.len();
         loop {
             self.inline(map, path)?;
+            self.merge(map, path)?;
             self.rewrite(map, path);
             if !map.contains_key("$ref") {
                 break;
@@ -92,8 +113,8 @@ impl Gemini<'_> {
         Ok(())
     }
 
-    /// Replaces a `$ref` by its target, any local JSON pointer; siblings win over the
-    /// target's keywords.
+    /// Replaces a `$ref` by its target, any local JSON pointer, combined with the keywords
+    /// beside it (see `all_of::absorb`).
     fn inline(&mut self, map: &mut Map<String, Value>, path: &str) -> Result<bool, CompileError> {
         let Some(Value::String(reference)) = map.remove("$ref") else { return Ok(false) };
         if reference == "#" || self.inlining.contains(&reference) {
@@ -104,17 +125,41 @@ impl Gemini<'_> {
             return Err(CompileError::new(DIALECT, CompileErrorKind::BadReference, path, problem));
         };
         self.budget.spend(whole, path, &reference)?;
-        for (key, value) in target {
-            map.entry(key.clone()).or_insert_with(|| value.clone());
+        if let Some(why) = all_of::absorb(map, target) {
+            let note =
+                format!("the keywords beside `$ref` {reference} won where they clash ({why})");
+            self.changes.note(path, note);
         }
         self.changes.note(path, format!("inlined `$ref` {reference}"));
         self.inlining.push(reference);
         Ok(true)
     }
 
+    /// Merges an `allOf`, which `parameters` lacks, into its node; one that cannot be merged
+    /// moves into the description.
+    fn merge(&mut self, map: &mut Map<String, Value>, path: &str) -> Result<(), CompileError> {
+        let refs = Refs { source: self.source, budget: &mut self.budget, inlining: &self.inlining };
+        match all_of::merge(map, path, refs, self.changes)? {
+            Outcome::Merged(inlined) => self.inlining.extend(inlined),
+            Outcome::Kept(why) => {
+                if let Some(branches) = map.remove("allOf") {
+                    describe(map, &format!("allOf: {branches}"));
+                }
+                let note = format!(
+                    "removed the `allOf`, which cannot be made one schema ({why}); kept in the \
+                     description"
+                );
+                self.changes.note(path, note);
+            }
+        }
+        Ok(())
+    }
+
     fn rewrite(&mut self, map: &mut Map<String, Value>, path: &str) {
+        required::constraints(map, path, self.changes);
         unify_branches(map, path, self.changes);
         open_tuples(map, path, self.changes);
+        booleans::booleans(map, path, self.changes);
         values::enums(map, path, self.changes);
         if map.remove("additionalProperties").is_some() {
             self.changes
@@ -123,11 +168,12 @@ impl Gemini<'_> {
         self.null_branch(map, path);
         self.types(map, path);
         self.containers(map, path);
+        required::undefined(map, path, self.changes);
     }
 
-    /// An object with empty `properties`, which Gemini refuses, loses them (a function without
-    /// parameters may leave `parameters` unset instead); an array gets the `items` Gemini
-    /// requires, `{}` when it had none.
+    /// An object with empty `properties`, which Gemini refuses, loses them (at the root, that
+    /// leaves no parameters: see [`parameters`]); an array gets the `items` Gemini requires,
+    /// `{}` when it had none.
     fn containers(&mut self, map: &mut Map<String, Value>, path: &str) {
         let empty = |value: Option<&Value>| match value {
             Some(Value::Object(map)) => map.is_empty(),

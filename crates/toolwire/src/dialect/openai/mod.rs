@@ -1,12 +1,13 @@
 //! OpenAI strict mode: closed objects, every property required (optional ones nullable),
-//! `oneOf` as `anyOf`, references with siblings inlined, unsupported keywords moved into the
-//! description, and the size limits checked.
+//! `oneOf` as `anyOf`, `allOf` merged into one schema, references with siblings inlined,
+//! unsupported keywords moved into the description, and the size limits checked.
 
 mod limits;
 mod nullable;
 
 use serde_json::{Map, Value, json};
 
+use super::all_of::{self, Outcome, Refs};
 use super::refs::{Budget, resolve};
 use super::tuples::open_tuples;
 use super::walk::{self, children, guard, is_object_schema, keep_only, unify_branches};
@@ -41,6 +42,9 @@ const ALLOWED: &[&str] = &[
     "minItems",
     "maxItems",
 ];
+
+/// The keywords of which strict mode needs one on every node.
+const TYPED: [&str; 5] = ["type", "anyOf", "enum", "const", "$ref"];
 
 /// The string formats strict mode accepts.
 const FORMATS: &[&str] =
@@ -83,7 +87,9 @@ impl Strict<'_> {
     ) -> Result<(), CompileError> {
         guard(DIALECT, depth, path)?;
         let Value::Object(map) = node else { return Err(typeless(path)) };
-        let inlined = self.inline(map, path)?;
+        let inlining = self.inlining.len();
+        self.inline(map, path)?;
+        self.merge(map, path)?;
         self.rewrite(map, path);
         check_typed(map, path)?;
         self.totals.count(map, path)?;
@@ -94,19 +100,43 @@ impl Strict<'_> {
         if object {
             close(map, path, self.changes);
         }
-        if inlined {
-            self.inlining.pop();
+        self.inlining.truncate(inlining);
+        Ok(())
+    }
+
+    /// Merges an `allOf`, which strict mode lacks, into its node. One that cannot be merged
+    /// leaves for the description, unless that leaves the node without a type.
+    fn merge(&mut self, map: &mut Map<String, Value>, path: &str) -> Result<(), CompileError> {
+        let refs = Refs { source: self.source, budget: &mut self.budget, inlining: &self.inlining };
+        match all_of::merge(map, path, refs, self.changes)? {
+            Outcome::Merged(inlined) => self.inlining.extend(inlined),
+            Outcome::Kept(why) => {
+                let typed =
+                    TYPED.iter().any(|key| map.contains_key(*key)) || map.contains_key("oneOf");
+                if !typed {
+                    let problem = format!(
+                        "`allOf` cannot be made one schema ({why}), and strict mode has no `allOf`"
+                    );
+                    return Err(CompileError::new(
+                        DIALECT,
+                        CompileErrorKind::Unsupported,
+                        path,
+                        problem,
+                    ));
+                }
+                self.changes.note(path, format!("`allOf` could not be made one schema ({why})"));
+            }
         }
         Ok(())
     }
 
-    /// Inlines a local `$ref` that has sibling keywords; tells whether it did.
-    fn inline(&mut self, map: &mut Map<String, Value>, path: &str) -> Result<bool, CompileError> {
+    /// Inlines a local `$ref` that has sibling keywords.
+    fn inline(&mut self, map: &mut Map<String, Value>, path: &str) -> Result<(), CompileError> {
         let Some(reference) = map.get("$ref").and_then(Value::as_str).map(str::to_owned) else {
-            return Ok(false);
+            return Ok(());
         };
         if map.len() == 1 {
-            return Ok(false);
+            return Ok(());
         }
         if reference == "#" || self.inlining.contains(&reference) {
             map.retain(|key, _| key == "$ref");
@@ -114,22 +144,24 @@ impl Strict<'_> {
                 path,
                 format!("dropped the keywords beside the recursive `$ref` to {reference}"),
             );
-            return Ok(false);
+            return Ok(());
         }
         let Some(whole @ Value::Object(target)) = resolve(self.source, &reference) else {
-            return Ok(false);
+            return Ok(());
         };
         self.budget.spend(whole, path, &reference)?;
         map.remove("$ref");
-        for (key, value) in target {
-            map.entry(key.clone()).or_insert_with(|| value.clone());
+        if let Some(why) = all_of::absorb(map, target) {
+            let note =
+                format!("the keywords beside `$ref` {reference} won where they clash ({why})");
+            self.changes.note(path, note);
         }
         self.changes.note(path, format!("inlined `$ref` {reference}, which had sibling keywords"));
         self.inlining.push(reference);
-        Ok(true)
+        Ok(())
     }
 
-    /// `oneOf` as `anyOf`, a lone `allOf` merged, unknown formats and keywords moved out.
+    /// `oneOf` as `anyOf`, unknown formats and keywords moved out.
     fn rewrite(&mut self, map: &mut Map<String, Value>, path: &str) {
         unify_branches(map, path, self.changes);
         open_tuples(map, path, self.changes);
@@ -155,7 +187,7 @@ fn check_typed(map: &Map<String, Value>, path: &str) -> Result<(), CompileError>
         let problem = "the root must not be an `anyOf`";
         return Err(CompileError::new(DIALECT, CompileErrorKind::NotObjectRoot, path, problem));
     }
-    let typed = ["type", "anyOf", "enum", "const", "$ref"].iter().any(|k| map.contains_key(*k));
+    let typed = TYPED.iter().any(|key| map.contains_key(*key));
     if typed { Ok(()) } else { Err(typeless(path)) }
 }
 
