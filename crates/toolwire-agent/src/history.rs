@@ -103,13 +103,10 @@ pub(crate) fn object_arguments(call: &ToolCall) -> Value {
     if call.arguments.is_object() { call.arguments.clone() } else { json!({}) }
 }
 
-/// A Gemini `functionCall`: `{"id"?, "name", "args"}`.
+/// A Gemini `functionCall`: `{"id"?, "name", "args"}`, with the id only when Gemini gave it
+/// (the core's own ids for id-less calls are not sent back).
 pub(crate) fn gemini_call(call: &ToolCall) -> Value {
-    let mut value = json!({"name": &*call.tool, "args": object_arguments(call)});
-    if !call.call_id.is_empty() {
-        value["id"] = json!(call.call_id.as_str());
-    }
-    value
+    toolwire::provider::gemini::render_call(call)
 }
 
 /// An OpenAI Chat Completions assistant message with `text` and `calls`.

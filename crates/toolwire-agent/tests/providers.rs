@@ -170,7 +170,9 @@ async fn a_streamed_turn_is_assembled_and_its_calls_run() {
 /// The event after which the first call's arguments are complete, in each recorded stream.
 fn first_call_complete(provider: Provider) -> usize {
     match provider {
-        Provider::Responses => 7, // response.function_call_arguments.done
+        // response.output_item.done: only there is the call's id final (the server may give
+        // the item another call_id than in output_item.added).
+        Provider::Responses => 8,
         Provider::Anthropic => 9, // content_block_stop of the first tool_use
         Provider::Gemini => 1,    // the first whole functionCall part
         _ => 4,                   // the second call's first delta
@@ -225,4 +227,47 @@ async fn a_server_that_ignores_the_stream_flag_is_read_as_a_whole_reply() {
         assert!(matches!(outcome.stop, StopReason::TurnLimit(1)), "{folder}: {:?}", outcome.stop);
         assert_eq!(outcome.receipts.len(), 2, "{folder}");
     }
+}
+
+#[tokio::test]
+async fn regression_a_responses_call_whose_id_changes_runs_once_under_the_final_id() {
+    // The first call's item is announced as call_early and finished as call_12345...: the
+    // same call, which once was reported under both ids and run twice.
+    let pieces: Vec<common::Piece> = events("responses")
+        .into_iter()
+        .map(|event| {
+            let announced =
+                event.contains("\"response.output_item.added\"") && event.contains("fc_12345xyz");
+            let event = if announced { rename_call_id(&event) } else { event };
+            common::Piece::Text(event)
+        })
+        .collect();
+    let mock = Mock::start(vec![Reply::sse(pieces)]).await;
+    let client = mock.client(Provider::Responses).build().expect("client");
+    let runs = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = Arc::clone(&runs);
+    let tool = toolwire::Tool::define("get_weather")
+        .parameters(
+            serde_json::json!({"type": "object", "properties": {"location": {"type": "string"}}}),
+        )
+        .execute_sync(move |_, _| {
+            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            toolwire::ToolResult::ok(serde_json::json!({"temp": 14}), "14 degrees")
+        })
+        .build()
+        .expect("the tool builds");
+    let registry = toolwire::Registry::builder().register(tool).seal().expect("registry");
+    let outcome =
+        Agent::builder(client, registry).max_turns(1).build().run("Paris and Bogotá?").await;
+    assert_eq!(runs.load(std::sync::atomic::Ordering::SeqCst), 2, "two calls, each run once");
+    let ids: Vec<_> = outcome.receipts.iter().filter_map(|r| r.call_id.as_deref()).collect();
+    assert_eq!(ids.len(), 2, "{ids:?}");
+    assert!(!ids.contains(&"call_early"), "the final id is used: {ids:?}");
+}
+
+/// `event` with its item's `call_id` replaced by `call_early`.
+fn rename_call_id(event: &str) -> String {
+    let start = event.find("\"call_id\":\"").expect("a call_id") + "\"call_id\":\"".len();
+    let end = start + event[start..].find('"').expect("the id ends");
+    format!("{}call_early{}", &event[..start], &event[end..])
 }

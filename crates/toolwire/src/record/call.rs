@@ -11,8 +11,9 @@ use serde_json::Value;
 /// The id a model gave one of its calls, echoed by the call's result; cloning it is a
 /// reference-count bump.
 ///
-/// It is empty when the provider gave none (Gemini's ids are optional); results are then
-/// matched to calls by order. It serializes as a plain string.
+/// A provider's parser gives every call one: a call Gemini sent without an id gets one made
+/// by toolwire (`gemini-call-…`), which is never sent back to Gemini. It is empty only for a
+/// call a host made without one. It serializes as a plain string.
 #[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct CallId(Arc<str>);
@@ -99,8 +100,8 @@ impl fmt::Debug for CallId {
 /// `{"call_id", "tool", "arguments", "malformed"?}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolCall {
-    /// The provider's id for the call, echoed in its result. Empty when the provider gave
-    /// none (Gemini's ids are optional); results are then matched by order.
+    /// The provider's id for the call, echoed in its result; for a Gemini call that came
+    /// without one, an id toolwire made (Gemini matches those results by name and order).
     pub call_id: CallId,
     /// The name of the tool called; the same field as [`Receipt::tool`](crate::Receipt::tool).
     /// Reads from `"name"` too, the key of earlier versions.

@@ -59,23 +59,30 @@ pub(super) fn reply(reply: &Value) -> Result<ModelTurn, Error> {
     Ok(ModelTurn { assistant: output.clone(), calls, text, finish })
 }
 
-/// The stream's state: each function call item by its output index, and the final response.
+/// The stream's state: each function call item by its output index, the indexes whose calls
+/// were reported, and the final response.
+///
+/// A call is reported when its item is done (`response.output_item.done`), not when its
+/// arguments are: the server may give the item another `call_id` in `done` than in `added`,
+/// and the one in `done` is the one it knows. Reports are counted by output index, so a call
+/// whose id changed again in `response.completed` is not reported twice.
 #[derive(Default)]
 pub(super) struct Decoder {
     items: BTreeMap<u64, CallAccumulator>,
-    reported: BTreeSet<String>,
+    reported: BTreeSet<u64>,
     text: String,
     response: Option<Value>,
 }
 
 impl Decoder {
-    /// Reports the calls of the item at `index`, the first time it is complete.
+    /// Reports the calls of the item at `index`, the first time it is done.
     fn report(&mut self, index: u64, sink: &mut dyn TurnSink) -> Result<(), Error> {
         let Some(item) = self.items.get(&index) else { return Ok(()) };
+        if !self.reported.insert(index) {
+            return Ok(());
+        }
         for call in item.clone().finish().map_err(unparsed)? {
-            if self.reported.insert(call.call_id.to_string()) {
-                sink.call(&call);
-            }
+            sink.call(&call);
         }
         Ok(())
     }
@@ -100,8 +107,13 @@ impl Decode for Decoder {
                     self.items.entry(index).or_default().push(&event);
                 }
             }
-            "response.function_call_arguments.done" | "response.output_item.done" => {
-                if let Some(index) = index.filter(|_| is_call || kind.ends_with("arguments.done")) {
+            "response.function_call_arguments.done" => {
+                if let Some(index) = index {
+                    self.items.entry(index).or_default().push(&event);
+                }
+            }
+            "response.output_item.done" if is_call => {
+                if let Some(index) = index {
                     self.items.entry(index).or_default().push(&event);
                     self.report(index, sink)?;
                 }
@@ -125,9 +137,16 @@ impl Decode for Decoder {
     fn finish(self: Box<Self>, sink: &mut dyn TurnSink) -> Result<ModelTurn, Error> {
         let Some(response) = self.response else { return Err(cut(NAME)) };
         let turn = reply(&response)?;
-        for call in &turn.calls {
-            if !self.reported.contains(call.call_id.as_str()) {
-                sink.call(call);
+        // Items the stream never finished: their calls, as the final response has them.
+        let output =
+            response.get("output").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+        for (index, item) in (0u64..).zip(output) {
+            let is_call = item.get("type").and_then(Value::as_str) == Some("function_call");
+            if is_call && !self.reported.contains(&index) {
+                let alone = json!({"output": [item]});
+                for call in responses::parse_calls(&alone).map_err(unparsed)? {
+                    sink.call(&call);
+                }
             }
         }
         Ok(turn)
