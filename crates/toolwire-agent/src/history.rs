@@ -7,33 +7,31 @@ use toolwire::{Provider, Receipt, ToolCall};
 
 use crate::{Error, ErrorKind};
 
-/// The name a provider is stored and specified by: `openai`, `responses`, `anthropic` or
-/// `gemini`.
+/// The name a provider is stored and specified by: [`Provider::as_str`] (`openai`,
+/// `responses`, `anthropic` or `gemini`).
 pub fn provider_name(provider: Provider) -> &'static str {
-    match provider {
-        Provider::Responses => "responses",
-        Provider::Anthropic => "anthropic",
-        Provider::Gemini => "gemini",
-        _ => "openai",
-    }
+    provider.as_str()
 }
 
-/// The provider called `name` (as [`provider_name`] writes it; `openai-responses` is taken
-/// for `responses`).
+/// The provider called `name`, as [`Provider::from_str`](std::str::FromStr) reads it, among
+/// those a model speaks (not `mcp` or `flat_function`).
 ///
 /// # Errors
 ///
 /// A [`Config`](ErrorKind::Config) error for any other name.
 pub fn parse_provider(name: &str) -> Result<Provider, Error> {
-    match name.trim().to_ascii_lowercase().as_str() {
-        "openai" | "chat" => Ok(Provider::OpenAi),
-        "responses" | "openai-responses" => Ok(Provider::Responses),
-        "anthropic" => Ok(Provider::Anthropic),
-        "gemini" | "google" => Ok(Provider::Gemini),
-        other => Err(Error::new(
-            ErrorKind::Config,
-            format!("unknown provider {other:?}: expected openai, responses, anthropic or gemini"),
-        )),
+    let unknown = |why: String| Error::new(ErrorKind::Config, why);
+    match name.parse::<Provider>() {
+        Ok(
+            provider @ (Provider::OpenAi
+            | Provider::Responses
+            | Provider::Anthropic
+            | Provider::Gemini),
+        ) => Ok(provider),
+        Ok(other) => Err(unknown(format!(
+            "provider {other} describes tools but runs no model: expected openai, responses, anthropic or gemini"
+        ))),
+        Err(error) => Err(unknown(error.to_string())),
     }
 }
 

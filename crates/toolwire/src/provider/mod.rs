@@ -34,6 +34,7 @@ mod anthropic_stream;
 pub mod gemini;
 mod gemini_path;
 mod gemini_stream;
+mod identity;
 mod mcp;
 pub mod names;
 pub mod openai;
@@ -47,6 +48,7 @@ pub mod responses;
 mod responses_stream;
 mod stream;
 
+pub use identity::UnknownProvider;
 pub use parse_error::{ParseError, ParseErrorKind};
 pub use repair::{MISSING_RESULT, repair};
 
