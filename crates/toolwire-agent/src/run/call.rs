@@ -45,14 +45,7 @@ pub(super) fn lost() -> Receipt {
 }
 
 fn receipt_of(result: ToolResult) -> Receipt {
-    Receipt {
-        invocation_id: toolwire::InvocationId::new(),
-        tool: Arc::from(""),
-        call_id: None,
-        started_at: std::time::SystemTime::now(),
-        duration: std::time::Duration::ZERO,
-        result,
-    }
+    Receipt::unrun("", None, result)
 }
 
 /// A dispatch with the agent's options and the run's signal.

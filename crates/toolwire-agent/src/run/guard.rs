@@ -3,9 +3,8 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
 
-use toolwire::{FailureKind, InvocationId, Receipt, ToolCall, ToolResult};
+use toolwire::{FailureKind, Receipt, ToolCall, ToolResult};
 
 /// Counts each distinct call (tool and arguments) over a run.
 #[derive(Debug, Default)]
@@ -45,12 +44,7 @@ impl Guard {
 
 /// The receipt of a call the agent refused to run, saying why.
 pub(crate) fn refusal(call: &ToolCall, text: String) -> Receipt {
-    Receipt {
-        invocation_id: InvocationId::new(),
-        tool: Arc::clone(&call.tool),
-        call_id: Some(call.call_id.clone()),
-        started_at: SystemTime::now(),
-        duration: Duration::ZERO,
-        result: ToolResult::failed(FailureKind::Denied, text),
-    }
+    let mut receipt = Receipt::never_ran(call, ToolResult::failed(FailureKind::Denied, text));
+    receipt.call_id = Some(call.call_id.clone());
+    receipt
 }

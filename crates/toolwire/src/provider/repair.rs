@@ -1,10 +1,7 @@
 //! Balancing a turn: exactly one result for every call the model made.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::Arc;
-use std::time::{Duration, SystemTime};
 
-use crate::record::InvocationId;
 use crate::record::{CallId, Receipt, ToolCall};
 use crate::record::{FailureKind, ToolResult};
 
@@ -43,12 +40,5 @@ pub fn repair(calls: &[ToolCall], receipts: Vec<Receipt>) -> Vec<Receipt> {
 
 /// The receipt of a call that has none.
 fn missing(call: &ToolCall) -> Receipt {
-    Receipt {
-        invocation_id: InvocationId::new(),
-        tool: Arc::clone(&call.tool),
-        call_id: (!call.call_id.is_empty()).then(|| call.call_id.clone()),
-        started_at: SystemTime::now(),
-        duration: Duration::ZERO,
-        result: ToolResult::failed(FailureKind::Aborted, MISSING_RESULT),
-    }
+    Receipt::never_ran(call, ToolResult::failed(FailureKind::Aborted, MISSING_RESULT))
 }

@@ -34,6 +34,39 @@ pub struct Receipt {
     pub result: ToolResult,
 }
 
+impl Receipt {
+    /// The receipt of a call that never ran: refused or lost before it reached a registry
+    /// (a cap on calls per turn, a task that died, a journal's own refusal), with a fresh
+    /// invocation id, started now, taking no time.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwire::{FailureKind, Receipt, ToolCall, ToolResult};
+    ///
+    /// let call = ToolCall::new("c7", "deploy", json!({}));
+    /// let refused = ToolResult::failed(FailureKind::Denied, "too many calls in one turn");
+    /// let receipt = Receipt::never_ran(&call, refused);
+    /// assert_eq!(receipt.call_id.as_deref(), Some("c7"));
+    /// assert_eq!(receipt.duration, std::time::Duration::ZERO);
+    /// ```
+    pub fn never_ran(call: &super::call::ToolCall, result: ToolResult) -> Self {
+        let call_id = (!call.call_id.is_empty()).then(|| call.call_id.clone());
+        Self::unrun(Arc::clone(&call.tool), call_id, result)
+    }
+
+    /// [`never_ran`](Self::never_ran), for a call known by its tool's name and call id only.
+    pub fn unrun(tool: impl Into<Arc<str>>, call_id: Option<CallId>, result: ToolResult) -> Self {
+        Self {
+            invocation_id: InvocationId::new(),
+            tool: tool.into(),
+            call_id,
+            started_at: SystemTime::now(),
+            duration: Duration::ZERO,
+            result,
+        }
+    }
+}
+
 /// The serialized form of a receipt.
 #[derive(Serialize, Deserialize)]
 struct Wire<R> {
