@@ -2,6 +2,7 @@
 //! through a shell, with only the allowlisted environment, a timeout that kills it, and a
 //! limit on what it may write.
 
+pub(crate) mod argv;
 mod output;
 mod resolve;
 
@@ -33,7 +34,7 @@ impl CommandTool {
     pub(crate) async fn run(&self, args: Value, ctx: ToolContext) -> ToolResult {
         let mut command = match self.command(&args) {
             Ok(command) => command,
-            Err(why) => return ToolResult::failure(why),
+            Err(failure) => return failure,
         };
         let child = match command.spawn() {
             Ok(child) => child,
@@ -57,15 +58,16 @@ impl CommandTool {
         }
     }
 
-    /// The command for `args`: the program found, the argv filled, the environment cleared
-    /// but for the allowlist.
-    fn command(&self, args: &Value) -> Result<Command, String> {
+    /// The command for `args`: the argv filled (no value in option position may start with
+    /// `-` unless allowed), the program found, the environment cleared but for the allowlist.
+    fn command(&self, args: &Value) -> Result<Command, ToolResult> {
         let def = &self.def;
+        let argv = argv::fill(&self.name, &def.program, &def.args, &def.option_values, args)?;
         let program = resolve_program(&def.program, def.cwd.as_deref())
-            .map_err(|why| format!("cannot run {:?}: {why}", self.name))?;
+            .map_err(|why| ToolResult::failure(format!("cannot run {:?}: {why}", self.name)))?;
         let mut command = Command::new(program);
         command.arg0(&def.program);
-        command.args(def.args.iter().filter_map(|arg| arg.fill(args, str::to_owned)));
+        command.args(argv);
         command.env_clear();
         for (key, value) in std::env::vars_os()
             .filter(|(key, _)| def.env.iter().any(|allowed| key == allowed.as_str()))
