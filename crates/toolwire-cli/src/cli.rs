@@ -15,7 +15,9 @@ Exit codes:
   1  the tool failed (its result says why)
   2  usage or manifest error
   3  the call waits for an approval (answer it with `toolwire approvals`)
-  4  unknown outcome: a crash cut the call off, and the tool is not idempotent";
+  4  unknown outcome: a crash cut the call off, and the tool is not idempotent
+  130  interrupted (SIGINT, SIGTERM or SIGHUP): the calls under way were stopped, with
+       every process they started";
 
 /// Declare tools in a TOML manifest, call them, serve them over MCP, and lint them for every
 /// model provider.

@@ -14,6 +14,7 @@ mod commands;
 mod exit;
 mod http_tool;
 mod import;
+mod interrupt;
 mod journal;
 mod manifest;
 mod progress;
@@ -21,15 +22,24 @@ mod prompt;
 mod template;
 
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::Parser;
 
 use crate::cli::{Cli, Command, McpCommand};
 use crate::exit::{CliError, Exit};
 
+/// How long the end of the program waits for blocked reads (such as stdin's) to return.
+const SHUTDOWN: Duration = Duration::from_millis(500);
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let outcome = runtime(&cli.command).and_then(|runtime| runtime.block_on(run(cli)));
+    let outcome = runtime(&cli.command).and_then(|runtime| {
+        let outcome = runtime.block_on(interrupt::until_stopped(run(cli)));
+        // Drops the tasks left (killing the process groups of their commands).
+        runtime.shutdown_timeout(SHUTDOWN);
+        outcome
+    });
     match outcome {
         Ok(exit) => exit.into(),
         Err(error) => {

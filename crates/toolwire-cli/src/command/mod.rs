@@ -3,6 +3,7 @@
 //! limit on what it may write.
 
 pub(crate) mod argv;
+mod group;
 mod output;
 mod resolve;
 
@@ -13,6 +14,7 @@ use serde_json::{Value, json};
 use tokio::process::Command;
 use toolwire::{ToolContext, ToolResult};
 
+use self::group::Group;
 use crate::manifest::CommandDef;
 pub(crate) use resolve::program as resolve_program;
 
@@ -29,15 +31,17 @@ impl CommandTool {
         Self { name: Arc::from(name), def: Arc::new(def) }
     }
 
-    /// Runs one call. The child is killed when the call is dropped, on timeout, and when it
-    /// writes more than its limit.
+    /// Runs one call. The program runs in a process group of its own, which is killed, with
+    /// every process the program started, when the call is dropped (aborted), on timeout,
+    /// when it writes more than its limit, and once the program has exited and its output
+    /// was drained.
     pub(crate) async fn run(&self, args: Value, ctx: ToolContext) -> ToolResult {
-        let mut command = match self.command(&args) {
+        let command = match self.command(&args) {
             Ok(command) => command,
             Err(failure) => return failure,
         };
-        let child = match command.spawn() {
-            Ok(child) => child,
+        let group = match Group::spawn(command) {
+            Ok(group) => group,
             Err(error) => {
                 return ToolResult::failure(format!(
                     "cannot start {:?} for {:?}: {error}",
@@ -46,7 +50,7 @@ impl CommandTool {
             }
         };
         let limit = self.def.output_limit;
-        let run = output::collect(child, limit, &ctx);
+        let run = output::collect(group, limit, &ctx);
         match tokio::time::timeout(self.def.timeout, run).await {
             Err(_) => ToolResult::failure(format!(
                 "{:?} ran longer than {} and was killed",
@@ -77,11 +81,7 @@ impl CommandTool {
         if let Some(cwd) = &def.cwd {
             command.current_dir(cwd);
         }
-        command
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true);
+        command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
         Ok(command)
     }
 
