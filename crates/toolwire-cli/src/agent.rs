@@ -13,7 +13,7 @@ use crate::cli::RunArgs;
 use crate::exit::{CliError, Exit};
 use crate::journal::{self, Journal};
 use crate::manifest::Manifest;
-use crate::{build, prompt};
+use crate::{api_key, build, prompt};
 
 /// How to reach the model of a run.
 pub(crate) struct ModelSpec<'a> {
@@ -33,7 +33,7 @@ pub(crate) struct ModelSpec<'a> {
 ///
 /// # Errors
 ///
-/// A usage error for a bad `--model` or a client that cannot be made (a missing API key); a
+/// A usage error for a bad `--model`, a missing API key, or a client that cannot be made; a
 /// tool failure (exit 1) when the model's service failed or the run stopped early.
 pub(crate) async fn run(
     manifest: &Path,
@@ -76,11 +76,15 @@ pub(crate) async fn resume(
     settle(&agent, journal, outcome, false).await
 }
 
-/// The model client of `spec`.
+/// The model client of `spec`, with its API key (see [`api_key`]).
 fn client(spec: &ModelSpec<'_>) -> Result<HttpClient, CliError> {
-    let mut builder = HttpClient::from_spec(spec.model)
-        .map_err(|e| CliError::usage(format!("invalid --model {:?}: {e}", spec.model)))?
-        .api_key_from_env();
+    let invalid = |e| CliError::usage(format!("invalid --model {:?}: {e}", spec.model));
+    let mut builder = HttpClient::from_spec(spec.model).map_err(invalid)?;
+    let (provider, _) = spec.model.split_once(':').unwrap_or_default();
+    let provider = toolwire_agent::parse_provider(provider).map_err(invalid)?;
+    if let Some(key) = api_key::api_key(provider, spec.base_url)? {
+        builder = builder.api_key(key);
+    }
     if let Some(url) = spec.base_url {
         builder = builder.base_url(url.to_owned());
     }

@@ -52,6 +52,10 @@ pub(crate) enum Command {
     Mcp(McpCommand),
     /// Run the agent loop on a prompt with the manifest's tools.
     ///
+    /// The API key comes from OPENAI_API_KEY (openai, responses), ANTHROPIC_API_KEY, or
+    /// GEMINI_API_KEY (then GOOGLE_API_KEY). It is required for the provider's own API, and
+    /// optional for a server given with --base-url on another host.
+    ///
     /// A call that needs approval is accepted with --yes or asked in the terminal; otherwise
     /// the run is kept in the journal and exits 3, to be answered with `toolwire approvals
     /// answer` and continued with `toolwire approvals resume RUN_ID`.
@@ -148,7 +152,7 @@ pub(crate) struct RunArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_TURNS)]
     pub(crate) max_turns: u32,
     /// Send the requests to this server instead of the provider's own (any server speaking
-    /// the provider's API, such as an OpenAI-compatible one).
+    /// the provider's API, such as an OpenAI-compatible one), which may need no API key.
     #[arg(long, value_name = "URL")]
     pub(crate) base_url: Option<String>,
     /// Approve every call without asking.

@@ -7,6 +7,7 @@
 #![warn(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod agent;
+mod api_key;
 mod build;
 mod cli;
 mod command;
