@@ -144,6 +144,9 @@ fn show(event: &AgentEvent<'_>) {
             let _ = std::io::stdout().flush();
         }
         AgentEvent::CallStarted(call) => eprintln!("\n→ {} {}", call.tool, call.arguments),
+        AgentEvent::CallFinished(receipt) if receipt.result.pending_request().is_some() => {
+            eprintln!("⏸ {}: waiting for approval", receipt.tool);
+        }
         AgentEvent::CallFinished(receipt) => {
             let text = receipt.result.text().unwrap_or_default();
             let mark = if receipt.result.is_success() { "✓" } else { "✗" };

@@ -2,11 +2,14 @@
 //! by call id, durable approvals, and the audit trail.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use serde_json::Value;
 use toolwire::policy::ApprovalKey;
 use toolwire::{Answer, Receipt, Registry, Request};
-use toolwire_journal::{AuditQuery, JournalError, JournalErrorKind, PausedRun, PendingFilter};
+use toolwire_journal::{
+    AuditQuery, CallRecord, JournalError, JournalErrorKind, PausedRun, PendingFilter, Resolution,
+};
 
 use crate::exit::{CliError, Exit};
 
@@ -86,8 +89,28 @@ impl Journal {
         tool: &str,
         input: Value,
         call_id: &str,
+        timeout: Option<Duration>,
     ) -> Result<Receipt, CliError> {
-        self.inner.invoke(registry, tool, input).call_id(call_id).await.map_err(failed)
+        let mut call = self.inner.invoke(registry, tool, input).call_id(call_id);
+        if let Some(timeout) = timeout {
+            call = call.timeout(timeout);
+        }
+        call.await.map_err(failed)
+    }
+
+    /// Records `answer` for a journaled call's request (an answer given before stands), and
+    /// runs the call with it.
+    pub(crate) async fn answer_and_resume(
+        &self,
+        registry: &Registry,
+        answer: Answer,
+    ) -> Result<Receipt, CliError> {
+        match self.inner.answer(answer.clone()).await {
+            Ok(_) => {}
+            Err(error) if error.kind() == JournalErrorKind::AlreadyAnswered => {}
+            Err(error) => return Err(failed(error)),
+        }
+        self.inner.resume(registry, &answer.id).await.map_err(failed)
     }
 
     /// The calls that wait for an approval.
@@ -166,6 +189,20 @@ impl Journal {
             )));
         };
         self.inner.resume(registry, &found.request.id).await.map_err(failed)
+    }
+
+    /// What the journal holds of `call_id`, if anything.
+    pub(crate) async fn record(&self, call_id: &str) -> Result<Option<CallRecord>, CliError> {
+        self.inner.record(call_id).await.map_err(failed)
+    }
+
+    /// Settles the call of unknown outcome `call_id` as the host says it went.
+    pub(crate) async fn resolve(
+        &self,
+        call_id: &str,
+        resolution: Resolution,
+    ) -> Result<(), CliError> {
+        self.inner.resolve(call_id, resolution).await.map_err(failed)
     }
 
     /// The last `limit` receipts, of `tool` only when given.

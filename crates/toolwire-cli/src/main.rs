@@ -13,6 +13,7 @@ mod cli;
 mod command;
 mod commands;
 mod exit;
+mod hint;
 mod http_tool;
 mod import;
 mod interrupt;
@@ -20,6 +21,7 @@ mod journal;
 mod manifest;
 mod progress;
 mod prompt;
+mod report;
 mod template;
 
 use std::process::ExitCode;
@@ -29,6 +31,7 @@ use clap::Parser;
 
 use crate::cli::{Cli, Command, McpCommand};
 use crate::exit::{CliError, Exit};
+use crate::hint::Places;
 
 /// How long the end of the program waits for blocked reads (such as stdin's) to return.
 const SHUTDOWN: Duration = Duration::from_millis(500);
@@ -64,18 +67,18 @@ fn runtime(command: &Command) -> Result<tokio::runtime::Runtime, CliError> {
 async fn run(cli: Cli) -> Result<Exit, CliError> {
     let manifest = cli.manifest.as_path();
     let journal = cli.journal.as_deref();
+    let places = Places { manifest, journal };
     match cli.command {
         Command::Serve(args) => commands::serve::run(manifest, args).await,
-        Command::Call(args) => commands::call::run(manifest, journal, args).await,
+        Command::Call(args) => commands::call::run(places, args).await,
         Command::Schema(args) => commands::schema::run(manifest, args.provider),
         Command::Check => commands::check::run(manifest),
         Command::Mcp(McpCommand::Import { config, json }) => {
             import::list_tools(&config, json).await
         }
         Command::Run(args) => agent::run(manifest, journal, args).await,
-        Command::Approvals(command) => {
-            commands::journaled::approvals(manifest, journal, command).await
-        }
+        Command::Approvals(command) => commands::journaled::approvals(places, command).await,
+        Command::Resolve(args) => commands::resolve::run(journal, args).await,
         Command::Log(args) => commands::journaled::log(journal, args).await,
     }
 }

@@ -2,15 +2,16 @@
 
 use std::path::Path;
 
-use toolwire::Answer;
+use toolwire::{Answer, FailureKind};
 
 use crate::agent::{self, ModelSpec};
 use crate::build;
 use crate::cli::{ApprovalsCommand, DEFAULT_MAX_TURNS, LogArgs};
-use crate::commands::call::report;
 use crate::exit::{CliError, Exit};
+use crate::hint::Places;
 use crate::journal;
 use crate::manifest::Manifest;
+use crate::report::report;
 
 /// Runs `toolwire approvals list|answer|resume`.
 ///
@@ -18,11 +19,10 @@ use crate::manifest::Manifest;
 ///
 /// A journal that cannot be opened or read, or a bad manifest (for `resume`).
 pub(crate) async fn approvals(
-    manifest: &Path,
-    journal_path: Option<&Path>,
+    places: Places<'_>,
     command: ApprovalsCommand,
 ) -> Result<Exit, CliError> {
-    let journal = journal::open(journal_path).await?;
+    let journal = journal::open(places.journal).await?;
     match command {
         ApprovalsCommand::List => {
             for waiting in journal.waiting().await? {
@@ -50,11 +50,13 @@ pub(crate) async fn approvals(
             Ok(Exit::Success)
         }
         ApprovalsCommand::Resume { id, model, base_url, max_turns } => {
-            let registry =
-                build::registry_keyed(Manifest::load(manifest)?, Some(journal.approval_key()))?;
+            let registry = build::registry_keyed(
+                Manifest::load(places.manifest)?,
+                Some(journal.approval_key()),
+            )?;
             let Some(run) = journal.paused_run(&id).await? else {
                 let receipt = journal.resume(&registry, &id).await?;
-                return Ok(report(&receipt, false));
+                return Ok(report(&receipt, false, places));
             };
             // What `toolwire run` kept with the run: how it reached the model, its limit.
             let meta = run.state.get("meta");
@@ -83,14 +85,25 @@ pub(crate) async fn log(journal_path: Option<&Path>, args: LogArgs) -> Result<Ex
         if args.json {
             println!("{}", serde_json::to_string(&receipt).map_err(CliError::usage)?);
         } else {
-            let outcome = if receipt.result.is_success() { "ok" } else { "failed" };
+            let call_id = receipt.call_id.as_ref().map_or("-", |id| id.as_str());
             println!(
-                "{}\t{}\t{}\t{outcome}",
+                "{}\t{}\t{}\t{call_id}\t{}",
                 humantime::format_rfc3339(receipt.started_at),
                 receipt.invocation_id,
-                receipt.tool
+                receipt.tool,
+                outcome(&receipt.result)
             );
         }
     }
     Ok(Exit::Success)
+}
+
+/// A receipt's outcome in a word: `ok`, `pending`, `unknown` or `failed`.
+fn outcome(result: &toolwire::ToolResult) -> &'static str {
+    match result.failure_kind() {
+        None => "ok",
+        Some(FailureKind::Pending) => "pending",
+        Some(FailureKind::UnknownOutcome) => "unknown",
+        Some(_) => "failed",
+    }
 }
