@@ -3,7 +3,6 @@
 //! the terminal and its pending runs kept in the journal.
 
 use std::io::Write;
-use std::path::Path;
 use std::sync::Arc;
 
 use toolwire::{Answer, Registry};
@@ -11,6 +10,7 @@ use toolwire_agent::{Agent, AgentEvent, HttpClient, RunOutcome, StopReason};
 
 use crate::cli::RunArgs;
 use crate::exit::{CliError, Exit};
+use crate::hint::Places;
 use crate::journal::{self, Journal};
 use crate::manifest::Manifest;
 use crate::{api_key, build, prompt};
@@ -35,19 +35,15 @@ pub(crate) struct ModelSpec<'a> {
 ///
 /// A usage error for a bad `--model`, a missing API key, or a client that cannot be made; a
 /// tool failure (exit 1) when the model's service failed or the run stopped early.
-pub(crate) async fn run(
-    manifest: &Path,
-    journal_path: Option<&Path>,
-    args: RunArgs,
-) -> Result<Exit, CliError> {
+pub(crate) async fn run(places: Places<'_>, args: RunArgs) -> Result<Exit, CliError> {
     let spec = ModelSpec {
         model: &args.model,
         base_url: args.base_url.as_deref(),
         max_turns: args.max_turns,
     };
     let client = client(&spec)?;
-    let manifest = Manifest::load(manifest)?;
-    let journal = journal::open(journal_path).await?;
+    let manifest = Manifest::load(places.manifest)?;
+    let journal = journal::open(places).await?;
     let registry = build::registry_keyed(manifest, Some(journal.approval_key()))?;
     let agent = agent(client, registry, &journal, &spec);
     // Kept with the run, so that `approvals resume` reaches the same server with the limit.

@@ -2,16 +2,19 @@
 //! `--manifest` and `--journal` this run was given, so they can be pasted as they are.
 
 use std::path::Path;
+use std::time::Duration;
 
 use crate::cli::DEFAULT_MANIFEST;
 
-/// Where this run found its manifest and journal.
+/// Where this run found its manifest and journal, and how it holds the journal's calls.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Places<'a> {
     /// The manifest, as given (or the default).
     pub(crate) manifest: &'a Path,
     /// The journal, when given.
     pub(crate) journal: Option<&'a Path>,
+    /// The lease of the journal's running calls, when given (`--lease`, `TOOLWIRE_LEASE`).
+    pub(crate) lease: Option<Duration>,
 }
 
 impl Places<'_> {

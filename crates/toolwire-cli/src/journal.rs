@@ -1,15 +1,18 @@
 //! The journal the CLI works over (`toolwire-journal`, SQLite by default): exactly-once calls
 //! by call id, durable approvals, and the audit trail.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::Value;
 use toolwire::policy::ApprovalKey;
 use toolwire::{Answer, Receipt, Registry, Request};
 use toolwire_journal::{
-    AuditQuery, CallRecord, JournalError, JournalErrorKind, PausedRun, PendingFilter, Resolution,
+    AuditQuery, CallRecord, CallState, JournalError, JournalErrorKind, JournalOptions, PausedRun,
+    PendingFilter, Resolution,
 };
+
+use crate::hint::Places;
 
 use crate::exit::{CliError, Exit};
 
@@ -17,6 +20,8 @@ use crate::exit::{CliError, Exit};
 #[derive(Debug)]
 pub(crate) struct Journal {
     inner: toolwire_journal::Journal,
+    /// How long it holds a running call for its process.
+    lease: Duration,
 }
 
 /// A call that waits for an approval.
@@ -30,14 +35,14 @@ pub(crate) struct Waiting {
     pub(crate) request: Request,
 }
 
-/// The journal at `path`, or at the default path; the file and its folder are made on first
-/// use.
+/// The journal of `places` (at the default path unless given), holding running calls for
+/// the lease given; the file and its folder are made on first use.
 ///
 /// # Errors
 ///
 /// A usage error naming the file when it cannot be opened, or is not a journal.
-pub(crate) async fn open(path: Option<&Path>) -> Result<Journal, CliError> {
-    let path = match path {
+pub(crate) async fn open(places: Places<'_>) -> Result<Journal, CliError> {
+    let path = match places.journal {
         Some(path) => path.to_path_buf(),
         None => default_path()?,
     };
@@ -50,10 +55,12 @@ pub(crate) async fn open(path: Option<&Path>) -> Result<Journal, CliError> {
         })?;
     }
     let url = format!("sqlite:{}", path.display());
-    let inner = toolwire_journal::Journal::open(&url).await.map_err(|error| {
+    let lease = places.lease.unwrap_or(JournalOptions::default().lease_duration());
+    let options = JournalOptions::default().lease(lease);
+    let inner = toolwire_journal::Journal::open_with(&url, options).await.map_err(|error| {
         CliError::usage(format!("cannot open the journal {}: {error}", path.display()))
     })?;
-    Ok(Journal { inner })
+    Ok(Journal { inner, lease })
 }
 
 /// `journal.sqlite` in the platform's data folder, such as `~/.local/share/toolwire` on Linux.
@@ -91,11 +98,26 @@ impl Journal {
         call_id: &str,
         timeout: Option<Duration>,
     ) -> Result<Receipt, CliError> {
+        self.note_a_wait(call_id).await;
         let mut call = self.inner.invoke(registry, tool, input).call_id(call_id);
         if let Some(timeout) = timeout {
             call = call.timeout(timeout);
         }
         call.await.map_err(failed)
+    }
+
+    /// Says so on stderr when `call_id` is running: in another process, to be waited for, or
+    /// in one that died, whose lease must lapse first.
+    async fn note_a_wait(&self, call_id: &str) {
+        let Ok(Some(record)) = self.inner.record(call_id).await else { return };
+        if record.state == CallState::Running {
+            eprintln!(
+                "note: call {call_id:?} is running in another process, or in one that died: \
+                 waiting for it to finish, or for its lease to lapse ({} from its last renewal \
+                 if it was started with this lease; set it with --lease or TOOLWIRE_LEASE)",
+                humantime::format_duration(self.lease)
+            );
+        }
     }
 
     /// Records `answer` for a journaled call's request (an answer given before stands), and

@@ -67,7 +67,11 @@ fn runtime(command: &Command) -> Result<tokio::runtime::Runtime, CliError> {
 async fn run(cli: Cli) -> Result<Exit, CliError> {
     let manifest = cli.manifest.as_path();
     let journal = cli.journal.as_deref();
-    let places = Places { manifest, journal };
+    let lease = match cli.lease {
+        Some(lease) => Some(lease),
+        None => lease_from_env()?,
+    };
+    let places = Places { manifest, journal, lease };
     match cli.command {
         Command::Serve(args) => commands::serve::run(manifest, args).await,
         Command::Call(args) => commands::call::run(places, args).await,
@@ -76,9 +80,18 @@ async fn run(cli: Cli) -> Result<Exit, CliError> {
         Command::Mcp(McpCommand::Import { config, json }) => {
             import::list_tools(&config, json).await
         }
-        Command::Run(args) => agent::run(manifest, journal, args).await,
+        Command::Run(args) => agent::run(places, args).await,
         Command::Approvals(command) => commands::journaled::approvals(places, command).await,
-        Command::Resolve(args) => commands::resolve::run(journal, args).await,
-        Command::Log(args) => commands::journaled::log(journal, args).await,
+        Command::Resolve(args) => commands::resolve::run(places, args).await,
+        Command::Log(args) => commands::journaled::log(places, args).await,
     }
+}
+
+/// `TOOLWIRE_LEASE`, when set.
+fn lease_from_env() -> Result<Option<Duration>, CliError> {
+    let Some(text) = std::env::var_os("TOOLWIRE_LEASE") else { return Ok(None) };
+    let text = text.to_string_lossy();
+    cli::lease(&text)
+        .map(Some)
+        .map_err(|why| CliError::usage(format!("invalid TOOLWIRE_LEASE {text:?}: {why}")))
 }

@@ -157,3 +157,96 @@ fn regression_no_command_resolved_an_unknown_outcome() {
     let no_verdict = toolwire_at(&["resolve", "ran"]);
     assert_eq!(no_verdict.status.code(), Some(2), "{}", stderr(&no_verdict));
 }
+
+/// Starts `toolwire call slow --call-id ID` with `lease` (as a flag, or through the
+/// environment), and kills it with SIGKILL once its command runs: a crash. Returns the pid
+/// of the command, which outlives it.
+fn crash_a_toolwire_call(
+    journal: &std::path::Path,
+    manifest: &std::path::Path,
+    pids: &std::path::Path,
+    lease: (&str, &str),
+) -> u32 {
+    let mut command = std::process::Command::new(common::binary());
+    command
+        .args(["call", "slow", "--call-id", "c1", "--journal"])
+        .arg(journal)
+        .arg("-m")
+        .arg(manifest);
+    match lease {
+        ("flag", value) => command.args(["--lease", value]),
+        (_, value) => command.env("TOOLWIRE_LEASE", value),
+    };
+    let mut child = command
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start toolwire: {e}"));
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let pid = loop {
+        let text = std::fs::read_to_string(pids).unwrap_or_default();
+        if let Some(pid) = text.lines().next().and_then(|line| line.trim().parse().ok()) {
+            break pid;
+        }
+        assert!(std::time::Instant::now() < deadline, "the command never started");
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = std::fs::remove_file(pids);
+    pid
+}
+
+#[test]
+fn regression_after_a_crash_exit_4_took_the_30s_default_lease() {
+    for (how, value) in [("flag", "1s"), ("env", "1s")] {
+        let journal = common::scratch("lease").join("journal.sqlite");
+        let pids = common::scratch("lease-pids").join("pids.txt");
+        let manifest = common::manifest(&format!(
+            "[[tool]]\nname = \"slow\"\n[tool.command]\nargv = [\"sh\", \"-c\", \"echo $$ > {}; exec sleep 60\"]\n",
+            pids.display()
+        ));
+        let orphan = crash_a_toolwire_call(&journal, &manifest, &pids, (how, value));
+        let started = std::time::Instant::now();
+        let mut again = toolwire();
+        again
+            .args(["call", "slow", "--call-id", "c1", "--journal"])
+            .arg(&journal)
+            .arg("-m")
+            .arg(&manifest);
+        match how {
+            "flag" => again.args(["--lease", value]),
+            _ => again.env("TOOLWIRE_LEASE", value),
+        };
+        let output = again.output().unwrap_or_else(|e| panic!("{e}"));
+        let took = started.elapsed();
+        let _ = std::process::Command::new("kill").args(["-9", &orphan.to_string()]).status();
+        assert_eq!(output.status.code(), Some(4), "{how}: {}", stderr(&output));
+        assert!(took < Duration::from_secs(10), "{how}: exit 4 took {took:?}");
+        let said = stderr(&output);
+        assert!(
+            said.contains("waiting for it to finish, or for its lease to lapse (1s"),
+            "{how}: {said}"
+        );
+    }
+}
+
+#[test]
+fn a_bad_lease_is_a_usage_error() {
+    toolwire()
+        .args(["log", "--lease", "soon"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--lease"));
+    toolwire()
+        .args(["log", "--lease", "0s"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("longer than zero"));
+    toolwire()
+        .args(["log"])
+        .env("TOOLWIRE_LEASE", "soon")
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("invalid TOOLWIRE_LEASE \"soon\""));
+}

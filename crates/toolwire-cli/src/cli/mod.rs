@@ -38,6 +38,11 @@ pub(crate) struct Cli {
     /// The journal (SQLite); by default `journal.sqlite` in the platform's data folder.
     #[arg(long, global = true, value_name = "PATH")]
     pub(crate) journal: Option<PathBuf>,
+    /// How long the journal holds a running call for its process (30s by default; also
+    /// TOOLWIRE_LEASE). After a crash, the call's id is held this long before it reports an
+    /// unknown outcome.
+    #[arg(long, global = true, value_name = "DURATION", value_parser = lease)]
+    pub(crate) lease: Option<Duration>,
     /// What to do.
     #[command(subcommand)]
     pub(crate) command: Command,
@@ -171,7 +176,15 @@ pub(crate) struct RunArgs {
     pub(crate) yes: bool,
 }
 
+/// A lease: a duration longer than zero.
+pub(crate) fn lease(text: &str) -> Result<Duration, String> {
+    match duration(text)? {
+        lease if lease.is_zero() => Err("a lease must be longer than zero".to_owned()),
+        lease => Ok(lease),
+    }
+}
+
 /// A duration such as `10s` or `1m 30s`.
-pub(crate) fn duration(text: &str) -> Result<Duration, String> {
+fn duration(text: &str) -> Result<Duration, String> {
     humantime::parse_duration(text).map_err(|error| error.to_string())
 }

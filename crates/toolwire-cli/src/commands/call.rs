@@ -45,7 +45,7 @@ async fn journaled(
     input: Value,
     call_id: &str,
 ) -> Result<Exit, CliError> {
-    let journal = journal::open(places.journal).await?;
+    let journal = journal::open(places).await?;
     let registry =
         build::registry_keyed(Manifest::load(places.manifest)?, Some(journal.approval_key()))?;
     let mut receipt = journal.call(&registry, &args.name, input, call_id, args.timeout).await?;

@@ -1,7 +1,5 @@
 //! `toolwire approvals` and `toolwire log`: the commands that work over the journal.
 
-use std::path::Path;
-
 use toolwire::{Answer, FailureKind};
 
 use crate::agent::{self, ModelSpec};
@@ -22,7 +20,7 @@ pub(crate) async fn approvals(
     places: Places<'_>,
     command: ApprovalsCommand,
 ) -> Result<Exit, CliError> {
-    let journal = journal::open(places.journal).await?;
+    let journal = journal::open(places).await?;
     match command {
         ApprovalsCommand::List => {
             for waiting in journal.waiting().await? {
@@ -79,8 +77,8 @@ pub(crate) async fn approvals(
 /// # Errors
 ///
 /// A journal that cannot be opened or read.
-pub(crate) async fn log(journal_path: Option<&Path>, args: LogArgs) -> Result<Exit, CliError> {
-    let journal = journal::open(journal_path).await?;
+pub(crate) async fn log(places: Places<'_>, args: LogArgs) -> Result<Exit, CliError> {
+    let journal = journal::open(places).await?;
     for receipt in journal.log(args.limit, args.tool.as_deref()).await? {
         if args.json {
             println!("{}", serde_json::to_string(&receipt).map_err(CliError::usage)?);

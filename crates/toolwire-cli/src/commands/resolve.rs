@@ -1,13 +1,12 @@
 //! `toolwire resolve`: the host's verdict on a call of unknown outcome, recorded in the
 //! journal (`Journal::resolve`).
 
-use std::path::Path;
-
 use toolwire::ToolResult;
 use toolwire_journal::{CallState, Resolution};
 
 use crate::cli::ResolveArgs;
 use crate::exit::{CliError, Exit};
+use crate::hint::Places;
 use crate::journal;
 
 /// Runs `toolwire resolve`.
@@ -16,8 +15,8 @@ use crate::journal;
 ///
 /// A usage error when the journal holds no such call, or holds it in another state than an
 /// unknown outcome; a journal that cannot be opened or written.
-pub(crate) async fn run(journal_path: Option<&Path>, args: ResolveArgs) -> Result<Exit, CliError> {
-    let journal = journal::open(journal_path).await?;
+pub(crate) async fn run(places: Places<'_>, args: ResolveArgs) -> Result<Exit, CliError> {
+    let journal = journal::open(places).await?;
     let id = &args.call_id;
     let Some(record) = journal.record(id).await? else {
         return Err(CliError::usage(format!("the journal holds no call {id:?}")));
