@@ -49,7 +49,7 @@ pub(crate) async fn run(places: Places<'_>, args: RunArgs) -> Result<Exit, CliEr
     // Kept with the run, so that `approvals resume` reaches the same server with the limit.
     let meta = serde_json::json!({"base_url": spec.base_url, "max_turns": spec.max_turns});
     let outcome = agent.run(args.prompt.clone()).meta(meta).await;
-    settle(&agent, &journal, outcome, args.yes).await
+    settle(&agent, &journal, outcome, args.yes, places).await
 }
 
 /// Resumes the paused run `run_id` from the journal with the answers recorded there for it,
@@ -64,12 +64,13 @@ pub(crate) async fn resume(
     journal: &Journal,
     spec: &ModelSpec<'_>,
     run_id: &str,
+    places: Places<'_>,
 ) -> Result<Exit, CliError> {
     let agent = agent(client(spec)?, registry, journal, spec);
     let outcome = agent.resume_stored(run_id, []).await.map_err(|e| {
         CliError::with_exit(Exit::ToolFailure, format!("cannot resume run {run_id}: {e}"))
     })?;
-    settle(&agent, journal, outcome, false).await
+    settle(&agent, journal, outcome, false, places).await
 }
 
 /// The model client of `spec`, with its API key (see [`api_key`]).
@@ -103,6 +104,7 @@ async fn settle(
     journal: &Journal,
     mut outcome: RunOutcome,
     yes: bool,
+    places: Places<'_>,
 ) -> Result<Exit, CliError> {
     journal.append(&outcome.receipts).await;
     while outcome.is_pending() {
@@ -113,7 +115,7 @@ async fn settle(
         })?;
         journal.append(&outcome.receipts).await;
     }
-    finish(&outcome)
+    finish(&outcome, places)
 }
 
 /// Answers for every call the run waits on: all accepted with `--yes`, each asked in a
@@ -159,7 +161,7 @@ fn first_line(text: &str) -> String {
 }
 
 /// The exit code of how the run ended, with what to do next when it waits.
-fn finish(outcome: &RunOutcome) -> Result<Exit, CliError> {
+fn finish(outcome: &RunOutcome, places: Places<'_>) -> Result<Exit, CliError> {
     println!();
     match &outcome.stop {
         StopReason::Finished(_) => Ok(Exit::Success),
@@ -170,8 +172,10 @@ fn finish(outcome: &RunOutcome) -> Result<Exit, CliError> {
                 eprintln!("  {}\t{}\t{}", call.request.id, call.tool, call.request.prompt);
             }
             eprintln!(
-                "answer with `toolwire approvals answer REQUEST_ID [--decline]`, then continue \
-                 with `toolwire approvals resume {run_id}`"
+                "answer each with `{}` (its request's id or its call's; --decline to decline), \
+                 then continue with `{}`",
+                places.answer("ID"),
+                places.resume(run_id)
             );
             Ok(Exit::Pending)
         }

@@ -125,3 +125,106 @@ fn run_still_marks_a_failed_call_as_failed() {
     assert!(stderr(&output).contains("✗ add: invalid arguments"), "{}", stderr(&output));
     let _ = server.join();
 }
+
+/// The lines of `approvals list`, split into their fields.
+fn listed(journal: &Path) -> Vec<Vec<String>> {
+    let list = with_journal(journal, &["approvals", "list"]);
+    assert_eq!(list.status.code(), Some(0), "{}", stderr(&list));
+    stdout(&list).lines().map(|line| line.split('\t').map(str::to_owned).collect()).collect()
+}
+
+#[test]
+fn regression_approvals_answer_took_a_request_id_and_resume_a_call_id() {
+    let journal = fresh_journal();
+    let park = |id: &str| {
+        let parked = with_journal(
+            &journal,
+            &["call", "deploy", "--args", r#"{"env": "staging"}"#, "--call-id", id],
+        );
+        assert_eq!(parked.status.code(), Some(3), "{}", stderr(&parked));
+    };
+    // By the call's id, both ways.
+    park("d7");
+    let answered = with_journal(&journal, &["approvals", "answer", "d7"]);
+    assert_eq!(answered.status.code(), Some(0), "{}", stderr(&answered));
+    assert!(
+        stderr(&answered).contains("accepted call d7 of \"deploy\" (request apr-"),
+        "{}",
+        stderr(&answered)
+    );
+    let resumed = with_journal(&journal, &["approvals", "resume", "d7"]);
+    assert_eq!(resumed.status.code(), Some(0), "{}", stderr(&resumed));
+    assert!(
+        stderr(&resumed).contains("resuming call d7 of \"deploy\" (request apr-"),
+        "{}",
+        stderr(&resumed)
+    );
+    assert_eq!(stdout(&resumed), "deployed to staging\n");
+
+    // By the request's id, both ways.
+    park("d8");
+    let request = listed(&journal)[0][0].clone();
+    let answered = with_journal(&journal, &["approvals", "answer", &request, "--decline"]);
+    assert_eq!(answered.status.code(), Some(0), "{}", stderr(&answered));
+    assert!(
+        stderr(&answered).contains(&format!("declined call d8 of \"deploy\" (request {request})"))
+    );
+    let resumed = with_journal(&journal, &["approvals", "resume", &request]);
+    assert!(
+        stderr(&resumed).contains(&format!("resuming call d8 of \"deploy\" (request {request})")),
+        "{}",
+        stderr(&resumed)
+    );
+    assert_eq!(resumed.status.code(), Some(1), "declined: {}", stderr(&resumed));
+
+    for command in ["answer", "resume"] {
+        let nothing = with_journal(&journal, &["approvals", command, "no-such-id"]);
+        assert_eq!(nothing.status.code(), Some(2), "{}", stderr(&nothing));
+        assert!(stderr(&nothing).contains("\"no-such-id\""), "{}", stderr(&nothing));
+    }
+}
+
+#[test]
+fn a_call_id_shared_by_two_waiting_calls_is_ambiguous() {
+    let (url, server) =
+        mock_model(vec![calling("same", "deploy", r#"{"env": "staging"}"#), saying("done")]);
+    let journal = fresh_journal();
+    let parked = with_journal(
+        &journal,
+        &["call", "deploy", "--args", r#"{"env": "production"}"#, "--call-id", "same"],
+    );
+    assert_eq!(parked.status.code(), Some(3), "{}", stderr(&parked));
+    let paused = with_journal(
+        &journal,
+        &["run", "ship", "--model", "openai:test-model", "--base-url", &url],
+    );
+    assert_eq!(paused.status.code(), Some(3), "{}", stderr(&paused));
+
+    for command in ["answer", "resume"] {
+        let ambiguous = with_journal(&journal, &["approvals", command, "same"]);
+        assert_eq!(ambiguous.status.code(), Some(2), "{}", stderr(&ambiguous));
+        let said = stderr(&ambiguous);
+        assert!(
+            said.contains("\"same\" is the id of 2 waiting calls; give the request's id"),
+            "{said}"
+        );
+        assert_eq!(said.matches("call same of \"deploy\"").count(), 2, "{said}");
+    }
+
+    // The run's request, by its id; then the run, resumed through it.
+    let lines = listed(&journal);
+    let run_line =
+        lines.iter().find(|fields| fields.len() == 5).unwrap_or_else(|| panic!("{lines:?}"));
+    let (request, run) = (run_line[0].clone(), run_line[4].trim_start_matches("run ").to_owned());
+    let answered = with_journal(&journal, &["approvals", "answer", &request]);
+    assert_eq!(answered.status.code(), Some(0), "{}", stderr(&answered));
+    let resumed = with_journal(&journal, &["approvals", "resume", &request]);
+    assert_eq!(resumed.status.code(), Some(0), "{}", stderr(&resumed));
+    assert!(
+        stderr(&resumed).contains(&format!("resuming run {run}, which waits on call same")),
+        "{}",
+        stderr(&resumed)
+    );
+    assert!(stdout(&resumed).contains("done"), "{}", stdout(&resumed));
+    let _ = server.join();
+}

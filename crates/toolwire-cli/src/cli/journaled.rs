@@ -13,8 +13,10 @@ pub(crate) enum ApprovalsCommand {
     /// prompt, and for a call of an agent run, `run RUN_ID`.
     List,
     /// Answer a waiting request: accept it, or decline it with a reason.
+    ///
+    /// The id is the request's, or its call's; it says which call it answered.
     Answer {
-        /// The request's id.
+        /// The request's id, or the waiting call's id.
         id: String,
         /// Decline instead of accepting.
         #[arg(long)]
@@ -26,10 +28,12 @@ pub(crate) enum ApprovalsCommand {
     /// Run an answered call again, or continue a paused agent run.
     ///
     /// A call runs again under its call id, with its answer. A run continues with the
-    /// answers recorded for it; its calls without one keep waiting.
+    /// answers recorded for it; its calls without one keep waiting. It says which call (and
+    /// request) or run it resumes; an id shared by several waiting calls is refused.
     #[command(after_help = EXIT_CODES)]
     Resume {
-        /// A waiting call's id, or a paused run's id (as `toolwire run` printed it).
+        /// A paused run's id (as `toolwire run` printed it), or a waiting call's id or its
+        /// request's (for a call of a run: that run).
         id: String,
         /// For a run: the model to continue with, as PROVIDER:MODEL; by default the one the
         /// run was made for.

@@ -1,13 +1,14 @@
 //! `toolwire approvals` and `toolwire log`: the commands that work over the journal.
 
 use toolwire::{Answer, FailureKind};
+use toolwire_journal::PausedRun;
 
 use crate::agent::{self, ModelSpec};
 use crate::build;
 use crate::cli::{ApprovalsCommand, DEFAULT_MAX_TURNS, LogArgs};
 use crate::exit::{CliError, Exit};
 use crate::hint::Places;
-use crate::journal;
+use crate::journal::{self, Journal, Resumable};
 use crate::manifest::Manifest;
 use crate::report::report;
 
@@ -15,36 +16,23 @@ use crate::report::report;
 ///
 /// # Errors
 ///
-/// A journal that cannot be opened or read, or a bad manifest (for `resume`).
+/// A journal that cannot be opened or read, an id that names nothing waiting (or several
+/// calls), or a bad manifest (for `resume`).
 pub(crate) async fn approvals(
     places: Places<'_>,
     command: ApprovalsCommand,
 ) -> Result<Exit, CliError> {
     let journal = journal::open(places).await?;
     match command {
-        ApprovalsCommand::List => {
-            for waiting in journal.waiting().await? {
-                println!(
-                    "{}\t{}\t{}\t{}",
-                    waiting.request.id, waiting.call_id, waiting.tool, waiting.request.prompt
-                );
-            }
-            for run in journal.paused_runs().await? {
-                for wait in run.waiting.iter().filter(|wait| wait.answer.is_none()) {
-                    println!(
-                        "{}\t{}\t{}\t{}\trun {}",
-                        wait.request.id, wait.call_id, wait.tool, wait.request.prompt, run.run_id
-                    );
-                }
-            }
-            Ok(Exit::Success)
-        }
+        ApprovalsCommand::List => list(&journal).await,
         ApprovalsCommand::Answer { id, decline, reason } => {
             let answer = match decline {
-                true => Answer::decline(id, reason.unwrap_or_else(|| "declined".to_owned())),
-                false => Answer::accept(id, serde_json::Value::Null),
+                true => Answer::decline(&id, reason.unwrap_or_else(|| "declined".to_owned())),
+                false => Answer::accept(&id, serde_json::Value::Null),
             };
-            journal.answer(answer).await?;
+            let how = if answer.ok { "accepted" } else { "declined" };
+            let waiter = journal.answer(&id, answer).await?;
+            eprintln!("{how} {waiter}");
             Ok(Exit::Success)
         }
         ApprovalsCommand::Resume { id, model, base_url, max_turns } => {
@@ -52,23 +40,64 @@ pub(crate) async fn approvals(
                 Manifest::load(places.manifest)?,
                 Some(journal.approval_key()),
             )?;
-            let Some(run) = journal.paused_run(&id).await? else {
-                let receipt = journal.resume(&registry, &id).await?;
-                return Ok(report(&receipt, false, places));
+            let (run, through) = match journal.resumable(&id).await? {
+                Resumable::Call(waiter) => {
+                    eprintln!("resuming {waiter}");
+                    let receipt = journal.resume_call(&registry, &waiter).await?;
+                    return Ok(report(&receipt, false, places));
+                }
+                Resumable::Run { run, through } => (run, through),
             };
-            // What `toolwire run` kept with the run: how it reached the model, its limit.
-            let meta = run.state.get("meta");
-            let kept = |key: &str| meta.and_then(|m| m.get(key));
-            let model = model.unwrap_or(run.label);
-            let base_url =
-                base_url.or_else(|| kept("base_url").and_then(|v| v.as_str()).map(str::to_owned));
-            let kept_turns = kept("max_turns").and_then(|v| v.as_u64());
-            let max_turns = max_turns
-                .or_else(|| kept_turns.and_then(|n| u32::try_from(n).ok()))
-                .unwrap_or(DEFAULT_MAX_TURNS);
+            match through {
+                Some(waiter) => eprintln!("resuming run {}, which waits on {waiter}", run.run_id),
+                None => eprintln!("resuming run {}", run.run_id),
+            }
+            let spec_of = RunFlags { model, base_url, max_turns };
+            let (model, base_url, max_turns) = spec_of.or_kept(&run);
             let spec = ModelSpec { model: &model, base_url: base_url.as_deref(), max_turns };
-            agent::resume(registry, &journal, &spec, &id).await
+            agent::resume(registry, &journal, &spec, &run.run_id, places).await
         }
+    }
+}
+
+/// Lists the requests that wait for an answer, one per line.
+async fn list(journal: &Journal) -> Result<Exit, CliError> {
+    for waiting in journal.waiting().await? {
+        let request = &waiting.request;
+        println!("{}\t{}\t{}\t{}", request.id, waiting.call_id, waiting.tool, request.prompt);
+    }
+    for run in journal.paused_runs().await? {
+        for wait in run.waiting.iter().filter(|wait| wait.answer.is_none()) {
+            println!(
+                "{}\t{}\t{}\t{}\trun {}",
+                wait.request.id, wait.call_id, wait.tool, wait.request.prompt, run.run_id
+            );
+        }
+    }
+    Ok(Exit::Success)
+}
+
+/// The flags of `approvals resume` for a run.
+struct RunFlags {
+    model: Option<String>,
+    base_url: Option<String>,
+    max_turns: Option<u32>,
+}
+
+impl RunFlags {
+    /// The model, base URL and turn limit: each as given, or else as `toolwire run` kept
+    /// them with the run.
+    fn or_kept(self, run: &PausedRun) -> (String, Option<String>, u32) {
+        let meta = run.state.get("meta");
+        let kept = |key: &str| meta.and_then(|m| m.get(key));
+        let model = self.model.unwrap_or_else(|| run.label.clone());
+        let base_url =
+            self.base_url.or_else(|| kept("base_url").and_then(|v| v.as_str()).map(str::to_owned));
+        let kept_turns = kept("max_turns").and_then(|v| v.as_u64());
+        let max_turns = (self.max_turns)
+            .or_else(|| kept_turns.and_then(|n| u32::try_from(n).ok()))
+            .unwrap_or(DEFAULT_MAX_TURNS);
+        (model, base_url, max_turns)
     }
 }
 

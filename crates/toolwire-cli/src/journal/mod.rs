@@ -16,6 +16,10 @@ use crate::hint::Places;
 
 use crate::exit::{CliError, Exit};
 
+mod find;
+
+pub(crate) use find::Resumable;
+
 /// An open journal.
 #[derive(Debug)]
 pub(crate) struct Journal {
@@ -148,28 +152,6 @@ impl Journal {
             .collect())
     }
 
-    /// Records a human's answer to a waiting request: of a journaled call, or of a paused
-    /// agent run.
-    pub(crate) async fn answer(&self, answer: Answer) -> Result<(), CliError> {
-        match self.inner.answer(answer.clone()).await {
-            Ok(_) => Ok(()),
-            Err(error) if error.kind() == JournalErrorKind::UnknownRequest => {
-                self.inner.answer_run(&answer).await.map(drop).map_err(|e| {
-                    if e.kind() == JournalErrorKind::UnknownRequest {
-                        let id = &answer.id;
-                        CliError::usage(format!(
-                            "no call or run waits on request {id:?} in the journal \
-                             (`toolwire approvals list` shows those that do)"
-                        ))
-                    } else {
-                        failed(e)
-                    }
-                })
-            }
-            Err(error) => Err(failed(error)),
-        }
-    }
-
     /// The agent runs that wait for approvals, oldest first.
     pub(crate) async fn paused_runs(&self) -> Result<Vec<PausedRun>, CliError> {
         self.inner.runs().await.map_err(failed)
@@ -196,21 +178,6 @@ impl Journal {
     /// The journal as the store of the agent's pending runs.
     pub(crate) fn runs_store(&self) -> toolwire_journal::Journal {
         self.inner.clone()
-    }
-
-    /// Runs an answered call again under its call id.
-    pub(crate) async fn resume(
-        &self,
-        registry: &Registry,
-        call_id: &str,
-    ) -> Result<Receipt, CliError> {
-        let waiting = self.waiting().await?;
-        let Some(found) = waiting.iter().find(|w| w.call_id == call_id) else {
-            return Err(CliError::usage(format!(
-                "no call or agent run {call_id:?} waits in the journal"
-            )));
-        };
-        self.inner.resume(registry, &found.request.id).await.map_err(failed)
     }
 
     /// What the journal holds of `call_id`, if anything.
