@@ -3,7 +3,6 @@
 //! the terminal and its pending runs kept in the journal.
 
 use std::io::Write;
-use std::path::Path;
 use std::sync::Arc;
 
 use toolwire::{Answer, Registry};
@@ -11,9 +10,10 @@ use toolwire_agent::{Agent, AgentEvent, HttpClient, RunOutcome, StopReason};
 
 use crate::cli::RunArgs;
 use crate::exit::{CliError, Exit};
+use crate::hint::Places;
 use crate::journal::{self, Journal};
 use crate::manifest::Manifest;
-use crate::{build, prompt};
+use crate::{api_key, build, prompt};
 
 /// How to reach the model of a run.
 pub(crate) struct ModelSpec<'a> {
@@ -33,27 +33,23 @@ pub(crate) struct ModelSpec<'a> {
 ///
 /// # Errors
 ///
-/// A usage error for a bad `--model` or a client that cannot be made (a missing API key); a
+/// A usage error for a bad `--model`, a missing API key, or a client that cannot be made; a
 /// tool failure (exit 1) when the model's service failed or the run stopped early.
-pub(crate) async fn run(
-    manifest: &Path,
-    journal_path: Option<&Path>,
-    args: RunArgs,
-) -> Result<Exit, CliError> {
+pub(crate) async fn run(places: Places<'_>, args: RunArgs) -> Result<Exit, CliError> {
     let spec = ModelSpec {
         model: &args.model,
         base_url: args.base_url.as_deref(),
         max_turns: args.max_turns,
     };
     let client = client(&spec)?;
-    let manifest = Manifest::load(manifest)?;
-    let journal = journal::open(journal_path).await?;
+    let manifest = Manifest::load(places.manifest)?;
+    let journal = journal::open(places).await?;
     let registry = build::registry_keyed(manifest, Some(journal.approval_key()))?;
     let agent = agent(client, registry, &journal, &spec);
     // Kept with the run, so that `approvals resume` reaches the same server with the limit.
     let meta = serde_json::json!({"base_url": spec.base_url, "max_turns": spec.max_turns});
     let outcome = agent.run(args.prompt.clone()).meta(meta).await;
-    settle(&agent, &journal, outcome, args.yes).await
+    settle(&agent, &journal, outcome, args.yes, places).await
 }
 
 /// Resumes the paused run `run_id` from the journal with the answers recorded there for it,
@@ -68,19 +64,24 @@ pub(crate) async fn resume(
     journal: &Journal,
     spec: &ModelSpec<'_>,
     run_id: &str,
+    places: Places<'_>,
 ) -> Result<Exit, CliError> {
     let agent = agent(client(spec)?, registry, journal, spec);
     let outcome = agent.resume_stored(run_id, []).await.map_err(|e| {
         CliError::with_exit(Exit::ToolFailure, format!("cannot resume run {run_id}: {e}"))
     })?;
-    settle(&agent, journal, outcome, false).await
+    settle(&agent, journal, outcome, false, places).await
 }
 
-/// The model client of `spec`.
+/// The model client of `spec`, with its API key (see [`api_key`]).
 fn client(spec: &ModelSpec<'_>) -> Result<HttpClient, CliError> {
-    let mut builder = HttpClient::from_spec(spec.model)
-        .map_err(|e| CliError::usage(format!("invalid --model {:?}: {e}", spec.model)))?
-        .api_key_from_env();
+    let invalid = |e| CliError::usage(format!("invalid --model {:?}: {e}", spec.model));
+    let mut builder = HttpClient::from_spec(spec.model).map_err(invalid)?;
+    let (provider, _) = spec.model.split_once(':').unwrap_or_default();
+    let provider = toolwire_agent::parse_provider(provider).map_err(invalid)?;
+    if let Some(key) = api_key::api_key(provider, spec.base_url)? {
+        builder = builder.api_key(key);
+    }
     if let Some(url) = spec.base_url {
         builder = builder.base_url(url.to_owned());
     }
@@ -103,6 +104,7 @@ async fn settle(
     journal: &Journal,
     mut outcome: RunOutcome,
     yes: bool,
+    places: Places<'_>,
 ) -> Result<Exit, CliError> {
     journal.append(&outcome.receipts).await;
     while outcome.is_pending() {
@@ -113,7 +115,7 @@ async fn settle(
         })?;
         journal.append(&outcome.receipts).await;
     }
-    finish(&outcome)
+    finish(&outcome, places)
 }
 
 /// Answers for every call the run waits on: all accepted with `--yes`, each asked in a
@@ -140,6 +142,9 @@ fn show(event: &AgentEvent<'_>) {
             let _ = std::io::stdout().flush();
         }
         AgentEvent::CallStarted(call) => eprintln!("\n→ {} {}", call.tool, call.arguments),
+        AgentEvent::CallFinished(receipt) if receipt.result.pending_request().is_some() => {
+            eprintln!("⏸ {}: waiting for approval", receipt.tool);
+        }
         AgentEvent::CallFinished(receipt) => {
             let text = receipt.result.text().unwrap_or_default();
             let mark = if receipt.result.is_success() { "✓" } else { "✗" };
@@ -156,7 +161,7 @@ fn first_line(text: &str) -> String {
 }
 
 /// The exit code of how the run ended, with what to do next when it waits.
-fn finish(outcome: &RunOutcome) -> Result<Exit, CliError> {
+fn finish(outcome: &RunOutcome, places: Places<'_>) -> Result<Exit, CliError> {
     println!();
     match &outcome.stop {
         StopReason::Finished(_) => Ok(Exit::Success),
@@ -167,8 +172,10 @@ fn finish(outcome: &RunOutcome) -> Result<Exit, CliError> {
                 eprintln!("  {}\t{}\t{}", call.request.id, call.tool, call.request.prompt);
             }
             eprintln!(
-                "answer with `toolwire approvals answer REQUEST_ID [--decline]`, then continue \
-                 with `toolwire approvals resume {run_id}`"
+                "answer each with `{}` (its request's id or its call's; --decline to decline), \
+                 then continue with `{}`",
+                places.answer("ID"),
+                places.resume(run_id)
             );
             Ok(Exit::Pending)
         }

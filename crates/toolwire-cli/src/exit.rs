@@ -18,6 +18,8 @@ pub(crate) enum Exit {
     Pending = 3,
     /// 4: a crash cut the call off.
     UnknownOutcome = 4,
+    /// 130: a signal (SIGINT, SIGTERM, SIGHUP) stopped the program.
+    Interrupted = 130,
 }
 
 impl Exit {

@@ -7,29 +7,43 @@
 #![warn(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod agent;
+mod api_key;
 mod build;
 mod cli;
 mod command;
 mod commands;
 mod exit;
+mod hint;
 mod http_tool;
 mod import;
+mod interrupt;
 mod journal;
 mod manifest;
 mod progress;
 mod prompt;
+mod report;
 mod template;
 
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::Parser;
 
 use crate::cli::{Cli, Command, McpCommand};
 use crate::exit::{CliError, Exit};
+use crate::hint::Places;
+
+/// How long the end of the program waits for blocked reads (such as stdin's) to return.
+const SHUTDOWN: Duration = Duration::from_millis(500);
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let outcome = runtime(&cli.command).and_then(|runtime| runtime.block_on(run(cli)));
+    let outcome = runtime(&cli.command).and_then(|runtime| {
+        let outcome = runtime.block_on(interrupt::until_stopped(run(cli)));
+        // Drops the tasks left (killing the process groups of their commands).
+        runtime.shutdown_timeout(SHUTDOWN);
+        outcome
+    });
     match outcome {
         Ok(exit) => exit.into(),
         Err(error) => {
@@ -53,18 +67,31 @@ fn runtime(command: &Command) -> Result<tokio::runtime::Runtime, CliError> {
 async fn run(cli: Cli) -> Result<Exit, CliError> {
     let manifest = cli.manifest.as_path();
     let journal = cli.journal.as_deref();
+    let lease = match cli.lease {
+        Some(lease) => Some(lease),
+        None => lease_from_env()?,
+    };
+    let places = Places { manifest, journal, lease };
     match cli.command {
         Command::Serve(args) => commands::serve::run(manifest, args).await,
-        Command::Call(args) => commands::call::run(manifest, journal, args).await,
+        Command::Call(args) => commands::call::run(places, args).await,
         Command::Schema(args) => commands::schema::run(manifest, args.provider),
         Command::Check => commands::check::run(manifest),
         Command::Mcp(McpCommand::Import { config, json }) => {
             import::list_tools(&config, json).await
         }
-        Command::Run(args) => agent::run(manifest, journal, args).await,
-        Command::Approvals(command) => {
-            commands::journaled::approvals(manifest, journal, command).await
-        }
-        Command::Log(args) => commands::journaled::log(journal, args).await,
+        Command::Run(args) => agent::run(places, args).await,
+        Command::Approvals(command) => commands::journaled::approvals(places, command).await,
+        Command::Resolve(args) => commands::resolve::run(places, args).await,
+        Command::Log(args) => commands::journaled::log(places, args).await,
     }
+}
+
+/// `TOOLWIRE_LEASE`, when set.
+fn lease_from_env() -> Result<Option<Duration>, CliError> {
+    let Some(text) = std::env::var_os("TOOLWIRE_LEASE") else { return Ok(None) };
+    let text = text.to_string_lossy();
+    cli::lease(&text)
+        .map(Some)
+        .map_err(|why| CliError::usage(format!("invalid TOOLWIRE_LEASE {text:?}: {why}")))
 }

@@ -62,6 +62,32 @@ impl Template {
         self.placeholders().next().is_none()
     }
 
+    /// The text of a template without placeholders; `None` when it has one.
+    pub(crate) fn literal_text(&self) -> Option<&str> {
+        match self.parts.as_slice() {
+            [] => Some(""),
+            [Part::Text(text)] => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The placeholders the filled text can begin with: those before the first text.
+    pub(crate) fn leading_placeholders(&self) -> impl Iterator<Item = &str> {
+        self.parts.iter().map_while(|part| match part {
+            Part::Placeholder(name) => Some(name.as_str()),
+            Part::Text(_) => None,
+        })
+    }
+
+    /// The placeholder whose value begins the text filled from `args`, with that value;
+    /// `None` when the template begins with text, or every leading value is empty.
+    pub(crate) fn leading_value(&self, args: &Value) -> Option<(&str, String)> {
+        self.leading_placeholders().find_map(|name| {
+            let text = value_text(args.get(name)?)?;
+            (!text.is_empty()).then_some((name, text))
+        })
+    }
+
     /// Fills the template from `args`, each value passed through `encode`; `None` when a
     /// placeholder's argument is absent or null.
     pub(crate) fn fill(&self, args: &Value, encode: impl Fn(&str) -> String) -> Option<String> {

@@ -3,10 +3,12 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::process::Stdio;
 
+use common::model::{calling, mock_model, saying};
+use common::stdio::StdioServer;
 use common::{binary, example, manifest, stderr, stdout, toolwire};
 use predicates::str::contains;
 use serde_json::{Value, json};
@@ -62,7 +64,7 @@ fn check_passes_on_the_example() {
         .arg(example())
         .assert()
         .success()
-        .stderr(contains("checked 5 tools for 5 providers: 0 errors, 0 warnings"));
+        .stderr(contains("checked 5 tools for 5 providers: 0 errors,"));
 }
 
 #[test]
@@ -137,58 +139,6 @@ fn an_http_tool_whose_header_variable_is_unset_fails_clearly() {
     ));
 }
 
-/// `toolwire serve` on stdio, initialized, with a way to send and a way to read.
-struct StdioServer {
-    child: std::process::Child,
-    stdin: std::process::ChildStdin,
-    lines: std::io::Lines<BufReader<std::process::ChildStdout>>,
-}
-
-impl StdioServer {
-    fn start(manifest: &std::path::Path) -> Self {
-        let mut child = std::process::Command::new(binary())
-            .args(["serve", "-m"])
-            .arg(manifest)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|error| panic!("cannot start toolwire serve: {error}"));
-        let stdin = child.stdin.take().unwrap_or_else(|| panic!("no stdin"));
-        let lines =
-            BufReader::new(child.stdout.take().unwrap_or_else(|| panic!("no stdout"))).lines();
-        let mut server = Self { child, stdin, lines };
-        let info = json!({"name": "test", "version": "1"});
-        server.send(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": info}}));
-        let _initialized = server.read();
-        server.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        server
-    }
-
-    fn send(&mut self, message: Value) {
-        writeln!(self.stdin, "{message}").unwrap_or_else(|error| panic!("write: {error}"));
-    }
-
-    fn call(&mut self, id: u64, name: &str, arguments: Value) {
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name, "arguments": arguments}}));
-    }
-
-    fn read(&mut self) -> Value {
-        self.lines
-            .next()
-            .and_then(Result::ok)
-            .and_then(|line| serde_json::from_str(&line).ok())
-            .unwrap_or_default()
-    }
-}
-
-impl Drop for StdioServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 fn serve_answers_mcp_on_stdio() {
     let mut server = StdioServer::start(&example());
@@ -261,62 +211,6 @@ fn an_approval_waits_in_the_journal_and_is_answered_and_resumed_by_later_command
     assert!(receipts.iter().any(|r| r["result"]["success"] == true), "{receipts:?}");
 }
 
-/// A one-shot OpenAI-compatible server on a free loopback port: it answers each request with
-/// the next of `replies` (each a list of SSE chunks) and keeps the request bodies it got.
-fn mock_model(
-    replies: Vec<Vec<serde_json::Value>>,
-) -> (String, std::thread::JoinHandle<Vec<String>>) {
-    use std::io::{BufRead, BufReader, Read, Write};
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap_or_else(|e| panic!("{e}"));
-    let url = format!("http://{}/v1", listener.local_addr().unwrap_or_else(|e| panic!("{e}")));
-    let server = std::thread::spawn(move || {
-        let mut bodies = Vec::new();
-        for chunks in replies {
-            let (mut stream, _) = listener.accept().unwrap_or_else(|e| panic!("{e}"));
-            let mut reader = BufReader::new(stream.try_clone().unwrap_or_else(|e| panic!("{e}")));
-            let mut length = 0;
-            loop {
-                let mut line = String::new();
-                reader.read_line(&mut line).unwrap_or_else(|e| panic!("{e}"));
-                if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                    length = value.trim().parse().unwrap_or(0);
-                }
-                if line == "\r\n" || line.is_empty() {
-                    break;
-                }
-            }
-            let mut body = vec![0; length];
-            reader.read_exact(&mut body).unwrap_or_else(|e| panic!("{e}"));
-            bodies.push(String::from_utf8_lossy(&body).into_owned());
-            let mut events: String = chunks.iter().map(|c| format!("data: {c}\n\n")).collect();
-            events.push_str("data: [DONE]\n\n");
-            let head = format!(
-                "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
-                events.len()
-            );
-            stream.write_all(head.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
-            stream.write_all(events.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
-        }
-        bodies
-    });
-    (url, server)
-}
-
-/// An OpenAI chat stream that calls `tool` once, as chunks.
-fn calling(id: &str, tool: &str, arguments: &str) -> Vec<Value> {
-    let call = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": id,
-        "type": "function", "function": {"name": tool, "arguments": arguments}}]}}]});
-    vec![call, json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})]
-}
-
-/// An OpenAI chat stream that says `text` and stops, as chunks.
-fn saying(text: &str) -> Vec<Value> {
-    vec![
-        json!({"choices": [{"index": 0, "delta": {"content": text}}]}),
-        json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}),
-    ]
-}
-
 #[test]
 fn run_drives_the_agent_loop_against_an_openai_compatible_server() {
     let (url, server) = mock_model(vec![
@@ -333,7 +227,12 @@ fn run_drives_the_agent_loop_against_an_openai_compatible_server() {
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(stdout(&output).contains("all done"), "{}", stdout(&output));
     assert!(stderr(&output).contains("echo"), "{}", stderr(&output));
-    let bodies = server.join().unwrap_or_else(|_| panic!("the mock server failed"));
+    let bodies: Vec<String> = server
+        .join()
+        .unwrap_or_else(|_| panic!("the mock server failed"))
+        .into_iter()
+        .map(|seen| seen.body)
+        .collect();
     assert_eq!(bodies.len(), 2);
     assert!(bodies[0].contains("\"name\":\"echo\""), "the tools were offered: {}", bodies[0]);
     assert!(bodies[1].contains("hi from the model"), "the result went back: {}", bodies[1]);
@@ -387,7 +286,12 @@ fn a_run_waiting_for_approval_is_kept_in_the_journal_and_resumed_by_a_later_comm
     assert!(stdout(&resumed).contains("staging is live"), "{}", stdout(&resumed));
     assert!(stderr(&resumed).contains("deployed to staging"), "{}", stderr(&resumed));
 
-    let bodies = server.join().unwrap_or_else(|_| panic!("the mock server failed"));
+    let bodies: Vec<String> = server
+        .join()
+        .unwrap_or_else(|_| panic!("the mock server failed"))
+        .into_iter()
+        .map(|seen| seen.body)
+        .collect();
     assert_eq!(bodies.len(), 2, "the model was asked once per turn, across processes");
     assert!(bodies[1].contains("deployed to staging"), "the result went back: {}", bodies[1]);
     let listed = with_journal(&["approvals", "list"]);

@@ -39,6 +39,11 @@ fn approvals_help() {
 }
 
 #[test]
+fn resolve_help() {
+    insta::assert_snapshot!(help(&["resolve"]));
+}
+
+#[test]
 fn run_help() {
     insta::assert_snapshot!(help(&["run"]));
 }

@@ -2,6 +2,8 @@
 //! through a shell, with only the allowlisted environment, a timeout that kills it, and a
 //! limit on what it may write.
 
+pub(crate) mod argv;
+mod group;
 mod output;
 mod resolve;
 
@@ -12,6 +14,7 @@ use serde_json::{Value, json};
 use tokio::process::Command;
 use toolwire::{ToolContext, ToolResult};
 
+use self::group::Group;
 use crate::manifest::CommandDef;
 pub(crate) use resolve::program as resolve_program;
 
@@ -28,15 +31,17 @@ impl CommandTool {
         Self { name: Arc::from(name), def: Arc::new(def) }
     }
 
-    /// Runs one call. The child is killed when the call is dropped, on timeout, and when it
-    /// writes more than its limit.
+    /// Runs one call. The program runs in a process group of its own, which is killed, with
+    /// every process the program started, when the call is dropped (aborted), on timeout,
+    /// when it writes more than its limit, and once the program has exited and its output
+    /// was drained.
     pub(crate) async fn run(&self, args: Value, ctx: ToolContext) -> ToolResult {
-        let mut command = match self.command(&args) {
+        let command = match self.command(&args) {
             Ok(command) => command,
-            Err(why) => return ToolResult::failure(why),
+            Err(failure) => return failure,
         };
-        let child = match command.spawn() {
-            Ok(child) => child,
+        let group = match Group::spawn(command) {
+            Ok(group) => group,
             Err(error) => {
                 return ToolResult::failure(format!(
                     "cannot start {:?} for {:?}: {error}",
@@ -45,7 +50,7 @@ impl CommandTool {
             }
         };
         let limit = self.def.output_limit;
-        let run = output::collect(child, limit, &ctx);
+        let run = output::collect(group, limit, &ctx);
         match tokio::time::timeout(self.def.timeout, run).await {
             Err(_) => ToolResult::failure(format!(
                 "{:?} ran longer than {} and was killed",
@@ -57,15 +62,16 @@ impl CommandTool {
         }
     }
 
-    /// The command for `args`: the program found, the argv filled, the environment cleared
-    /// but for the allowlist.
-    fn command(&self, args: &Value) -> Result<Command, String> {
+    /// The command for `args`: the argv filled (no value in option position may start with
+    /// `-` unless allowed), the program found, the environment cleared but for the allowlist.
+    fn command(&self, args: &Value) -> Result<Command, ToolResult> {
         let def = &self.def;
+        let argv = argv::fill(&self.name, &def.program, &def.args, &def.option_values, args)?;
         let program = resolve_program(&def.program, def.cwd.as_deref())
-            .map_err(|why| format!("cannot run {:?}: {why}", self.name))?;
+            .map_err(|why| ToolResult::failure(format!("cannot run {:?}: {why}", self.name)))?;
         let mut command = Command::new(program);
         command.arg0(&def.program);
-        command.args(def.args.iter().filter_map(|arg| arg.fill(args, str::to_owned)));
+        command.args(argv);
         command.env_clear();
         for (key, value) in std::env::vars_os()
             .filter(|(key, _)| def.env.iter().any(|allowed| key == allowed.as_str()))
@@ -75,11 +81,7 @@ impl CommandTool {
         if let Some(cwd) = &def.cwd {
             command.current_dir(cwd);
         }
-        command
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true);
+        command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
         Ok(command)
     }
 

@@ -1,15 +1,15 @@
 //! `toolwire call`: one call of a manifest tool, with a progress bar and an approval prompt
 //! in the terminal.
 
-use std::path::Path;
-
 use serde_json::Value;
 use toolwire::{Answer, Receipt, Registry};
 
 use crate::cli::CallArgs;
 use crate::exit::{CliError, Exit};
+use crate::hint::Places;
 use crate::manifest::Manifest;
 use crate::progress::Progress;
+use crate::report::report;
 use crate::{build, journal, prompt};
 
 /// Runs `toolwire call`.
@@ -17,21 +17,13 @@ use crate::{build, journal, prompt};
 /// # Errors
 ///
 /// A usage error for bad `--args`, a bad manifest, or a journal that cannot be opened.
-pub(crate) async fn run(
-    manifest: &Path,
-    journal_path: Option<&Path>,
-    args: CallArgs,
-) -> Result<Exit, CliError> {
+pub(crate) async fn run(places: Places<'_>, args: CallArgs) -> Result<Exit, CliError> {
     let input: Value = serde_json::from_str(&args.args)
         .map_err(|error| CliError::usage(format!("invalid --args: {error}")))?;
     if let Some(call_id) = &args.call_id {
-        let journal = journal::open(journal_path).await?;
-        let registry =
-            build::registry_keyed(Manifest::load(manifest)?, Some(journal.approval_key()))?;
-        let receipt = journal.call(&registry, &args.name, input, call_id).await?;
-        return Ok(report(&receipt, args.json));
+        return journaled(places, &args, input, call_id).await;
     }
-    let registry = build::registry(Manifest::load(manifest)?)?;
+    let registry = build::registry(Manifest::load(places.manifest)?)?;
     let progress = Progress::new(!args.json);
     let receipt = invoke(&registry, &args, input.clone(), None, &progress).await;
     let receipt = match receipt.result.pending_request() {
@@ -42,7 +34,27 @@ pub(crate) async fn run(
         None => receipt,
     };
     progress.finish();
-    Ok(report(&receipt, args.json))
+    Ok(report(&receipt, args.json, places))
+}
+
+/// The call through the journal under `call_id`; one that waits for an approval is
+/// approved (`--yes`, or in the terminal) and run at once.
+async fn journaled(
+    places: Places<'_>,
+    args: &CallArgs,
+    input: Value,
+    call_id: &str,
+) -> Result<Exit, CliError> {
+    let journal = journal::open(places).await?;
+    let registry =
+        build::registry_keyed(Manifest::load(places.manifest)?, Some(journal.approval_key()))?;
+    let mut receipt = journal.call(&registry, &args.name, input, call_id, args.timeout).await?;
+    if let Some(request) = receipt.result.pending_request()
+        && let Some(answer) = approval(request, args)?
+    {
+        receipt = journal.answer_and_resume(&registry, answer).await?;
+    }
+    Ok(report(&receipt, args.json, places))
 }
 
 async fn invoke(
@@ -72,28 +84,4 @@ fn approval(request: &toolwire::Request, args: &CallArgs) -> Result<Option<Answe
         return Ok(None);
     }
     prompt::ask(request).map(Some)
-}
-
-/// Prints the receipt, and says how to exit.
-pub(crate) fn report(receipt: &Receipt, json: bool) -> Exit {
-    let exit = Exit::of(&receipt.result);
-    if json {
-        match serde_json::to_string_pretty(receipt) {
-            Ok(text) => println!("{text}"),
-            Err(error) => eprintln!("error: cannot print the receipt: {error}"),
-        }
-        return exit;
-    }
-    let result = &receipt.result;
-    let text = result.text().unwrap_or_default();
-    match exit {
-        Exit::Success if text.is_empty() => println!("{}", result.json()),
-        Exit::Success => println!("{text}"),
-        Exit::Pending => {
-            eprintln!("pending: {text}");
-            eprintln!("(pass --yes to approve it, or run in a terminal to be asked)");
-        }
-        _ => eprintln!("error: {text}"),
-    }
-    exit
 }

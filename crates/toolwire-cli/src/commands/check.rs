@@ -7,9 +7,9 @@ use clap::ValueEnum;
 
 use crate::build;
 use crate::cli::ProviderArg;
-use crate::command::resolve_program;
+use crate::command::{argv, resolve_program};
 use crate::exit::{CliError, Exit};
-use crate::manifest::{HeaderSpec, Manifest, ToolDef, ToolKind};
+use crate::manifest::{CommandDef, HeaderSpec, Manifest, ToolDef, ToolKind};
 
 /// What the lint found.
 #[derive(Debug, Default)]
@@ -71,6 +71,7 @@ fn runtime(tool: &ToolDef, findings: &mut Findings) {
             if let Err(why) = resolve_program(&command.program, command.cwd.as_deref()) {
                 findings.error(format!("{name:?}: {why}"));
             }
+            option_position(tool, command, findings);
         }
         ToolKind::Http(http) => {
             for (header, spec) in &http.headers {
@@ -80,6 +81,32 @@ fn runtime(tool: &ToolDef, findings: &mut Findings) {
                     findings.warning(format!("{name:?}: the environment variable {env} for the header {header} is not set"));
                 }
             }
+        }
+    }
+}
+
+/// A warning for each placeholder in option position that a value starting with `-` could
+/// fill: such a call is refused. A note for each one allowed to take it anyway.
+fn option_position(tool: &ToolDef, command: &CommandDef, findings: &mut Findings) {
+    let (name, program) = (&tool.name, &command.program);
+    let properties = tool.parameters.as_ref().and_then(|schema| schema.get("properties"));
+    for placeholder in argv::exposed(&command.args) {
+        let schema = properties.and_then(|properties| properties.get(placeholder));
+        if !argv::may_start_with_dash(schema) {
+            continue;
+        }
+        if command.option_values.allows(placeholder) {
+            eprintln!(
+                "note: {name:?}: {{{placeholder}}} stands alone in option position and may take a value \
+                 starting with \"-\" (allow_option_values): {program:?} reads such a value as an option"
+            );
+        } else {
+            findings.warning(format!(
+                "{name:?}: {{{placeholder}}} stands alone in option position: a value starting with \"-\" \
+                 is refused at call time; put \"--\" before it in the argv (if {program:?} ends its \
+                 options there), or set \
+                 allow_option_values = [\"{placeholder}\"] if {program:?} should take such values"
+            ));
         }
     }
 }

@@ -3,5 +3,6 @@
 pub(crate) mod call;
 pub(crate) mod check;
 pub(crate) mod journaled;
+pub(crate) mod resolve;
 pub(crate) mod schema;
 pub(crate) mod serve;

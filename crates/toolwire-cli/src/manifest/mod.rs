@@ -91,6 +91,33 @@ pub(crate) struct CommandDef {
     pub(crate) output_limit: u64,
     /// Whether stdout is JSON.
     pub(crate) json_output: bool,
+    /// The placeholders in option position that may take a value starting with `-`.
+    pub(crate) option_values: OptionValues,
+}
+
+/// Which placeholders standing alone in option position may take a value starting with `-`
+/// (`allow_option_values`); any other is refused such a value, which the program would read
+/// as an option.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) enum OptionValues {
+    /// None of them: the default.
+    #[default]
+    None,
+    /// Every one.
+    All,
+    /// Those named.
+    Only(Vec<String>),
+}
+
+impl OptionValues {
+    /// Whether the placeholder `name` may take a value starting with `-`.
+    pub(crate) fn allows(&self, name: &str) -> bool {
+        match self {
+            OptionValues::None => false,
+            OptionValues::All => true,
+            OptionValues::Only(names) => names.iter().any(|allowed| allowed == name),
+        }
+    }
 }
 
 /// An HTTP tool's settings.

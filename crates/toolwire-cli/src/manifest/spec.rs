@@ -65,6 +65,46 @@ pub(crate) struct CommandSpec {
     pub(crate) output_limit: Option<Spanned<u64>>,
     /// How stdout becomes the result: `"text"` (the default) or `"json"`.
     pub(crate) output: Option<Spanned<String>>,
+    /// The placeholders in option position that may take a value starting with `-`: `true`
+    /// for all of them, or a list of their names.
+    pub(crate) allow_option_values: Option<Spanned<OptionValuesSpec>>,
+}
+
+/// `allow_option_values`: `true`, `false`, or a list of placeholder names.
+#[derive(Debug)]
+pub(crate) enum OptionValuesSpec {
+    /// Every placeholder (`true`), or none (`false`).
+    All(bool),
+    /// The placeholders named.
+    Only(Vec<String>),
+}
+
+impl<'de> Deserialize<'de> for OptionValuesSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(OptionValuesVisitor)
+    }
+}
+
+struct OptionValuesVisitor;
+
+impl<'de> serde::de::Visitor<'de> for OptionValuesVisitor {
+    type Value = OptionValuesSpec;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("true, false, or a list of placeholder names such as [\"file\"]")
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, all: bool) -> Result<Self::Value, E> {
+        Ok(OptionValuesSpec::All(all))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut names = Vec::new();
+        while let Some(name) = seq.next_element::<String>()? {
+            names.push(name);
+        }
+        Ok(OptionValuesSpec::Only(names))
+    }
 }
 
 /// `[tool.http]`: a request to a URL template.

@@ -9,9 +9,10 @@ use std::time::Duration;
 use serde_json::Value;
 use toml::Spanned;
 
-use super::spec::{CommandSpec, HttpSpec, ToolSpec};
+use super::spec::{CommandSpec, HttpSpec, OptionValuesSpec, ToolSpec};
 use super::{
-    CommandDef, DEFAULT_OUTPUT_LIMIT, DEFAULT_TIMEOUT, HttpDef, ManifestError, ToolDef, ToolKind,
+    CommandDef, DEFAULT_OUTPUT_LIMIT, DEFAULT_TIMEOUT, HttpDef, ManifestError, OptionValues,
+    ToolDef, ToolKind,
 };
 use crate::template::Template;
 
@@ -105,7 +106,8 @@ impl Checker<'_> {
             let message = "the program (the first argv element) must be a fixed name or path";
             return Err(self.error(program.span(), message));
         }
-        let args = argv.map(|arg| self.template(tool, arg, properties)).collect::<Checked<_>>()?;
+        let args =
+            argv.map(|arg| self.template(tool, arg, properties)).collect::<Checked<Vec<_>>>()?;
         let json_output = match spec.output {
             None => false,
             Some(output) => match output.get_ref().as_str() {
@@ -118,6 +120,7 @@ impl Checker<'_> {
                 }
             },
         };
+        let option_values = self.option_values(tool, spec.allow_option_values, &args)?;
         Ok(CommandDef {
             program: program.get_ref().clone(),
             args,
@@ -126,7 +129,34 @@ impl Checker<'_> {
             timeout: self.duration(spec.timeout)?,
             output_limit: self.limit(spec.output_limit)?,
             json_output,
+            option_values,
         })
+    }
+
+    /// `allow_option_values`, whose names must be placeholders of the argv.
+    fn option_values(
+        &self,
+        tool: &str,
+        spec: Option<Spanned<OptionValuesSpec>>,
+        args: &[Template],
+    ) -> Checked<OptionValues> {
+        let Some(spec) = spec else { return Ok(OptionValues::None) };
+        let span = spec.span();
+        match spec.into_inner() {
+            OptionValuesSpec::All(true) => Ok(OptionValues::All),
+            OptionValuesSpec::All(false) => Ok(OptionValues::None),
+            OptionValuesSpec::Only(names) => {
+                let known =
+                    |name: &String| args.iter().any(|t| t.placeholders().any(|p| p == name));
+                if let Some(unknown) = names.iter().find(|name| !known(name)) {
+                    let message = format!(
+                        "allow_option_values names {unknown:?}, which is not a placeholder of the argv of {tool:?}"
+                    );
+                    return Err(self.error(span, message));
+                }
+                Ok(OptionValues::Only(names))
+            }
+        }
     }
 
     fn http(

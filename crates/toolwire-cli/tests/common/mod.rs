@@ -7,6 +7,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use assert_cmd::Command;
 
+pub mod model;
+pub mod stdio;
+
 /// The `toolwire` binary, run in the crate's folder, with a data folder of its own.
 pub fn toolwire() -> Command {
     let mut command = Command::cargo_bin("toolwire")

@@ -1,19 +1,31 @@
 //! The journal the CLI works over (`toolwire-journal`, SQLite by default): exactly-once calls
 //! by call id, durable approvals, and the audit trail.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+use std::time::Duration;
 
 use serde_json::Value;
 use toolwire::policy::ApprovalKey;
 use toolwire::{Answer, Receipt, Registry, Request};
-use toolwire_journal::{AuditQuery, JournalError, JournalErrorKind, PausedRun, PendingFilter};
+use toolwire_journal::{
+    AuditQuery, CallRecord, CallState, JournalError, JournalErrorKind, JournalOptions, PausedRun,
+    PendingFilter, Resolution,
+};
+
+use crate::hint::Places;
 
 use crate::exit::{CliError, Exit};
+
+mod find;
+
+pub(crate) use find::Resumable;
 
 /// An open journal.
 #[derive(Debug)]
 pub(crate) struct Journal {
     inner: toolwire_journal::Journal,
+    /// How long it holds a running call for its process.
+    lease: Duration,
 }
 
 /// A call that waits for an approval.
@@ -27,14 +39,14 @@ pub(crate) struct Waiting {
     pub(crate) request: Request,
 }
 
-/// The journal at `path`, or at the default path; the file and its folder are made on first
-/// use.
+/// The journal of `places` (at the default path unless given), holding running calls for
+/// the lease given; the file and its folder are made on first use.
 ///
 /// # Errors
 ///
 /// A usage error naming the file when it cannot be opened, or is not a journal.
-pub(crate) async fn open(path: Option<&Path>) -> Result<Journal, CliError> {
-    let path = match path {
+pub(crate) async fn open(places: Places<'_>) -> Result<Journal, CliError> {
+    let path = match places.journal {
         Some(path) => path.to_path_buf(),
         None => default_path()?,
     };
@@ -47,10 +59,12 @@ pub(crate) async fn open(path: Option<&Path>) -> Result<Journal, CliError> {
         })?;
     }
     let url = format!("sqlite:{}", path.display());
-    let inner = toolwire_journal::Journal::open(&url).await.map_err(|error| {
+    let lease = places.lease.unwrap_or(JournalOptions::default().lease_duration());
+    let options = JournalOptions::default().lease(lease);
+    let inner = toolwire_journal::Journal::open_with(&url, options).await.map_err(|error| {
         CliError::usage(format!("cannot open the journal {}: {error}", path.display()))
     })?;
-    Ok(Journal { inner })
+    Ok(Journal { inner, lease })
 }
 
 /// `journal.sqlite` in the platform's data folder, such as `~/.local/share/toolwire` on Linux.
@@ -86,8 +100,43 @@ impl Journal {
         tool: &str,
         input: Value,
         call_id: &str,
+        timeout: Option<Duration>,
     ) -> Result<Receipt, CliError> {
-        self.inner.invoke(registry, tool, input).call_id(call_id).await.map_err(failed)
+        self.note_a_wait(call_id).await;
+        let mut call = self.inner.invoke(registry, tool, input).call_id(call_id);
+        if let Some(timeout) = timeout {
+            call = call.timeout(timeout);
+        }
+        call.await.map_err(failed)
+    }
+
+    /// Says so on stderr when `call_id` is running: in another process, to be waited for, or
+    /// in one that died, whose lease must lapse first.
+    async fn note_a_wait(&self, call_id: &str) {
+        let Ok(Some(record)) = self.inner.record(call_id).await else { return };
+        if record.state == CallState::Running {
+            eprintln!(
+                "note: call {call_id:?} is running in another process, or in one that died: \
+                 waiting for it to finish, or for its lease to lapse ({} from its last renewal \
+                 if it was started with this lease; set it with --lease or TOOLWIRE_LEASE)",
+                humantime::format_duration(self.lease)
+            );
+        }
+    }
+
+    /// Records `answer` for a journaled call's request (an answer given before stands), and
+    /// runs the call with it.
+    pub(crate) async fn answer_and_resume(
+        &self,
+        registry: &Registry,
+        answer: Answer,
+    ) -> Result<Receipt, CliError> {
+        match self.inner.answer(answer.clone()).await {
+            Ok(_) => {}
+            Err(error) if error.kind() == JournalErrorKind::AlreadyAnswered => {}
+            Err(error) => return Err(failed(error)),
+        }
+        self.inner.resume(registry, &answer.id).await.map_err(failed)
     }
 
     /// The calls that wait for an approval.
@@ -101,28 +150,6 @@ impl Journal {
                 request: s.request,
             })
             .collect())
-    }
-
-    /// Records a human's answer to a waiting request: of a journaled call, or of a paused
-    /// agent run.
-    pub(crate) async fn answer(&self, answer: Answer) -> Result<(), CliError> {
-        match self.inner.answer(answer.clone()).await {
-            Ok(_) => Ok(()),
-            Err(error) if error.kind() == JournalErrorKind::UnknownRequest => {
-                self.inner.answer_run(&answer).await.map(drop).map_err(|e| {
-                    if e.kind() == JournalErrorKind::UnknownRequest {
-                        let id = &answer.id;
-                        CliError::usage(format!(
-                            "no call or run waits on request {id:?} in the journal \
-                             (`toolwire approvals list` shows those that do)"
-                        ))
-                    } else {
-                        failed(e)
-                    }
-                })
-            }
-            Err(error) => Err(failed(error)),
-        }
     }
 
     /// The agent runs that wait for approvals, oldest first.
@@ -153,19 +180,18 @@ impl Journal {
         self.inner.clone()
     }
 
-    /// Runs an answered call again under its call id.
-    pub(crate) async fn resume(
+    /// What the journal holds of `call_id`, if anything.
+    pub(crate) async fn record(&self, call_id: &str) -> Result<Option<CallRecord>, CliError> {
+        self.inner.record(call_id).await.map_err(failed)
+    }
+
+    /// Settles the call of unknown outcome `call_id` as the host says it went.
+    pub(crate) async fn resolve(
         &self,
-        registry: &Registry,
         call_id: &str,
-    ) -> Result<Receipt, CliError> {
-        let waiting = self.waiting().await?;
-        let Some(found) = waiting.iter().find(|w| w.call_id == call_id) else {
-            return Err(CliError::usage(format!(
-                "no call or agent run {call_id:?} waits in the journal"
-            )));
-        };
-        self.inner.resume(registry, &found.request.id).await.map_err(failed)
+        resolution: Resolution,
+    ) -> Result<(), CliError> {
+        self.inner.resolve(call_id, resolution).await.map_err(failed)
     }
 
     /// The last `limit` receipts, of `tool` only when given.

@@ -5,6 +5,13 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+mod journaled;
+
+pub(crate) use journaled::{ApprovalsCommand, LogArgs, ResolveArgs};
+
+/// The manifest read unless `--manifest` names another.
+pub(crate) const DEFAULT_MANIFEST: &str = "toolwire.toml";
+
 /// The turn limit of `toolwire run`, unless `--max-turns` says otherwise.
 pub(crate) const DEFAULT_MAX_TURNS: u32 = 16;
 
@@ -15,7 +22,10 @@ Exit codes:
   1  the tool failed (its result says why)
   2  usage or manifest error
   3  the call waits for an approval (answer it with `toolwire approvals`)
-  4  unknown outcome: a crash cut the call off, and the tool is not idempotent";
+  4  unknown outcome: a crash cut the call off, and the tool is not idempotent
+     (settle it with `toolwire resolve CALL_ID`)
+  130  interrupted (SIGINT, SIGTERM or SIGHUP): the calls under way were stopped, with
+       every process they started";
 
 /// Declare tools in a TOML manifest, call them, serve them over MCP, and lint them for every
 /// model provider.
@@ -23,11 +33,16 @@ Exit codes:
 #[command(name = "toolwire", version, after_help = EXIT_CODES)]
 pub(crate) struct Cli {
     /// The manifest of tools.
-    #[arg(long, short, global = true, value_name = "PATH", default_value = "toolwire.toml")]
+    #[arg(long, short, global = true, value_name = "PATH", default_value = DEFAULT_MANIFEST)]
     pub(crate) manifest: PathBuf,
     /// The journal (SQLite); by default `journal.sqlite` in the platform's data folder.
     #[arg(long, global = true, value_name = "PATH")]
     pub(crate) journal: Option<PathBuf>,
+    /// How long the journal holds a running call for its process (30s by default; also
+    /// TOOLWIRE_LEASE). After a crash, the call's id is held this long before it reports an
+    /// unknown outcome.
+    #[arg(long, global = true, value_name = "DURATION", value_parser = lease)]
+    pub(crate) lease: Option<Duration>,
     /// What to do.
     #[command(subcommand)]
     pub(crate) command: Command,
@@ -50,6 +65,10 @@ pub(crate) enum Command {
     Mcp(McpCommand),
     /// Run the agent loop on a prompt with the manifest's tools.
     ///
+    /// The API key comes from OPENAI_API_KEY (openai, responses), ANTHROPIC_API_KEY, or
+    /// GEMINI_API_KEY (then GOOGLE_API_KEY). It is required for the provider's own API, and
+    /// optional for a server given with --base-url on another host.
+    ///
     /// A call that needs approval is accepted with --yes or asked in the terminal; otherwise
     /// the run is kept in the journal and exits 3, to be answered with `toolwire approvals
     /// answer` and continued with `toolwire approvals resume RUN_ID`.
@@ -59,6 +78,9 @@ pub(crate) enum Command {
     /// journal.
     #[command(subcommand)]
     Approvals(ApprovalsCommand),
+    /// Settle a call whose outcome is unknown (exit code 4): a crash cut it off, and its
+    /// tool is not idempotent, so only you can tell whether it took effect.
+    Resolve(ResolveArgs),
     /// Show the audit trail from the journal.
     Log(LogArgs),
 }
@@ -146,7 +168,7 @@ pub(crate) struct RunArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_TURNS)]
     pub(crate) max_turns: u32,
     /// Send the requests to this server instead of the provider's own (any server speaking
-    /// the provider's API, such as an OpenAI-compatible one).
+    /// the provider's API, such as an OpenAI-compatible one), which may need no API key.
     #[arg(long, value_name = "URL")]
     pub(crate) base_url: Option<String>,
     /// Approve every call without asking.
@@ -154,62 +176,15 @@ pub(crate) struct RunArgs {
     pub(crate) yes: bool,
 }
 
-/// `toolwire approvals`.
-#[derive(Debug, Subcommand)]
-pub(crate) enum ApprovalsCommand {
-    /// List the calls and agent runs that wait for an approval.
-    ///
-    /// One request per line, tab-separated: the request's id, the call's id, the tool, the
-    /// prompt, and for a call of an agent run, `run RUN_ID`.
-    List,
-    /// Answer a waiting request: accept it, or decline it with a reason.
-    Answer {
-        /// The request's id.
-        id: String,
-        /// Decline instead of accepting.
-        #[arg(long)]
-        decline: bool,
-        /// Why the request was declined.
-        #[arg(long, requires = "decline")]
-        reason: Option<String>,
-    },
-    /// Run an answered call again, or continue a paused agent run.
-    ///
-    /// A call runs again under its call id, with its answer. A run continues with the
-    /// answers recorded for it; its calls without one keep waiting.
-    #[command(after_help = EXIT_CODES)]
-    Resume {
-        /// A waiting call's id, or a paused run's id (as `toolwire run` printed it).
-        id: String,
-        /// For a run: the model to continue with, as PROVIDER:MODEL; by default the one the
-        /// run was made for.
-        #[arg(long, value_name = "PROVIDER:MODEL")]
-        model: Option<String>,
-        /// For a run: send the model's requests to this server; by default the one the run
-        /// was made with (`toolwire run --base-url`), if any.
-        #[arg(long, value_name = "URL")]
-        base_url: Option<String>,
-        /// For a run: stop after this many model turns since its prompt; by default the
-        /// limit the run was made with.
-        #[arg(long, value_name = "N")]
-        max_turns: Option<u32>,
-    },
+/// A lease: a duration longer than zero.
+pub(crate) fn lease(text: &str) -> Result<Duration, String> {
+    match duration(text)? {
+        lease if lease.is_zero() => Err("a lease must be longer than zero".to_owned()),
+        lease => Ok(lease),
+    }
 }
 
-/// `toolwire log`.
-#[derive(Debug, Args)]
-pub(crate) struct LogArgs {
-    /// Show at most N entries, newest last.
-    #[arg(long, short = 'n', value_name = "N", default_value_t = 50)]
-    pub(crate) limit: usize,
-    /// Show only the calls of this tool.
-    #[arg(long, value_name = "NAME")]
-    pub(crate) tool: Option<String>,
-    /// Print JSON lines.
-    #[arg(long)]
-    pub(crate) json: bool,
-}
-
+/// A duration such as `10s` or `1m 30s`.
 fn duration(text: &str) -> Result<Duration, String> {
     humantime::parse_duration(text).map_err(|error| error.to_string())
 }

@@ -1,0 +1,58 @@
+//! How a call's receipt is shown: its result on stdout (or the whole receipt as JSON), and
+//! for a call that waits or whose outcome is unknown, the commands that settle it.
+
+use toolwire::Receipt;
+
+use crate::exit::Exit;
+use crate::hint::Places;
+
+/// Prints the receipt, and says how to exit.
+pub(crate) fn report(receipt: &Receipt, json: bool, places: Places<'_>) -> Exit {
+    let exit = Exit::of(&receipt.result);
+    if json {
+        match serde_json::to_string_pretty(receipt) {
+            Ok(text) => println!("{text}"),
+            Err(error) => eprintln!("error: cannot print the receipt: {error}"),
+        }
+    } else {
+        show(receipt, exit);
+    }
+    if let Some(call_id) = receipt.call_id.as_ref().map(|id| id.as_str()) {
+        next_steps(call_id, exit, places);
+    } else if exit == Exit::Pending && !json {
+        eprintln!("(pass --yes to approve it, or run in a terminal to be asked)");
+    }
+    exit
+}
+
+/// The result: its text (or JSON) on stdout, a failure's text on stderr.
+fn show(receipt: &Receipt, exit: Exit) {
+    let result = &receipt.result;
+    let text = result.text().unwrap_or_default();
+    match exit {
+        Exit::Success if text.is_empty() => println!("{}", result.json()),
+        Exit::Success => println!("{text}"),
+        Exit::Pending => eprintln!("pending: {text}"),
+        _ => eprintln!("error: {text}"),
+    }
+}
+
+/// What settles a journaled call that waits, or whose outcome is unknown.
+fn next_steps(call_id: &str, exit: Exit, places: Places<'_>) {
+    match exit {
+        Exit::Pending => eprintln!(
+            "(call {call_id:?} waits in the journal: approve it with `{}` (or decline it with \
+             --decline), then run it with `{}`; or call again with --yes)",
+            places.answer(call_id),
+            places.resume(call_id)
+        ),
+        Exit::UnknownOutcome => eprintln!(
+            "(settle it with `{}` if it took effect, `{}` if it took effect and failed, or `{}` \
+             if it did not, to run it on the next call)",
+            places.resolve(call_id, "--succeeded"),
+            places.resolve(call_id, "--failed"),
+            places.resolve(call_id, "--did-not-run")
+        ),
+        _ => {}
+    }
+}
