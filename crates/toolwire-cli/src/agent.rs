@@ -44,7 +44,7 @@ pub(crate) async fn run(places: Places<'_>, args: RunArgs) -> Result<Exit, CliEr
     let client = client(&spec)?;
     let manifest = Manifest::load(places.manifest)?;
     let journal = journal::open(places).await?;
-    let registry = build::registry_keyed(manifest, Some(journal.approval_key()))?;
+    let registry = build::registry_keyed(manifest, Some(&journal))?;
     let agent = agent(client, registry, &journal, &spec);
     // Kept with the run, so that `approvals resume` reaches the same server with the limit.
     let meta = serde_json::json!({"base_url": spec.base_url, "max_turns": spec.max_turns});

@@ -49,13 +49,16 @@ pub(crate) fn registry(manifest: Manifest) -> Result<Registry, ManifestError> {
 /// As [`registry`].
 pub(crate) fn registry_keyed(
     mut manifest: Manifest,
-    key: Option<toolwire::policy::ApprovalKey>,
+    journal: Option<&crate::journal::Journal>,
 ) -> Result<Registry, ManifestError> {
     let defs = std::mem::take(&mut manifest.tools);
     let tools = defs.into_iter().map(|def| tool(&manifest, def)).collect::<Result<Vec<_>, _>>()?;
     let mut builder = Registry::builder().register_all(tools);
-    if let Some(key) = key {
-        builder = builder.approval_key(key);
+    if let Some(journal) = journal {
+        // Every process sharing the journal resumes the others' approvals, and spends each
+        // one in the journal, so it runs one call across all of them.
+        builder =
+            builder.approval_key(journal.approval_key()).approval_store(journal.library().clone());
     }
     builder.seal().map_err(|error| ManifestError::whole(error.to_string()))
 }

@@ -64,7 +64,7 @@ fn check_passes_on_the_example() {
         .arg(example())
         .assert()
         .success()
-        .stderr(contains("checked 5 tools for 5 providers: 0 errors,"));
+        .stderr(contains("checked 5 tools for 5 providers: 0 errors, 0 warnings"));
 }
 
 #[test]

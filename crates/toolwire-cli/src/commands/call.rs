@@ -46,8 +46,7 @@ async fn journaled(
     call_id: &str,
 ) -> Result<Exit, CliError> {
     let journal = journal::open(places).await?;
-    let registry =
-        build::registry_keyed(Manifest::load(places.manifest)?, Some(journal.approval_key()))?;
+    let registry = build::registry_keyed(Manifest::load(places.manifest)?, Some(&journal))?;
     let mut receipt = journal.call(&registry, &args.name, input, call_id, args.timeout).await?;
     if let Some(request) = receipt.result.pending_request()
         && let Some(answer) = approval(request, args)?

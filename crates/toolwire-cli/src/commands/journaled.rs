@@ -36,10 +36,7 @@ pub(crate) async fn approvals(
             Ok(Exit::Success)
         }
         ApprovalsCommand::Resume { id, model, base_url, max_turns } => {
-            let registry = build::registry_keyed(
-                Manifest::load(places.manifest)?,
-                Some(journal.approval_key()),
-            )?;
+            let registry = build::registry_keyed(Manifest::load(places.manifest)?, Some(&journal))?;
             let (run, through) = match journal.resumable(&id).await? {
                 Resumable::Call(waiter) => {
                     eprintln!("resuming {waiter}");

@@ -25,25 +25,13 @@ impl ProviderArg {
 
     /// The name on the command line.
     pub(crate) fn name(self) -> &'static str {
-        match self {
-            ProviderArg::Openai => "openai",
-            ProviderArg::Responses => "responses",
-            ProviderArg::Anthropic => "anthropic",
-            ProviderArg::Gemini => "gemini",
-            ProviderArg::Mcp => "mcp",
-        }
+        self.provider().as_str()
     }
 
     /// The dialect `tool`'s parameters are compiled to for this provider, if any.
     pub(crate) fn dialect(self, tool: &Tool) -> Dialect {
         let strict = tool.to_flat_function()["strict"] == true;
-        match self {
-            ProviderArg::Openai | ProviderArg::Responses if strict => Dialect::OpenAiStrict,
-            ProviderArg::Anthropic if strict => Dialect::AnthropicStrict,
-            ProviderArg::Gemini => Dialect::Gemini,
-            ProviderArg::Mcp => Dialect::Mcp,
-            _ => Dialect::Anthropic,
-        }
+        self.provider().dialect(strict)
     }
 }
 

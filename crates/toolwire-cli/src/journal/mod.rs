@@ -86,6 +86,11 @@ fn failed(error: JournalError) -> CliError {
 }
 
 impl Journal {
+    /// The library's journal, to seal registries with as their approval store.
+    pub(crate) fn library(&self) -> &toolwire_journal::Journal {
+        &self.inner
+    }
+
     /// The key a registry must be sealed with to resume this journal's approvals.
     pub(crate) fn approval_key(&self) -> ApprovalKey {
         self.inner.approval_key()
