@@ -104,7 +104,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         ToolCall::new("call_5", "delete_account", json!({})),
     ];
     let receipts =
-        registry.dispatch(turn).state(writer).timeout(Duration::from_secs(2)).limit(8).await;
+        registry.dispatch(turn).state(writer).timeout(Duration::from_secs(2)).concurrency(8).await;
     for receipt in &receipts {
         println!("{}", serde_json::to_string(receipt)?);
     }

@@ -94,7 +94,7 @@ pub async fn invoke_aborted(registry: &Registry, name: &str, signal: AbortSignal
 /// Dispatches `calls` at once, with no concurrency limit below their count.
 pub async fn dispatch(registry: &Registry, calls: Vec<ToolCall>) -> usize {
     let count = calls.len();
-    let receipts = registry.dispatch(calls).limit(count).into_future().await;
+    let receipts = registry.dispatch(calls).concurrency(count).into_future().await;
     receipts.iter().filter(|receipt| receipt.result.is_success()).count()
 }
 

@@ -28,7 +28,7 @@ fn main() {
     for run in 1..=3 {
         let calls: Vec<_> =
             (0..CALLS).map(|i| ToolCall::new(format!("call_{i}"), "sleep", json!({}))).collect();
-        let dispatch = registry.dispatch(calls).limit(CALLS);
+        let dispatch = registry.dispatch(calls).concurrency(CALLS);
         let rss_before = read_kib("VmRSS:");
         let _ = std::fs::write("/proc/self/clear_refs", "5"); // resets VmHWM to VmRSS
         let start = Instant::now();

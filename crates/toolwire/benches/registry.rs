@@ -119,7 +119,7 @@ fn dispatch_wall_time(c: &mut Criterion) {
         b.iter_custom(|iters| {
             let mut total = Duration::ZERO;
             for _ in 0..iters {
-                let dispatch = registry.dispatch(calls()).limit(CALLS);
+                let dispatch = registry.dispatch(calls()).concurrency(CALLS);
                 let start = Instant::now();
                 black_box(runtime.block_on(dispatch.into_future()));
                 total += start.elapsed();

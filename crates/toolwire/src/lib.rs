@@ -115,7 +115,7 @@ pub use record::{
     Answer, CallId, FailureKind, InvocationId, Receipt, Request, ToolCall, ToolResult,
 };
 pub use registry::{
-    DEFAULT_DISPATCH_LIMIT, DROPPED_CALL_TEXT, Dispatch, DispatchFuture, Invocation, InvokeFuture,
+    DEFAULT_CONCURRENCY, DROPPED_CALL_TEXT, Dispatch, DispatchFuture, Invocation, InvokeFuture,
     Registry, RegistryBuilder,
 };
 pub use schema::ArgumentLimits;

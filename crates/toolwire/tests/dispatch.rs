@@ -88,7 +88,7 @@ async fn the_concurrency_limit_holds() {
     let gauge = Gauge::default();
     let registry = registry(&gauge);
     let calls: Vec<_> = (0..50).map(|i| sleep_call(i, 10)).collect();
-    let receipts = registry.dispatch(calls).limit(7).await;
+    let receipts = registry.dispatch(calls).concurrency(7).await;
     assert!(receipts.iter().all(|r| r.result.is_success()));
     assert_eq!(gauge.peak.load(Ordering::SeqCst), 7);
 }
@@ -131,7 +131,7 @@ async fn one_signal_aborts_running_and_waiting_calls() {
     let ctl = AbortController::new();
     let calls: Vec<_> =
         (0..10).map(|i| ToolCall::new(format!("c{i}"), "hang", json!({}))).collect();
-    let dispatch = registry.dispatch(calls).limit(4).signal(ctl.signal());
+    let dispatch = registry.dispatch(calls).concurrency(4).signal(ctl.signal());
     let run = tokio::spawn(dispatch.into_future());
     wait_until(|| gauge.now.load(Ordering::SeqCst) == 4).await;
     ctl.abort_with("turn cancelled");
@@ -166,7 +166,7 @@ async fn ten_thousand_calls_all_return_in_order() {
     let gauge = Gauge::default();
     let registry = registry(&gauge);
     let calls: Vec<_> = (0..10_000).map(|i| sleep_call(i, 10)).collect();
-    let receipts = registry.dispatch(calls).limit(10_000).await;
+    let receipts = registry.dispatch(calls).concurrency(10_000).await;
     assert_eq!(receipts.len(), 10_000);
     let mut ids = std::collections::HashSet::new();
     for (i, receipt) in receipts.iter().enumerate() {
@@ -204,7 +204,7 @@ fn without_a_runtime_calls_run_one_by_one() {
 async fn an_empty_dispatch_returns_no_receipts() {
     let registry = registry(&Gauge::default());
     assert!(registry.dispatch(Vec::new()).await.is_empty());
-    assert!(registry.dispatch(vec![sleep_call(0, 0)]).limit(0).await[0].result.is_success());
+    assert!(registry.dispatch(vec![sleep_call(0, 0)]).concurrency(0).await[0].result.is_success());
 }
 
 #[tokio::test]
@@ -229,7 +229,7 @@ fn a_dispatch_made_outside_the_runtime_that_drives_it_still_runs_concurrently() 
     let registry = registry(&gauge);
     let calls: Vec<_> = (0..20).map(|i| sleep_call(i, 50)).collect();
     // Made here, with no runtime around; the runtime only drives it.
-    let dispatch = registry.dispatch(calls).limit(20).into_future();
+    let dispatch = registry.dispatch(calls).concurrency(20).into_future();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
     let receipts = runtime.block_on(dispatch);
     assert!(receipts.iter().all(|r| r.result.is_success()));
@@ -251,6 +251,6 @@ async fn a_queued_calls_timeout_starts_when_the_call_does() {
     let registry = registry(&Gauge::default());
     let calls: Vec<_> = (0..3).map(|i| sleep_call(i, 30)).collect();
     // One at a time, 90 ms in all, but no call runs longer than its own 50 ms budget.
-    let receipts = registry.dispatch(calls).limit(1).timeout(Duration::from_millis(50)).await;
+    let receipts = registry.dispatch(calls).concurrency(1).timeout(Duration::from_millis(50)).await;
     assert!(receipts.iter().all(|r| r.result.is_success()), "{receipts:?}");
 }

@@ -217,7 +217,7 @@ async fn regression_dropping_a_dispatch_still_gives_every_call_a_receipt() {
     let calls: Vec<ToolCall> =
         (0..5).map(|i| ToolCall::new(format!("c{i}"), "hang", json!({}))).collect();
     // Two run, three wait, when the dispatch is dropped.
-    let dispatch = tokio::spawn(registry.dispatch(calls.clone()).limit(2).into_future());
+    let dispatch = tokio::spawn(registry.dispatch(calls.clone()).concurrency(2).into_future());
     tokio::time::sleep(Duration::from_millis(20)).await;
     dispatch.abort();
     let _ = dispatch.await;

@@ -21,14 +21,14 @@ use crate::record::{Answer, CallId, FailureKind, ToolResult};
 use crate::schema::drop_iteratively;
 
 /// The default number of calls a dispatch runs at once.
-pub const DEFAULT_DISPATCH_LIMIT: usize = 64;
+pub const DEFAULT_CONCURRENCY: usize = 64;
 
 /// A dispatch's event callback: the call's id, then the event.
 type DispatchSink = Arc<dyn Fn(&CallId, Value) + Send + Sync>;
 
 /// Many prepared calls; made by [`Registry::dispatch`], run by `.await`.
 ///
-/// The calls run concurrently, at most [`limit`](Self::limit) at a time, each as its own
+/// The calls run concurrently, at most [`concurrency`](Self::concurrency) at a time, each as its own
 /// Tokio task, so a slow, failing, panicking or hanging call never holds up the others.
 /// Receipts come back in call order. Outside a Tokio runtime the calls run one after the
 /// other instead.
@@ -43,21 +43,27 @@ pub struct Dispatch {
     options: Options,
     events: Option<DispatchSink>,
     answers: HashMap<CallId, Arc<Answer>>,
-    limit: usize,
+    concurrency: usize,
 }
 
 impl Dispatch {
     pub(super) fn new(registry: Registry, calls: Vec<ToolCall>) -> Self {
         let options = registry.options();
         let (events, answers) = (None, HashMap::new());
-        Self { registry, calls, options, events, answers, limit: DEFAULT_DISPATCH_LIMIT }
+        Self { registry, calls, options, events, answers, concurrency: DEFAULT_CONCURRENCY }
     }
 
-    /// Runs at most `limit` calls at once (at least one). Default:
-    /// [`DEFAULT_DISPATCH_LIMIT`].
-    pub fn limit(mut self, limit: usize) -> Self {
-        self.limit = limit.max(1);
+    /// Runs at most `concurrency` calls at once (at least one). Default:
+    /// [`DEFAULT_CONCURRENCY`].
+    pub fn concurrency(mut self, concurrency: usize) -> Self {
+        self.concurrency = concurrency.max(1);
         self
+    }
+
+    /// The former name of [`concurrency`](Self::concurrency).
+    #[deprecated(since = "0.2.0", note = "renamed concurrency")]
+    pub fn limit(self, limit: usize) -> Self {
+        self.concurrency(limit)
     }
 
     /// Aborts every call, running or waiting, when `signal` fires.
@@ -168,8 +174,8 @@ impl IntoFuture for Dispatch {
             answers: mem::take(&mut self.answers),
             calls,
         };
-        let limit = self.limit;
-        DispatchFuture { state: State::Ready { batch: Arc::new(batch), arguments, limit } }
+        let concurrency = self.concurrency;
+        DispatchFuture { state: State::Ready { batch: Arc::new(batch), arguments, concurrency } }
     }
 }
 
@@ -191,7 +197,7 @@ enum State {
     Ready {
         batch: Arc<Batch>,
         arguments: Vec<Value>,
-        limit: usize,
+        concurrency: usize,
     },
     Running(Pin<Box<dyn Future<Output = Vec<Receipt>> + Send>>),
     Done,
@@ -201,13 +207,14 @@ impl Future for DispatchFuture {
     type Output = Vec<Receipt>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Vec<Receipt>> {
-        if let State::Ready { batch, arguments, limit } = &mut self.state {
-            let (batch, arguments, limit) = (Arc::clone(batch), mem::take(arguments), *limit);
+        if let State::Ready { batch, arguments, concurrency } = &mut self.state {
+            let (batch, arguments, concurrency) =
+                (Arc::clone(batch), mem::take(arguments), *concurrency);
             // Whether a Tokio runtime is there is asked when the dispatch first runs, not
             // when it is made: a dispatch may be made outside the runtime that drives it.
             let run: Pin<Box<dyn Future<Output = Vec<Receipt>> + Send>> =
                 if tokio::runtime::Handle::try_current().is_ok() {
-                    Box::pin(concurrently(batch, arguments, limit))
+                    Box::pin(concurrently(batch, arguments, concurrency))
                 } else {
                     Box::pin(async move { one_by_one(&batch, arguments).await })
                 };
@@ -259,9 +266,13 @@ impl Drop for Slots {
     }
 }
 
-/// Runs the calls as Tokio tasks, at most `limit` at once, each in the span that was current
+/// Runs the calls as Tokio tasks, at most `concurrency` at once, each in the span that was current
 /// when the dispatch ran.
-async fn concurrently(batch: Arc<Batch>, arguments: Vec<Value>, limit: usize) -> Vec<Receipt> {
+async fn concurrently(
+    batch: Arc<Batch>,
+    arguments: Vec<Value>,
+    concurrency: usize,
+) -> Vec<Receipt> {
     let count = arguments.len();
     let slots = (0..count).map(|_| Slot::Waiting).collect();
     let mut slots = Slots { batch: Arc::clone(&batch), slots };
@@ -270,7 +281,7 @@ async fn concurrently(batch: Arc<Batch>, arguments: Vec<Value>, limit: usize) ->
     let span = tracing::Span::current();
     let untraced = span.is_disabled();
     loop {
-        while tasks.len() < limit {
+        while tasks.len() < concurrency {
             let Some((position, arguments)) = waiting.0.next() else {
                 break;
             };
@@ -350,7 +361,7 @@ impl fmt::Debug for Dispatch {
         let names: Vec<&str> = self.calls.iter().map(|call| &*call.tool).collect();
         f.debug_struct("Dispatch")
             .field("calls", &names)
-            .field("limit", &self.limit)
+            .field("concurrency", &self.concurrency)
             .finish_non_exhaustive()
     }
 }

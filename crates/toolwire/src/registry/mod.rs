@@ -60,7 +60,7 @@ use serde_json::Value;
 
 pub use crate::record::{Receipt, ToolCall};
 pub use builder::RegistryBuilder;
-pub use dispatch::{DEFAULT_DISPATCH_LIMIT, Dispatch, DispatchFuture};
+pub use dispatch::{DEFAULT_CONCURRENCY, Dispatch, DispatchFuture};
 pub use invoke::{DROPPED_CALL_TEXT, Invocation, InvokeFuture};
 
 use crate::execute::Options;
