@@ -4,7 +4,9 @@ use std::future::IntoFuture;
 use std::sync::Arc;
 
 use tokio::task::JoinHandle;
-use toolwire::{AbortSignal, Dispatch, DispatchFuture, FailureKind, Receipt, ToolCall, ToolResult};
+use toolwire::{
+    AbortSignal, CallOptions, Dispatch, DispatchFuture, FailureKind, Receipt, ToolCall, ToolResult,
+};
 
 use super::Shared;
 use super::events::AgentEvent;
@@ -48,12 +50,19 @@ fn receipt_of(result: ToolResult) -> Receipt {
     Receipt::unrun("", None, result)
 }
 
+/// The options of every call of a run: the agent's state and call timeout, and the run's
+/// signal.
+fn options(shared: &Shared, signal: &AbortSignal) -> CallOptions {
+    let options = shared.app.options().signal(signal.clone());
+    match shared.call_timeout {
+        Some(timeout) => options.timeout(timeout),
+        None => options,
+    }
+}
+
 /// A dispatch with the agent's options and the run's signal.
 pub(crate) fn prepare(shared: &Shared, calls: Dispatch, signal: &AbortSignal) -> DispatchFuture {
-    let mut calls = shared.app.dispatch(calls.signal(signal.clone()));
-    if let Some(timeout) = shared.call_timeout {
-        calls = calls.timeout(timeout);
-    }
+    let mut calls = calls.options(options(shared, signal));
     if let Some(sink) = shared.events.clone() {
         calls = calls.on_event(move |call_id, event| {
             sink(&AgentEvent::ToolEvent { call_id, event: &event })
@@ -62,28 +71,19 @@ pub(crate) fn prepare(shared: &Shared, calls: Dispatch, signal: &AbortSignal) ->
     calls.into_future()
 }
 
-/// One call, started at once; a call whose arguments could not be read goes through a
-/// dispatch, which fails it with the reason.
+/// One call, started at once; a call whose arguments could not be read fails with the
+/// reason, through the same road.
 pub(super) fn start(
     shared: &Shared,
     call: ToolCall,
     signal: &AbortSignal,
 ) -> BoxFuture<'static, Receipt> {
-    if call.malformed.is_some() {
-        let one = prepare(shared, shared.registry.dispatch([call]), signal);
-        return Box::pin(async move { one.await.pop().unwrap_or_else(lost) });
-    }
-    let ToolCall { call_id, tool, arguments, .. } = call;
-    let mut invocation =
-        shared.registry.invoke(&tool, arguments).call_id(call_id.clone()).signal(signal.clone());
-    invocation = shared.app.invocation(invocation);
-    if let Some(timeout) = shared.call_timeout {
-        invocation = invocation.timeout(timeout);
-    }
+    let mut options = options(shared, signal);
     if let Some(sink) = shared.events.clone() {
-        invocation = invocation.on_event(move |event| {
+        let call_id = call.call_id.clone();
+        options = options.on_event(move |event| {
             sink(&AgentEvent::ToolEvent { call_id: &call_id, event: &event })
         });
     }
-    Box::pin(invocation.into_future())
+    Box::pin(shared.registry.call(call).options(options).into_future())
 }
