@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use tokio::task::JoinHandle;
 use toolwire::{
-    AbortSignal, CallOptions, Dispatch, DispatchFuture, FailureKind, Receipt, ToolCall, ToolResult,
+    AbortSignal, Answer, CallOptions, Dispatch, DispatchFuture, FailureKind, Receipt, ToolCall,
+    ToolResult,
 };
 
 use super::Shared;
@@ -78,7 +79,25 @@ pub(super) fn start(
     call: ToolCall,
     signal: &AbortSignal,
 ) -> BoxFuture<'static, Receipt> {
-    let mut options = options(shared, signal);
+    started(shared, call, options(shared, signal))
+}
+
+/// A call that waited, run again with the host's `answer`.
+pub(super) fn start_answered(
+    shared: &Shared,
+    call: ToolCall,
+    answer: Answer,
+    signal: &AbortSignal,
+) -> BoxFuture<'static, Receipt> {
+    started(shared, call, options(shared, signal).answer(answer))
+}
+
+/// `call` started with `options`, and with the agent's event sink.
+fn started(
+    shared: &Shared,
+    call: ToolCall,
+    mut options: CallOptions,
+) -> BoxFuture<'static, Receipt> {
     if let Some(sink) = shared.events.clone() {
         let call_id = call.call_id.clone();
         options = options.on_event(move |event| {

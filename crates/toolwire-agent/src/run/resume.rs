@@ -3,7 +3,7 @@
 use futures_util::future::join_all;
 use toolwire::{AbortSignal, Answer, Receipt};
 
-use super::call::prepare;
+use super::call::start_answered;
 use super::drive::{self, Progress};
 use super::events::{self, AgentEvent};
 use super::state::{RunState, is_waiting};
@@ -72,9 +72,7 @@ pub(super) async fn resume(
         if let Some(sink) = &shared.events {
             sink(&AgentEvent::CallStarted(call));
         }
-        let one =
-            shared.registry.dispatch([call.clone()]).answer(call.call_id.clone(), answer.clone());
-        reruns.push((position, prepare(shared, one, &signal)));
+        reruns.push((position, start_answered(shared, call.clone(), answer.clone(), &signal)));
     }
     if reruns.is_empty() && !answers.is_empty() {
         state.pending = Some(pending);
@@ -86,8 +84,7 @@ pub(super) async fn resume(
     }
     let (positions, runs): (Vec<usize>, Vec<_>) = reruns.into_iter().unzip();
     let mut fresh: Vec<Receipt> = Vec::with_capacity(positions.len());
-    for (position, mut receipts) in positions.into_iter().zip(join_all(runs).await) {
-        let Some(receipt) = receipts.pop() else { continue };
+    for (position, receipt) in positions.into_iter().zip(join_all(runs).await) {
         events::finished(shared.events.as_ref(), &receipt);
         if let Some(slot) = pending.receipts.get_mut(position) {
             *slot = receipt.clone();
