@@ -105,6 +105,13 @@ impl Agent {
     ///
     /// A [`Resume`](crate::ErrorKind::Resume) error when the state is for another provider
     /// or model, or has no pending calls.
+    ///
+    /// # Cancel safety
+    ///
+    /// Dropping the future stops the run where it is: the calls in flight are dropped (their
+    /// handlers' signals fire) and the model request is abandoned. The answers it was given
+    /// may have been spent by calls that started: present them again and those calls are
+    /// refused as already used. Keep the outcome of a finished resume, not its input.
     pub async fn resume(
         &self,
         state: RunState,
@@ -116,6 +123,10 @@ impl Agent {
     /// [`resume`](Self::resume), aborted when `signal` fires.
     ///
     /// # Errors
+    ///
+    /// As for [`resume`](Self::resume).
+    ///
+    /// # Cancel safety
     ///
     /// As for [`resume`](Self::resume).
     pub async fn resume_with(
@@ -139,6 +150,16 @@ impl Agent {
     /// A [`Store`](crate::ErrorKind::Store) error when the agent has no store, the store
     /// does not hold the run, or another resume holds it; and the errors of
     /// [`resume`](Self::resume).
+    ///
+    /// # Cancel safety
+    ///
+    /// Dropping the future once the run is claimed keeps the claim: the store holds the run
+    /// until the claim lapses (the journal's [`run_claim`], 10 minutes by default), and a
+    /// resume before then fails as held by another. That is deliberate: a dropped resume may
+    /// have started calls, and letting go at once could run them again. As for
+    /// [`resume`](Self::resume), the calls in flight are dropped.
+    ///
+    /// [`run_claim`]: https://docs.rs/toolwire-journal/latest/toolwire_journal/struct.JournalOptions.html#method.run_claim
     pub async fn resume_stored(
         &self,
         run_id: &str,
@@ -150,6 +171,10 @@ impl Agent {
     /// [`resume_stored`](Self::resume_stored), aborted when `signal` fires.
     ///
     /// # Errors
+    ///
+    /// As for [`resume_stored`](Self::resume_stored).
+    ///
+    /// # Cancel safety
     ///
     /// As for [`resume_stored`](Self::resume_stored).
     pub async fn resume_stored_with(
