@@ -59,40 +59,13 @@ pub(crate) fn results(provider: Provider, assistant: &[Value], receipts: &[Recei
 
 /// An assistant turn holding `text` and `calls`, for a turn whose reply never completed:
 /// the calls that had started still get their results, so the conversation stays balanced.
+/// Each provider's module in the core owns its shape.
 pub(crate) fn rebuilt(provider: Provider, text: &str, calls: &[ToolCall]) -> Vec<Value> {
     match provider {
-        Provider::Responses => {
-            let mut items = Vec::new();
-            if !text.is_empty() {
-                items.push(json!({"type": "message", "role": "assistant",
-                    "content": [{"type": "output_text", "text": text}]}));
-            }
-            items.extend(calls.iter().map(|call| {
-                json!({"type": "function_call", "call_id": call.call_id.as_str(),
-                    "name": &*call.tool, "arguments": object_arguments(call).to_string()})
-            }));
-            items
-        }
-        Provider::Anthropic => {
-            let mut blocks = Vec::new();
-            if !text.is_empty() {
-                blocks.push(json!({"type": "text", "text": text}));
-            }
-            blocks.extend(calls.iter().map(|call| {
-                json!({"type": "tool_use", "id": call.call_id.as_str(), "name": &*call.tool,
-                    "input": object_arguments(call)})
-            }));
-            vec![json!({"role": "assistant", "content": blocks})]
-        }
-        Provider::Gemini => {
-            let mut parts = Vec::new();
-            if !text.is_empty() {
-                parts.push(json!({"text": text}));
-            }
-            parts.extend(calls.iter().map(|call| json!({"functionCall": gemini_call(call)})));
-            vec![json!({"role": "model", "parts": parts})]
-        }
-        _ => vec![openai_assistant(text, calls)],
+        Provider::Responses => responses::render_turn(text, calls),
+        Provider::Anthropic => vec![anthropic::render_turn(text, calls)],
+        Provider::Gemini => vec![gemini::render_turn(text, calls)],
+        _ => vec![openai::render_turn(text, calls)],
     }
 }
 
@@ -109,22 +82,5 @@ pub(crate) fn gemini_call(call: &ToolCall) -> Value {
 
 /// An OpenAI Chat Completions assistant message with `text` and `calls`.
 pub(crate) fn openai_assistant(text: &str, calls: &[ToolCall]) -> Value {
-    let content = if text.is_empty() { Value::Null } else { json!(text) };
-    let mut message = json!({"role": "assistant", "content": content});
-    if !calls.is_empty() {
-        let calls: Vec<Value> = calls
-            .iter()
-            .map(|call| {
-                let arguments = if call.malformed.is_some() {
-                    "{}".to_owned()
-                } else {
-                    call.arguments.to_string()
-                };
-                json!({"id": call.call_id.as_str(), "type": "function",
-                    "function": {"name": &*call.tool, "arguments": arguments}})
-            })
-            .collect();
-        message["tool_calls"] = Value::Array(calls);
-    }
-    message
+    openai::render_turn(text, calls)
 }

@@ -55,6 +55,22 @@ pub fn parse_calls(reply: &Value) -> Result<Vec<ToolCall>, ParseError> {
     Ok(parsed)
 }
 
+/// The assistant message of a turn that said `text` and made `calls`, as Messages takes it
+/// back: a text block, then a `tool_use` block per call; the inverse of [`parse_calls`].
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire::ToolCall;
+/// use toolwire::provider::anthropic;
+///
+/// let calls = vec![ToolCall::new("toolu_1", "get_weather", json!({"city": "Paris"}))];
+/// let message = anthropic::render_turn("Checking.", &calls);
+/// assert_eq!(anthropic::parse_calls(&message).unwrap(), calls);
+/// ```
+pub fn render_turn(text: &str, calls: &[ToolCall]) -> Value {
+    super::turns::anthropic(text, calls)
+}
+
 /// The user message that answers a turn's calls: one `tool_result` block per receipt, in
 /// call order and before anything else, with `is_error` set on failures.
 pub fn render_results(receipts: &[Receipt]) -> Value {

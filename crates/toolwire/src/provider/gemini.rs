@@ -141,6 +141,24 @@ pub fn render_call(call: &ToolCall) -> Value {
     value
 }
 
+/// The model content of a turn that said `text` and made `calls`: a text part, then a
+/// `functionCall` part per call (see [`render_call`]); the inverse of [`parse_calls`] on a
+/// candidate's content.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire::ToolCall;
+/// use toolwire::provider::gemini;
+///
+/// let calls = vec![ToolCall::new("c1", "get_weather", json!({"city": "Paris"}))];
+/// let content = gemini::render_turn("", &calls);
+/// let reply = json!({"candidates": [{"content": content}]});
+/// assert_eq!(gemini::parse_calls(&reply).unwrap(), calls);
+/// ```
+pub fn render_turn(text: &str, calls: &[ToolCall]) -> Value {
+    super::turns::gemini(text, calls)
+}
+
 /// The user content that answers a turn's calls: one `functionResponse` part per receipt, in
 /// order, with `response: {"output": ..}` or, for a failure, `{"error": ..}`. The `id` is
 /// echoed when Gemini gave the call one; the ids toolwire gives calls without one are not

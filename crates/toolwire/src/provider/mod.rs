@@ -47,6 +47,7 @@ mod repair;
 pub mod responses;
 mod responses_stream;
 mod stream;
+mod turns;
 
 pub use identity::UnknownProvider;
 pub use parse_error::{ParseError, ParseErrorKind};

@@ -66,6 +66,25 @@ pub fn parse_calls(reply: &Value) -> Result<Vec<ToolCall>, ParseError> {
     Ok(parsed)
 }
 
+/// The assistant message of a turn that said `text` and made `calls`, as Chat Completions
+/// takes it back in `messages`: the inverse of [`parse_calls`] on a reply's message, for a
+/// turn whose reply never arrived whole. A call whose arguments could not be read is sent
+/// back with `{}`.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire::ToolCall;
+/// use toolwire::provider::openai;
+///
+/// let calls = vec![ToolCall::new("call_1", "get_weather", json!({"city": "Paris"}))];
+/// let message = openai::render_turn("", &calls);
+/// let reply = json!({"choices": [{"message": message}]});
+/// assert_eq!(openai::parse_calls(&reply).unwrap(), calls);
+/// ```
+pub fn render_turn(text: &str, calls: &[ToolCall]) -> Value {
+    super::turns::openai(text, calls)
+}
+
 /// The `role: "tool"` messages that answer a turn's calls, one per receipt, in order.
 pub fn render_results(receipts: &[Receipt]) -> Vec<Value> {
     receipts

@@ -62,6 +62,23 @@ fn function_calls(reply: &Value) -> Result<Vec<ToolCall>, ParseError> {
     Ok(parsed)
 }
 
+/// The output items of a turn that said `text` and made `calls`, as Responses takes them
+/// back in `input`: a message item, then a `function_call` item per call; the inverse of
+/// [`parse_calls`] on a reply's `output`.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire::ToolCall;
+/// use toolwire::provider::responses;
+///
+/// let calls = vec![ToolCall::new("call_1", "get_weather", json!({"city": "Paris"}))];
+/// let output = responses::render_turn("", &calls);
+/// assert_eq!(responses::parse_calls(&json!({"output": output})).unwrap(), calls);
+/// ```
+pub fn render_turn(text: &str, calls: &[ToolCall]) -> Vec<Value> {
+    super::turns::responses(text, calls)
+}
+
 /// The `function_call_output` input items that answer a turn's calls, one per receipt, in
 /// order. For a reply with a parallel wrapper use [`render_results_for`].
 pub fn render_results(receipts: &[Receipt]) -> Vec<Value> {
