@@ -60,6 +60,10 @@ impl CallAccumulator {
                 self.take_delta(event);
                 Ok(())
             }
+            Some("content_block_stop") => {
+                self.take_stop(event);
+                Ok(())
+            }
             _ => Ok(()),
         };
         self.error = taken.err();
@@ -70,6 +74,9 @@ impl CallAccumulator {
         let message = event.get("message").unwrap_or(&Value::Null);
         for (index, block) in (0u64..).zip(READ.list(message, "/message", "content")?) {
             self.open(index, block, &format!("/message/content/{index}"))?;
+            if let Some(partial) = self.partials.iter_mut().find(|(at, _)| **at == index) {
+                partial.1.ready = true; // a block in the message is whole
+            }
         }
         Ok(())
     }
@@ -117,6 +124,36 @@ impl CallAccumulator {
         }
         let fragment = stream::text(delta, "partial_json").unwrap_or_default();
         self.partials.at(index).arguments.push_str(fragment);
+    }
+
+    /// Marks the block a `content_block_stop` ends as complete.
+    fn take_stop(&mut self, event: &Value) {
+        let Some(index) = stream::index(event, "index") else { return };
+        if let Some(partial) = self.partials.iter_mut().find(|(at, _)| **at == index) {
+            partial.1.ready = true;
+        }
+    }
+
+    /// The `tool_use` blocks that have stopped (or came whole in `message_start`) and were
+    /// not taken before, in block order. Each is taken once; [`finish`](Self::finish) still
+    /// gives every call. After an error, none.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwire::provider::anthropic::CallAccumulator;
+    ///
+    /// let mut calls = CallAccumulator::default();
+    /// calls.push(&json!({"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}}));
+    /// assert!(calls.take_ready().is_empty());
+    /// calls.push(&json!({"type": "content_block_stop", "index": 0}));
+    /// assert_eq!(calls.take_ready()[0].call_id, "toolu_1");
+    /// assert!(calls.take_ready().is_empty());
+    /// ```
+    pub fn take_ready(&mut self) -> Vec<ToolCall> {
+        if self.error.is_some() {
+            return Vec::new();
+        }
+        self.partials.take_ready(false).into_iter().map(|(_, call)| call).collect()
     }
 
     /// The assembled calls, in block order. A block that received input but never started

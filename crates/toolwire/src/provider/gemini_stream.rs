@@ -57,6 +57,8 @@ struct Building {
     broken: Option<String>,
     /// The path of a string argument whose next piece is still to come.
     continuing: Option<String>,
+    /// Whether [`CallAccumulator::take_ready`] handed it out already.
+    taken: bool,
 }
 
 impl CallAccumulator {
@@ -93,6 +95,42 @@ impl CallAccumulator {
         self.open = call.get("willContinue").and_then(Value::as_bool) == Some(true);
     }
 
+    /// How many calls have begun, complete or not.
+    pub fn len(&self) -> usize {
+        self.calls.len()
+    }
+
+    /// Whether no call has begun.
+    pub fn is_empty(&self) -> bool {
+        self.calls.is_empty()
+    }
+
+    /// The calls whose last part came (every call but one still saying `willContinue`)
+    /// that were not taken before, in order. Each is taken once; [`finish`](Self::finish)
+    /// still gives every call.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwire::provider::gemini::CallAccumulator;
+    ///
+    /// let chunk = |call| json!({"candidates": [{"content": {"parts": [{"functionCall": call}]}}]});
+    /// let mut calls = CallAccumulator::default();
+    /// calls.push(&chunk(json!({"name": "get_weather", "willContinue": true})));
+    /// assert!(calls.take_ready().is_empty());
+    /// calls.push(&chunk(json!({"partialArgs": [{"jsonPath": "$.city", "stringValue": "Oslo"}]})));
+    /// assert_eq!(calls.take_ready()[0].arguments, json!({"city": "Oslo"}));
+    /// assert!(calls.take_ready().is_empty());
+    /// ```
+    pub fn take_ready(&mut self) -> Vec<ToolCall> {
+        let complete = self.calls.len() - usize::from(self.open && !self.calls.is_empty());
+        let mut ready = Vec::new();
+        for building in self.calls.iter_mut().take(complete).filter(|b| !b.taken) {
+            building.taken = true;
+            ready.push(building.clone().finish());
+        }
+        ready
+    }
+
     /// The assembled calls, in order. A call cut off before its last part, without a name,
     /// or with arguments that cannot be placed, fails alone, saying so.
     ///
@@ -120,6 +158,7 @@ impl Building {
             args: Value::Null,
             broken: None,
             continuing: None,
+            taken: false,
         }
     }
 

@@ -57,7 +57,49 @@ impl CallAccumulator {
             for delta in deltas.into_iter().flatten() {
                 self.take(choice_index, delta);
             }
+            if choice.get("finish_reason").is_some_and(|reason| !reason.is_null()) {
+                self.ready_before(choice_index, u64::MAX);
+            }
         }
+    }
+
+    /// Marks the calls of `choice` before call index `index` as complete.
+    fn ready_before(&mut self, choice: u64, index: u64) {
+        let earlier = self.partials.iter_mut().filter(|((c, i), _)| *c == choice && *i < index);
+        earlier.for_each(|(_, partial)| partial.ready = true);
+    }
+
+    /// The calls of choice 0 whose arguments are complete and that were not taken before, in
+    /// index order: a call is complete once a later call of its choice begins, or once the
+    /// choice has a `finish_reason`. Each call is taken once; [`finish`](Self::finish) still
+    /// gives every call of the turn.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwire::provider::openai::CallAccumulator;
+    ///
+    /// let mut calls = CallAccumulator::default();
+    /// let delta = |index: u64, id: &str, args: &str| json!({"choices": [{"delta": {"tool_calls": [
+    ///     {"index": index, "id": id, "function": {"name": "f", "arguments": args}}]}}]});
+    /// calls.push(&delta(0, "a", "{}"));
+    /// assert!(calls.take_ready().is_empty(), "call a may still grow");
+    /// calls.push(&delta(1, "b", "{}"));
+    /// assert_eq!(calls.take_ready()[0].call_id, "a");
+    /// calls.push(&json!({"choices": [{"delta": {}, "finish_reason": "tool_calls"}]}));
+    /// assert_eq!(calls.take_ready()[0].call_id, "b");
+    /// assert!(calls.take_ready().is_empty());
+    /// ```
+    pub fn take_ready(&mut self) -> Vec<ToolCall> {
+        let ready = self.partials.take_ready(false);
+        ready.into_iter().filter(|((choice, _), _)| *choice == 0).map(|(_, call)| call).collect()
+    }
+
+    /// At the end of the stream, every call is complete: the calls of choice 0 not taken
+    /// before, in index order (for a server that closes without a `finish_reason`).
+    pub fn take_rest(&mut self) -> Vec<ToolCall> {
+        self.ready_before(0, u64::MAX);
+        let ready = self.partials.take_ready(false);
+        ready.into_iter().filter(|((choice, _), _)| *choice == 0).map(|(_, call)| call).collect()
     }
 
     /// Adds one `tool_calls[]` delta of choice `choice`.
@@ -70,6 +112,9 @@ impl CallAccumulator {
             return;
         }
         let index = stream::index(delta, "index").unwrap_or_else(|| self.unindexed(choice, id));
+        if !self.partials.contains(&(choice, index)) {
+            self.ready_before(choice, index);
+        }
         let partial = self.partials.at((choice, index));
         let repeated =
             id.is_some() && partial.id.as_deref() == id && partial.name.as_deref() == Some(name);

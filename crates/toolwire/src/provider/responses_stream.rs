@@ -62,6 +62,7 @@ impl CallAccumulator {
         }
         let partial = self.partials.at(index);
         let call_id = stream::text(item, "call_id");
+        partial.ready |= last;
         if last {
             partial.replace_id(call_id);
         } else {
@@ -71,6 +72,18 @@ impl CallAccumulator {
         if let Some(arguments) = stream::text(item, "arguments").filter(|a| !a.is_empty()) {
             partial.arguments = arguments.to_owned();
         }
+    }
+
+    /// The calls of the items that are done (`response.output_item.done`, or the finished
+    /// response), under the `call_id` the server finished them with, that were not taken
+    /// before, in output order; a parallel-call wrapper gives its calls. Each item is taken
+    /// once; [`finish`](Self::finish) still gives every call.
+    pub fn take_ready(&mut self) -> Vec<ToolCall> {
+        let mut calls = Vec::new();
+        for (_, call) in self.partials.take_ready(false) {
+            expand_into(call, &mut calls);
+        }
+        calls
     }
 
     /// The assembled calls, in output order. A call that never received its `call_id` or

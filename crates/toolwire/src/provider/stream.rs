@@ -19,6 +19,10 @@ pub(super) struct Partial {
     pub(super) input: Option<Value>,
     /// Whether the event that opens the call arrived.
     pub(super) started: bool,
+    /// Whether its arguments are complete: the provider said so, or a later call began.
+    pub(super) ready: bool,
+    /// Whether [`Partials::take_ready`] handed it out already.
+    pub(super) taken: bool,
 }
 
 impl Partial {
@@ -89,6 +93,30 @@ impl<K: Ord> Partials<K> {
     /// The calls under assembly, in key order.
     pub(super) fn iter(&self) -> impl Iterator<Item = (&K, &Partial)> {
         self.by_key.iter()
+    }
+
+    /// The calls under assembly, mutably, in key order.
+    pub(super) fn iter_mut(&mut self) -> impl Iterator<Item = (&K, &mut Partial)> {
+        self.by_key.iter_mut()
+    }
+
+    /// Whether a call has begun at `key`.
+    pub(super) fn contains(&self, key: &K) -> bool {
+        self.by_key.contains_key(key)
+    }
+
+    /// The calls that are ready and were not handed out yet, with their keys, in key order;
+    /// each is marked as handed out.
+    pub(super) fn take_ready(&mut self, ids_optional: bool) -> Vec<(K, ToolCall)>
+    where
+        K: Clone,
+    {
+        let mut ready = Vec::new();
+        for (key, partial) in self.by_key.iter_mut().filter(|(_, p)| p.ready && !p.taken) {
+            partial.taken = true;
+            ready.push((key.clone(), partial.clone().finish(ids_optional)));
+        }
+        ready
     }
 
     /// The finished calls with their keys, in key order; see [`Partial::finish`].

@@ -108,14 +108,11 @@ impl Decode for Decoder {
         let chunk = super::json(data, NAME)?;
         reported_error(NAME, &chunk)?;
         self.calls.push(&chunk);
-        let calls = self.calls.clone().finish().map_err(unparsed)?;
         let parts = chunk.pointer("/candidates/0/content/parts").and_then(Value::as_array);
-        let mut open = false;
         for part in parts.into_iter().flatten() {
             match part.get("functionCall") {
-                Some(call) => {
-                    open = call.get("willContinue").and_then(Value::as_bool) == Some(true);
-                    if calls.len() > self.count {
+                Some(_) => {
+                    if self.calls.len() > self.count {
                         self.count += 1;
                         self.parts.push(Part::Call(
                             self.count - 1,
@@ -126,11 +123,10 @@ impl Decode for Decoder {
                 None => self.keep(part, sink),
             }
         }
-        let ready = calls.len() - usize::from(open && !calls.is_empty());
-        for call in calls.iter().take(ready).skip(self.reported) {
-            sink.call(call);
+        for call in self.calls.take_ready() {
+            sink.call(&call);
+            self.reported += 1;
         }
-        self.reported = self.reported.max(ready);
         if let Some(reason) = chunk.pointer("/candidates/0/finishReason").and_then(Value::as_str) {
             self.finish = Some(finish(reason));
         }

@@ -2,7 +2,6 @@
 //! `chat.completion.chunk` stream ending in `data: [DONE]`.
 
 use serde_json::{Value, json};
-use toolwire::ToolCall;
 use toolwire::provider::openai::{self, CallAccumulator};
 
 use super::{Decode, Target, cut, finish_of, invalid, reported_error, unparsed};
@@ -61,48 +60,21 @@ fn finish(reason: &str) -> Finish {
     finish_of(reason, &["stop"], &["tool_calls", "function_call"], &["length"])
 }
 
-/// The stream's state: the calls so far, and which of them were reported.
+/// The stream's state: the calls so far (the accumulator says which are complete).
 #[derive(Default)]
 pub(super) struct Decoder {
     calls: CallAccumulator,
     text: String,
     finish: Option<Finish>,
     done: bool,
-    /// The keys (index, or id for servers that send none) of the calls begun, in order.
-    begun: Vec<String>,
-    reported: usize,
 }
 
 impl Decoder {
-    /// Notes the calls a chunk begins; a call is complete once the next one begins.
-    fn begin_calls(&mut self, chunk: &Value) {
-        let deltas = chunk.pointer("/choices/0/delta/tool_calls").and_then(Value::as_array);
-        for delta in deltas.into_iter().flatten() {
-            let key = match (
-                delta.get("index").and_then(Value::as_u64),
-                delta.get("id").and_then(Value::as_str),
-            ) {
-                (Some(index), _) => index.to_string(),
-                (None, Some(id)) if !id.is_empty() => id.to_owned(),
-                _ => continue,
-            };
-            if !self.begun.contains(&key) {
-                self.begun.push(key);
-            }
+    /// Reports the calls whose arguments became complete.
+    fn report(&mut self, sink: &mut dyn TurnSink) {
+        for call in self.calls.take_ready() {
+            sink.call(&call);
         }
-    }
-
-    /// Reports the first `ready` calls not reported yet.
-    fn report(&mut self, ready: usize, sink: &mut dyn TurnSink) -> Result<(), Error> {
-        if ready <= self.reported {
-            return Ok(());
-        }
-        let calls: Vec<ToolCall> = self.calls.clone().finish().map_err(unparsed)?;
-        for call in calls.iter().take(ready).skip(self.reported) {
-            sink.call(call);
-        }
-        self.reported = ready.min(calls.len()).max(self.reported);
-        Ok(())
     }
 }
 
@@ -118,16 +90,11 @@ impl Decode for Decoder {
             self.text.push_str(delta);
             sink.text(delta);
         }
-        let before = self.begun.len();
-        self.begin_calls(&chunk);
         self.calls.push(&chunk);
-        if self.begun.len() > before && before > 0 {
-            self.report(self.begun.len() - 1, sink)?;
-        }
         if let Some(reason) = chunk.pointer("/choices/0/finish_reason").and_then(Value::as_str) {
             self.finish = Some(finish(reason));
-            self.report(usize::MAX, sink)?;
         }
+        self.report(sink);
         Ok(())
     }
 
@@ -135,7 +102,10 @@ impl Decode for Decoder {
         if self.finish.is_none() && !self.done {
             return Err(cut(NAME));
         }
-        self.report(usize::MAX, sink)?;
+        // A stream that ends with `[DONE]` and no reason: its calls are complete now.
+        for call in self.calls.take_rest() {
+            sink.call(&call);
+        }
         let calls = self.calls.finish().map_err(unparsed)?;
         // A server that ends with `[DONE]` but names no reason finished normally.
         let finish = self.finish.take().unwrap_or(if calls.is_empty() {

@@ -1,8 +1,6 @@
 //! OpenAI Responses over HTTP: `POST {base}/responses`, and its typed event stream ending in
 //! `response.completed` (or `response.incomplete`).
 
-use std::collections::{BTreeMap, BTreeSet};
-
 use serde_json::{Value, json};
 use toolwire::provider::responses::{self, CallAccumulator};
 
@@ -59,32 +57,25 @@ pub(super) fn reply(reply: &Value) -> Result<ModelTurn, Error> {
     Ok(ModelTurn { assistant: output.clone(), calls, text, finish })
 }
 
-/// The stream's state: each function call item by its output index, the indexes whose calls
-/// were reported, and the final response.
+/// The stream's state: the calls so far, and the final response.
 ///
 /// A call is reported when its item is done (`response.output_item.done`), not when its
 /// arguments are: the server may give the item another `call_id` in `done` than in `added`,
-/// and the one in `done` is the one it knows. Reports are counted by output index, so a call
-/// whose id changed again in `response.completed` is not reported twice.
+/// and the one in `done` is the one it knows. The accumulator hands each call out once, so a
+/// call whose id changed again in `response.completed` is not reported twice.
 #[derive(Default)]
 pub(super) struct Decoder {
-    items: BTreeMap<u64, CallAccumulator>,
-    reported: BTreeSet<u64>,
+    calls: CallAccumulator,
     text: String,
     response: Option<Value>,
 }
 
 impl Decoder {
-    /// Reports the calls of the item at `index`, the first time it is done.
-    fn report(&mut self, index: u64, sink: &mut dyn TurnSink) -> Result<(), Error> {
-        let Some(item) = self.items.get(&index) else { return Ok(()) };
-        if !self.reported.insert(index) {
-            return Ok(());
-        }
-        for call in item.clone().finish().map_err(unparsed)? {
+    /// Reports the calls whose items are done.
+    fn report(&mut self, sink: &mut dyn TurnSink) {
+        for call in self.calls.take_ready() {
             sink.call(&call);
         }
-        Ok(())
     }
 }
 
@@ -92,7 +83,6 @@ impl Decode for Decoder {
     fn event(&mut self, data: &str, sink: &mut dyn TurnSink) -> Result<(), Error> {
         let event = super::json(data, NAME)?;
         let kind = event.get("type").and_then(Value::as_str).unwrap_or_default();
-        let index = event.get("output_index").and_then(Value::as_u64);
         let is_call = event.pointer("/item/type").and_then(Value::as_str) == Some("function_call");
         match kind {
             "response.output_text.delta" => {
@@ -100,23 +90,12 @@ impl Decode for Decoder {
                 self.text.push_str(delta);
                 sink.text(delta);
             }
-            "response.output_item.added" | "response.function_call_arguments.delta"
-                if is_call || kind.ends_with(".delta") =>
-            {
-                if let Some(index) = index {
-                    self.items.entry(index).or_default().push(&event);
-                }
-            }
-            "response.function_call_arguments.done" => {
-                if let Some(index) = index {
-                    self.items.entry(index).or_default().push(&event);
-                }
-            }
+            "response.output_item.added"
+            | "response.function_call_arguments.delta"
+            | "response.function_call_arguments.done" => self.calls.push(&event),
             "response.output_item.done" if is_call => {
-                if let Some(index) = index {
-                    self.items.entry(index).or_default().push(&event);
-                    self.report(index, sink)?;
-                }
+                self.calls.push(&event);
+                self.report(sink);
             }
             "response.completed" | "response.incomplete" => {
                 self.response = event.get("response").cloned()
@@ -138,16 +117,10 @@ impl Decode for Decoder {
         let Some(response) = self.response else { return Err(cut(NAME)) };
         let turn = reply(&response)?;
         // Items the stream never finished: their calls, as the final response has them.
-        let output =
-            response.get("output").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
-        for (index, item) in (0u64..).zip(output) {
-            let is_call = item.get("type").and_then(Value::as_str) == Some("function_call");
-            if is_call && !self.reported.contains(&index) {
-                let alone = json!({"output": [item]});
-                for call in responses::parse_calls(&alone).map_err(unparsed)? {
-                    sink.call(&call);
-                }
-            }
+        let mut calls = self.calls;
+        calls.push(&json!({"type": "response.completed", "response": response}));
+        for call in calls.take_ready() {
+            sink.call(&call);
         }
         Ok(turn)
     }
