@@ -1,53 +1,87 @@
-//! Opening a transport for a [`ServerConfig`]: a child process over stdio, or streamable
-//! HTTP.
+//! Connecting: a transport for a [`ServerSpec`] (a child process over stdio, or streamable
+//! HTTP), the handshake over it and the first listing of tools, giving a [`Connection`].
 
 use std::collections::HashMap;
 use std::process::Stdio;
+use std::sync::Arc;
 
-use http::{HeaderName, HeaderValue};
+use rmcp::service::{RoleClient, RunningService, ServiceExt};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::transport::{IntoTransport, StreamableHttpClientTransport, TokioChildProcess};
 
-use super::config::{HttpConfig, McpConfig, ServerConfig, StdioConfig};
+use super::config::{HttpConfig, ServerSpec, StdioConfig};
+use super::connection::Connection;
 use super::error::{ConnectError, ConnectErrorKind};
+use super::handler::{ClientSide, relist};
+use super::headers::parse_header;
 use super::options::ClientOptions;
-use super::server::McpServer;
 
-/// Headers that the transport sets itself and that a configuration may not override.
-const RESERVED_HEADERS: [&str; 3] = ["accept", "mcp-session-id", "last-event-id"];
-
-/// Checks that `name: value` can be sent as a custom HTTP header.
-pub(crate) fn check_header(name: &str, value: &str) -> Result<(), String> {
-    parse_header(name, value).map(drop)
-}
-
-fn parse_header(name: &str, value: &str) -> Result<(HeaderName, HeaderValue), String> {
-    let header = HeaderName::try_from(name).map_err(|_| "not a valid header name".to_owned())?;
-    if RESERVED_HEADERS.contains(&header.as_str()) {
-        return Err("set by the transport itself; it cannot be configured".to_owned());
-    }
-    let value = HeaderValue::try_from(value)
-        .map_err(|_| "not a valid header value (control characters?)".to_owned())?;
-    Ok((header, value))
-}
-
-/// Connects to the server `name` as `config` describes.
+/// Connects to the server `name` as `spec` describes.
+///
+/// # Cancel safety
+///
+/// Dropping the future drops the half-open connection, which stops a child process.
 pub(crate) async fn open(
     name: &str,
-    config: &ServerConfig,
+    spec: &ServerSpec,
     options: ClientOptions,
-) -> Result<McpServer, ConnectError> {
-    match config {
-        ServerConfig::Stdio(stdio) => {
+) -> Result<Connection, ConnectError> {
+    match spec {
+        ServerSpec::Stdio(stdio) => {
             let transport = spawn(name, stdio)?;
-            McpServer::connect_transport(name, transport, options).await
+            over(name, transport, options).await
         }
-        ServerConfig::Http(http) => {
+        ServerSpec::Http(http) => {
             crate::install_tls_provider();
             let transport = StreamableHttpClientTransport::from_config(http_config(name, http)?);
-            McpServer::connect_transport(name, transport, options).await
+            over(name, transport, options).await
         }
     }
+}
+
+/// Runs the handshake over `transport` and lists the tools, within the connect timeout.
+///
+/// # Cancel safety
+///
+/// As [`open`].
+pub(crate) async fn over<T, E, A>(
+    name: &str,
+    transport: T,
+    options: ClientOptions,
+) -> Result<Connection, ConnectError>
+where
+    T: IntoTransport<RoleClient, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    let side = ClientSide::new(name, &options)
+        .map_err(|why| ConnectError::new(ConnectErrorKind::InvalidConfig, name, why))?;
+    let side = Arc::new(side);
+    let limit = options.connect_timeout;
+    let started = tokio::time::timeout(limit, start(name, &side, transport)).await;
+    let running = started.map_err(|_| {
+        let detail = format!("no answer within {limit:?}; is it an mcp server?");
+        ConnectError::new(ConnectErrorKind::Handshake, name, detail)
+    })??;
+    Ok(Connection::new(side, running, options))
+}
+
+/// Runs the handshake and lists the tools for the first time.
+async fn start<T, E, A>(
+    name: &str,
+    side: &Arc<ClientSide>,
+    transport: T,
+) -> Result<RunningService<RoleClient, Arc<ClientSide>>, ConnectError>
+where
+    T: IntoTransport<RoleClient, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    let running = Arc::clone(side).serve(transport).await.map_err(|e| {
+        ConnectError::new(ConnectErrorKind::Handshake, name, e.to_string()).with_source(e)
+    })?;
+    relist(side, running.peer())
+        .await
+        .map_err(|why| ConnectError::new(ConnectErrorKind::ListTools, name, why))?;
+    Ok(running)
 }
 
 /// Starts the child process; its stderr goes to ours, so its logs stay visible.
@@ -79,42 +113,4 @@ fn http_config(
         headers.insert(header, value);
     }
     Ok(StreamableHttpClientTransportConfig::with_uri(config.url.as_str()).custom_headers(headers))
-}
-
-impl McpServer {
-    /// Connects to every server of `config` at once. The results come in the config's (sorted)
-    /// order; each error names its server, and one server failing does not stop the others.
-    ///
-    /// # Cancel safety
-    ///
-    /// Dropping the future drops the connections being made, which stops their children.
-    pub async fn connect_all(
-        config: &McpConfig,
-        options: ClientOptions,
-    ) -> Vec<Result<McpServer, ConnectError>> {
-        let mut tasks = tokio::task::JoinSet::new();
-        for (index, (name, server)) in config.servers().enumerate() {
-            let (name, server, options) = (name.to_owned(), server.clone(), options.clone());
-            tasks.spawn(async move { (index, open(&name, &server, options).await) });
-        }
-        let mut results: Vec<_> = config.servers().map(|_| None).collect();
-        while let Some(joined) = tasks.join_next().await {
-            if let Ok((index, result)) = joined
-                && let Some(slot) = results.get_mut(index)
-            {
-                *slot = Some(result);
-            }
-        }
-        let names = config.servers().map(|(name, _)| name);
-        results
-            .into_iter()
-            .zip(names)
-            .map(|(result, name)| {
-                result.unwrap_or_else(|| {
-                    let detail = "the connecting task panicked";
-                    Err(ConnectError::new(ConnectErrorKind::Handshake, name, detail))
-                })
-            })
-            .collect()
-    }
 }
