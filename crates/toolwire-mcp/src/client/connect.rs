@@ -1,19 +1,15 @@
 //! Connecting: a transport for a [`ServerSpec`] (a child process over stdio, or streamable
 //! HTTP), the handshake over it and the first listing of tools, giving a [`Connection`].
 
-use std::collections::HashMap;
-use std::process::Stdio;
 use std::sync::Arc;
 
 use rmcp::service::{RoleClient, RunningService, ServiceExt};
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::{IntoTransport, StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::transport::IntoTransport;
 
 use super::config::{HttpConfig, ServerSpec, StdioConfig};
 use super::connection::Connection;
 use super::error::{ConnectError, ConnectErrorKind};
 use super::handler::{ClientSide, relist};
-use super::headers::parse_header;
 use super::options::ClientOptions;
 
 /// Connects to the server `name` as `spec` describes.
@@ -27,16 +23,49 @@ pub(crate) async fn open(
     options: ClientOptions,
 ) -> Result<Connection, ConnectError> {
     match spec {
-        ServerSpec::Stdio(stdio) => {
-            let transport = spawn(name, stdio)?;
-            over(name, transport, options).await
-        }
-        ServerSpec::Http(http) => {
-            crate::install_tls_provider();
-            let transport = StreamableHttpClientTransport::from_config(http_config(name, http)?);
-            over(name, transport, options).await
-        }
+        ServerSpec::Stdio(stdio) => open_stdio(name, stdio, options).await,
+        ServerSpec::Http(http) => open_http(name, http, options).await,
     }
+}
+
+/// Starts the server as a child process and connects over its stdin and stdout.
+async fn open_stdio(
+    name: &str,
+    config: &StdioConfig,
+    options: ClientOptions,
+) -> Result<Connection, ConnectError> {
+    #[cfg(feature = "stdio")]
+    return over(name, stdio::spawn(name, config)?, options).await;
+    #[cfg(not(feature = "stdio"))]
+    return {
+        let _unused = (config, options);
+        Err(without(name, "stdio"))
+    };
+}
+
+/// Connects over streamable HTTP.
+async fn open_http(
+    name: &str,
+    config: &HttpConfig,
+    options: ClientOptions,
+) -> Result<Connection, ConnectError> {
+    #[cfg(feature = "http")]
+    return {
+        crate::install_tls_provider();
+        over(name, http::transport(name, config)?, options).await
+    };
+    #[cfg(not(feature = "http"))]
+    return {
+        let _unused = (config, options);
+        Err(without(name, "http"))
+    };
+}
+
+/// The error for a server whose transport was left out of this build.
+#[cfg(not(all(feature = "stdio", feature = "http")))]
+fn without(name: &str, feature: &str) -> ConnectError {
+    let detail = format!("toolwire-mcp was built without its {feature:?} feature");
+    ConnectError::new(ConnectErrorKind::InvalidConfig, name, detail)
 }
 
 /// Runs the handshake over `transport` and lists the tools, within the connect timeout.
@@ -84,33 +113,58 @@ where
     Ok(running)
 }
 
-/// Starts the child process; its stderr goes to ours, so its logs stay visible.
-fn spawn(name: &str, config: &StdioConfig) -> Result<TokioChildProcess, ConnectError> {
-    let mut command = tokio::process::Command::new(&config.command);
-    command.args(&config.args).envs(&config.env);
-    if let Some(cwd) = &config.cwd {
-        command.current_dir(cwd);
+#[cfg(feature = "stdio")]
+mod stdio {
+    use std::process::Stdio;
+
+    use rmcp::transport::TokioChildProcess;
+
+    use super::{ConnectError, ConnectErrorKind, StdioConfig};
+
+    /// Starts the child process; its stderr goes to ours, so its logs stay visible.
+    pub(super) fn spawn(
+        name: &str,
+        config: &StdioConfig,
+    ) -> Result<TokioChildProcess, ConnectError> {
+        let mut command = tokio::process::Command::new(&config.command);
+        command.args(&config.args).envs(&config.env);
+        if let Some(cwd) = &config.cwd {
+            command.current_dir(cwd);
+        }
+        let (child, _stderr) =
+            TokioChildProcess::builder(command).stderr(Stdio::inherit()).spawn().map_err(|e| {
+                let detail = format!("command {:?}: {e}", config.command);
+                ConnectError::new(ConnectErrorKind::Spawn, name, detail).with_source(e)
+            })?;
+        Ok(child)
     }
-    let (child, _stderr) =
-        TokioChildProcess::builder(command).stderr(Stdio::inherit()).spawn().map_err(|e| {
-            let detail = format!("command {:?}: {e}", config.command);
-            ConnectError::new(ConnectErrorKind::Spawn, name, detail).with_source(e)
-        })?;
-    Ok(child)
 }
 
-/// The streamable HTTP transport's configuration, with the configured headers.
-fn http_config(
-    name: &str,
-    config: &HttpConfig,
-) -> Result<StreamableHttpClientTransportConfig, ConnectError> {
-    let mut headers = HashMap::with_capacity(config.headers.len());
-    for (header, value) in &config.headers {
-        let (header, value) = parse_header(header, value).map_err(|why| {
-            let detail = format!("header {header:?}: {why}");
-            ConnectError::new(ConnectErrorKind::InvalidConfig, name, detail)
-        })?;
-        headers.insert(header, value);
+#[cfg(feature = "http")]
+mod http {
+    use std::collections::HashMap;
+
+    use rmcp::transport::StreamableHttpClientTransport;
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+
+    use super::super::headers::parse_header;
+    use super::{ConnectError, ConnectErrorKind, HttpConfig};
+
+    /// The streamable HTTP transport, with the configured headers.
+    pub(super) fn transport(
+        name: &str,
+        config: &HttpConfig,
+    ) -> Result<StreamableHttpClientTransport<reqwest::Client>, ConnectError> {
+        let mut headers = HashMap::with_capacity(config.headers.len());
+        for (header, value) in &config.headers {
+            let (header, value) = parse_header(header, value).map_err(|why| {
+                let detail = format!("header {header:?}: {why}");
+                ConnectError::new(ConnectErrorKind::InvalidConfig, name, detail)
+            })?;
+            headers.insert(header, value);
+        }
+        let config = StreamableHttpClientTransportConfig::with_uri(config.url.as_str())
+            .custom_headers(headers);
+        Ok(StreamableHttpClientTransport::from_config(config))
     }
-    Ok(StreamableHttpClientTransportConfig::with_uri(config.url.as_str()).custom_headers(headers))
 }

@@ -49,11 +49,14 @@ mod content;
 mod elicit;
 mod events;
 mod extras;
+#[cfg(feature = "http")]
 mod guard;
 mod handler;
+#[cfg(feature = "http")]
 mod http;
 mod limits;
 mod session;
+#[cfg(feature = "stdio")]
 mod stdio;
 mod task_peer;
 
@@ -65,6 +68,7 @@ use toolwire::{Invocation, Registry};
 
 pub use content::{CONTENT_KEY, with_content};
 pub use extras::{Extras, NoExtras};
+#[cfg(feature = "http")]
 pub use http::{
     DEFAULT_MAX_BODY_BYTES, HttpOptions, router, serve_http, serve_http_with, serve_on,
 };
