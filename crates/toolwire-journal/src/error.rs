@@ -129,11 +129,11 @@ fn classify(error: &sqlx::Error) -> JournalErrorKind {
     match error {
         sqlx::Error::Database(db) => {
             let code = db.code().unwrap_or_default();
+            #[cfg(feature = "postgres")]
             if db.try_downcast_ref::<sqlx::postgres::PgDatabaseError>().is_some() {
-                postgres_kind(&code)
-            } else {
-                sqlite_kind(code.parse::<i32>().unwrap_or(0))
+                return postgres_kind(&code);
             }
+            sqlite_kind(code.parse::<i32>().unwrap_or(0))
         }
         sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed => {
             JournalErrorKind::Unavailable
@@ -155,6 +155,7 @@ fn sqlite_kind(code: i32) -> JournalErrorKind {
 }
 
 /// PostgreSQL's SQLSTATEs.
+#[cfg(feature = "postgres")]
 fn postgres_kind(code: &str) -> JournalErrorKind {
     match code {
         "53100" => JournalErrorKind::DiskFull,

@@ -137,6 +137,11 @@
 #![forbid(unsafe_code)]
 #![warn(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[cfg(not(any(feature = "sqlite", feature = "postgres")))]
+compile_error!(
+    "toolwire-journal needs a backend: enable its `sqlite` feature, `postgres`, or both"
+);
+
 mod error;
 mod journal;
 mod store;
