@@ -106,6 +106,10 @@ impl JournalError {
     pub(crate) fn database(doing: &str, where_: &str, error: sqlx::Error) -> Self {
         let kind = classify(&error);
         let what = match kind {
+            _ if matches!(error, sqlx::Error::Tls(_)) => {
+                "the TLS (SSL) connection that the URL's sslmode asks for failed"
+            }
+            _ if matches!(error, sqlx::Error::Configuration(_)) => "the URL cannot be used",
             JournalErrorKind::Locked => "the database is locked by another connection",
             JournalErrorKind::DiskFull => "the disk or the journal's size cap is full",
             JournalErrorKind::NotAJournal => "the file is not a journal (not an SQLite database)",
