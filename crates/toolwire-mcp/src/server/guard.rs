@@ -12,7 +12,7 @@ use http::{HeaderMap, Method, StatusCode, header};
 use serde_json::{Value, json};
 use subtle::ConstantTimeEq;
 
-use super::http::HttpOptions;
+use super::http_options::HttpOptions;
 
 /// The guard's settings, shared by every request.
 #[derive(Debug)]

@@ -54,6 +54,8 @@ mod guard;
 mod handler;
 #[cfg(feature = "http")]
 mod http;
+#[cfg(feature = "http")]
+mod http_options;
 mod limits;
 mod session;
 #[cfg(feature = "stdio")]
@@ -69,9 +71,9 @@ use toolwire::{Invocation, Registry};
 pub use content::{CONTENT_KEY, with_content};
 pub use extras::{Extras, NoExtras};
 #[cfg(feature = "http")]
-pub use http::{
-    DEFAULT_MAX_BODY_BYTES, HttpOptions, router, serve_http, serve_http_with, serve_on,
-};
+pub use http::{router, serve_http, serve_http_with, serve_on};
+#[cfg(feature = "http")]
+pub use http_options::{DEFAULT_MAX_BODY_BYTES, HttpOptions};
 pub use limits::CallLimits;
 pub use task_peer::peer;
 
