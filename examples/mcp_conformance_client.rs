@@ -25,7 +25,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use toolwire::Registry;
-use toolwire_mcp::client::{ClientOptions, ElicitationReply, HttpConfig, McpServer};
+use toolwire_mcp::client::{ClientOptions, ElicitationReply, HttpConfig, RemoteServer};
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -52,7 +52,7 @@ async fn run(url: &str, scenario: &str) -> Result<(), String> {
             eprintln!("elicitation from {}: {}", request.server, request.message);
             ElicitationReply::accept_defaults(&request.schema)
         });
-    let server = McpServer::connect("conformance", &HttpConfig::new(url).into(), options)
+    let server = RemoteServer::connect("conformance", &HttpConfig::new(url).into(), options)
         .await
         .map_err(|e| e.to_string())?;
     let import = server.import();

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use toolwire_mcp::client::{ClientOptions, Import, McpConfig, McpServer};
+use toolwire_mcp::client::{ClientOptions, Import, McpConfig, RemoteServer};
 
 use crate::exit::{CliError, Exit};
 
@@ -22,7 +22,7 @@ pub(crate) async fn list_tools(path: &Path, json: bool) -> Result<Exit, CliError
     let mut exit = Exit::Success;
     let mut definitions = Vec::new();
     for (name, server) in config.servers() {
-        match McpServer::connect(name, server, ClientOptions::new()).await {
+        match RemoteServer::connect(name, server, ClientOptions::new()).await {
             Ok(server) => {
                 let import = server.import();
                 report(name, &import, json, &mut definitions);

@@ -106,6 +106,10 @@ impl JournalError {
     pub(crate) fn database(doing: &str, where_: &str, error: sqlx::Error) -> Self {
         let kind = classify(&error);
         let what = match kind {
+            _ if matches!(error, sqlx::Error::Tls(_)) => {
+                "the TLS (SSL) connection that the URL's sslmode asks for failed"
+            }
+            _ if matches!(error, sqlx::Error::Configuration(_)) => "the URL cannot be used",
             JournalErrorKind::Locked => "the database is locked by another connection",
             JournalErrorKind::DiskFull => "the disk or the journal's size cap is full",
             JournalErrorKind::NotAJournal => "the file is not a journal (not an SQLite database)",
@@ -129,11 +133,11 @@ fn classify(error: &sqlx::Error) -> JournalErrorKind {
     match error {
         sqlx::Error::Database(db) => {
             let code = db.code().unwrap_or_default();
+            #[cfg(feature = "postgres")]
             if db.try_downcast_ref::<sqlx::postgres::PgDatabaseError>().is_some() {
-                postgres_kind(&code)
-            } else {
-                sqlite_kind(code.parse::<i32>().unwrap_or(0))
+                return postgres_kind(&code);
             }
+            sqlite_kind(code.parse::<i32>().unwrap_or(0))
         }
         sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed => {
             JournalErrorKind::Unavailable
@@ -155,6 +159,7 @@ fn sqlite_kind(code: i32) -> JournalErrorKind {
 }
 
 /// PostgreSQL's SQLSTATEs.
+#[cfg(feature = "postgres")]
 fn postgres_kind(code: &str) -> JournalErrorKind {
     match code {
         "53100" => JournalErrorKind::DiskFull,

@@ -68,6 +68,24 @@
 //! # Ok(()) }
 //! ```
 //!
+//! # Backends, features and URLs
+//!
+//! Each backend is a Cargo feature, as in sqlx: `sqlite` (the default) and `postgres`. A
+//! program that uses SQLite builds no PostgreSQL driver; one that uses PostgreSQL only can
+//! take `default-features = false, features = ["postgres"]`.
+//!
+//! - `sqlite:PATH` (or a plain path): an SQLite file, made on first use; any file name works,
+//!   spaces, `?`, `#` and `%` included.
+//! - `postgres://user:password@host:port/database?sslmode=...`: a PostgreSQL database. The
+//!   URL takes libpq's parameters. `sslmode` is `disable`, `prefer` (the default: TLS when the
+//!   server offers it), `require` (TLS, any certificate), `verify-ca` (TLS, a certificate of a
+//!   trusted authority) or `verify-full` (and for the host name); `allow` is taken as
+//!   `disable`. `sslrootcert=/path/ca.pem` names the authorities to trust (otherwise the
+//!   system's roots); `sslcert` and `sslkey` give a client certificate. TLS is rustls with
+//!   the `ring` provider. Managed PostgreSQL services ask for `sslmode=verify-full`, often
+//!   with their CA's `sslrootcert`; a server that cannot give the TLS asked for fails to open
+//!   with an error that says so.
+//!
 //! # Guarantees and their limits
 //!
 //! **At most once per call id.** A handler runs only after its "started" record is committed,
@@ -136,6 +154,11 @@
 
 #![forbid(unsafe_code)]
 #![warn(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[cfg(not(any(feature = "sqlite", feature = "postgres")))]
+compile_error!(
+    "toolwire-journal needs a backend: enable its `sqlite` feature, `postgres`, or both"
+);
 
 mod error;
 mod journal;

@@ -199,3 +199,18 @@ async fn a_journal_file_name_may_hold_spaces_and_url_characters() {
     let again = Journal::sqlite_with(&path, JournalOptions::default()).await.unwrap();
     assert!(again.record("c1").await.unwrap().is_some());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_journal_file_name_may_hold_percent_signs() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("100% sure %20 &=+.db");
+    let journal = Journal::sqlite_with(&path, JournalOptions::default()).await.unwrap();
+    let runs = Arc::new(AtomicUsize::new(0));
+    let registry = registry(&journal, vec![counting("send", &runs)]);
+    journal.invoke(&registry, "send", json!({})).call_id("c1").await.unwrap();
+    journal.close().await;
+    assert!(path.exists(), "the journal is the file named, not another");
+    assert!(!dir.path().join("100% sure   &=+.db").exists(), "%20 was not decoded");
+    let by_url = Journal::open(&format!("sqlite:{}", path.display())).await.unwrap();
+    assert!(by_url.record("c1").await.unwrap().is_some());
+}

@@ -2,11 +2,30 @@
 //! client, and import any MCP server's tools as toolwire [`Tool`](toolwire::Tool)s.
 //!
 //! Built on [`rmcp`], the official Rust SDK.
+//!
+//! # Features
+//!
+//! Each part is a Cargo feature, as in rmcp; all are on by default.
+//!
+//! - `server`: [`server`], a registry served to MCP clients;
+//! - `client`: [`client`], the tools of MCP servers imported as toolwire tools;
+//! - `stdio`: standard input and output (`serve_stdio`; servers run as child processes);
+//! - `http`: streamable HTTP (`serve_http` and `router`, with axum; HTTP servers for the
+//!   client, with reqwest);
+//! - `rustls`: HTTPS for the client's HTTP connections, through rustls and `ring`.
+//!
+//! A program that only serves over stdio builds neither axum nor reqwest:
+//!
+//! ```toml
+//! toolwire-mcp = { version = "0.1", default-features = false, features = ["server", "stdio"] }
+//! ```
 
 #![forbid(unsafe_code)]
 #![warn(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[cfg(feature = "client")]
 pub mod client;
+#[cfg(feature = "server")]
 pub mod server;
 
 pub use toolwire::Registry;

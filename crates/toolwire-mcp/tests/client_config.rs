@@ -3,7 +3,7 @@
 
 use std::error::Error;
 
-use toolwire_mcp::client::{ConfigErrorKind, HttpConfig, McpConfig, ServerConfig, StdioConfig};
+use toolwire_mcp::client::{ConfigErrorKind, HttpConfig, McpConfig, ServerSpec, StdioConfig};
 
 fn error(text: &str) -> toolwire_mcp::client::ConfigError {
     McpConfig::from_json(text).expect_err("the config should be rejected")
@@ -23,10 +23,10 @@ fn editor_shaped_mcp_json_is_read() {
     .expect("valid");
     assert_eq!(config.len(), 2);
     let expected = StdioConfig::new("npx").arg("-y").arg("server-files").arg(".").env("DEBUG", "1");
-    assert_eq!(config.get("files"), Some(&ServerConfig::Stdio(expected)));
+    assert_eq!(config.get("files"), Some(&ServerSpec::Stdio(expected)));
     let expected =
         HttpConfig::new("https://127.0.0.1:8443/mcp").header("Authorization", "Bearer secret");
-    assert_eq!(config.get("search"), Some(&ServerConfig::Http(expected)));
+    assert_eq!(config.get("search"), Some(&ServerSpec::Http(expected)));
     assert_eq!(config.get("old"), None);
     let names: Vec<&str> = config.servers().map(|(name, _)| name).collect();
     assert_eq!(names, ["files", "search"]);

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use toolwire::{FailureKind, Registry, ToolCall};
-use toolwire_mcp::client::{ClientOptions, ConnectErrorKind, McpConfig, McpServer};
+use toolwire_mcp::client::{ClientOptions, ConnectErrorKind, McpConfig, RemoteServer};
 
 use client_support::{child_entry, duplex, http};
 
@@ -17,9 +17,9 @@ fn child_server_entry() {
     client_support::child_server_entry();
 }
 
-async fn connect(config: &McpConfig, name: &str) -> McpServer {
+async fn connect(config: &McpConfig, name: &str) -> RemoteServer {
     let server = config.get(name).expect("listed");
-    McpServer::connect(name, server, ClientOptions::new()).await.expect("connect")
+    RemoteServer::connect(name, server, ClientOptions::new()).await.expect("connect")
 }
 
 #[tokio::test]
@@ -102,7 +102,7 @@ async fn a_command_that_does_not_exist_is_a_spawn_error_naming_the_server() {
     )
     .expect("config");
     let server = config.get("ghost").expect("listed");
-    let err = McpServer::connect("ghost", server, ClientOptions::new()).await.unwrap_err();
+    let err = RemoteServer::connect("ghost", server, ClientOptions::new()).await.unwrap_err();
     assert_eq!(err.kind(), ConnectErrorKind::Spawn);
     assert_eq!(err.server(), "ghost");
     let text = err.to_string();
@@ -121,7 +121,7 @@ async fn an_http_server_that_is_not_there_is_a_handshake_error_naming_the_server
     let config = McpConfig::from_json(&json!({"mcpServers": {"gone": {"url": url}}}).to_string())
         .expect("config");
     let server = config.get("gone").expect("listed");
-    let err = McpServer::connect("gone", server, ClientOptions::new()).await.unwrap_err();
+    let err = RemoteServer::connect("gone", server, ClientOptions::new()).await.unwrap_err();
     assert_eq!(err.kind(), ConnectErrorKind::Handshake);
     assert!(err.to_string().starts_with(r#"cannot initialize mcp server "gone""#), "{err}");
 }
@@ -133,7 +133,7 @@ async fn a_program_that_never_answers_is_a_handshake_timeout_not_a_hang() {
             .expect("config");
     let server = config.get("mute").expect("listed");
     let options = ClientOptions::new().connect_timeout(Duration::from_millis(300));
-    let err = McpServer::connect("mute", server, options).await.unwrap_err();
+    let err = RemoteServer::connect("mute", server, options).await.unwrap_err();
     assert_eq!(err.kind(), ConnectErrorKind::Handshake);
     let text = err.to_string();
     assert!(text.contains(r#"mcp server "mute": no answer within 300ms"#), "{text}");
@@ -147,7 +147,7 @@ async fn connect_all_connects_every_server_and_reports_each_failure_by_name() {
         "ghost": {"command": "/nonexistent/toolwire-test-server"}
     }});
     let config = McpConfig::from_json(&text.to_string()).expect("config");
-    let results = McpServer::connect_all(&config, ClientOptions::new()).await;
+    let results = RemoteServer::connect_all(&config, ClientOptions::new()).await;
     assert_eq!(results.len(), 2);
     let ghost = results[0].as_ref().expect_err("ghost fails");
     assert_eq!((ghost.server(), ghost.kind()), ("ghost", ConnectErrorKind::Spawn));

@@ -12,6 +12,7 @@ mod spent;
 mod suspend;
 
 use std::fmt;
+#[cfg(feature = "sqlite")]
 use std::path::Path;
 use std::sync::Arc;
 
@@ -25,7 +26,11 @@ pub use runs::{PausedRun, RunRequest};
 pub use suspend::{PendingFilter, Suspension};
 
 use crate::error::{JournalError, JournalErrorKind};
-use crate::store::{PostgresStore, SqliteSettings, SqliteStore, Store};
+#[cfg(feature = "postgres")]
+use crate::store::PostgresStore;
+use crate::store::Store;
+#[cfg(feature = "sqlite")]
+use crate::store::{SqliteSettings, SqliteStore};
 
 /// A durable journal of tool calls: each call id runs at most once, suspended calls survive
 /// restarts, and every receipt is kept.
@@ -51,14 +56,23 @@ struct Inner {
 
 impl Journal {
     /// Opens the journal at `url`: `sqlite:PATH` (or a plain file path) for an SQLite file,
-    /// made on first use, or `postgres://...` for a PostgreSQL database. The schema is made
-    /// or brought up to date.
+    /// made on first use (feature `sqlite`, the default), or `postgres://...` for a PostgreSQL
+    /// database (feature `postgres`). The schema is made or brought up to date.
+    ///
+    /// A PostgreSQL URL takes the connection parameters of libpq's, among them `sslmode`
+    /// (`disable`, `allow`, `prefer` the default, `require`, `verify-ca`, `verify-full`) and
+    /// `sslrootcert` (a PEM file of the certificate authorities to trust, for `verify-ca`
+    /// and `verify-full`; the system's trusted roots otherwise). TLS is rustls, with `ring`:
+    /// `postgres://journal:secret@db.example.com/journal?sslmode=verify-full` is what a
+    /// managed PostgreSQL service asks for.
     ///
     /// # Errors
     ///
     /// A file that is not a journal ([`NotAJournal`](JournalErrorKind::NotAJournal)), a
     /// journal of a newer schema ([`NewerSchema`](JournalErrorKind::NewerSchema)), or a
-    /// database that cannot be reached, is locked or is full.
+    /// database that cannot be reached, refuses the TLS that `sslmode` asks for, is locked or
+    /// is full. A URL of a backend this build left out
+    /// ([`Unavailable`](JournalErrorKind::Unavailable)) names the feature to enable.
     pub async fn open(url: &str) -> Result<Self, JournalError> {
         Self::open_with(url, JournalOptions::default()).await
     }
@@ -70,8 +84,7 @@ impl Journal {
     /// As [`open`](Self::open).
     pub async fn open_with(url: &str, options: JournalOptions) -> Result<Self, JournalError> {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            let (store, key) = PostgresStore::open(url, options.connections).await?;
-            return Ok(Self::new(Box::new(store), key, options));
+            return Self::postgres_with(url, options).await;
         }
         let path =
             url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")).unwrap_or(url);
@@ -81,7 +94,7 @@ impl Journal {
             );
             return Err(JournalError::new(JournalErrorKind::Unavailable, text));
         }
-        Self::sqlite_with(path, options).await
+        Self::sqlite_at(path, options).await
     }
 
     /// Opens, or makes, the SQLite journal in the file at `path`.
@@ -89,6 +102,7 @@ impl Journal {
     /// # Errors
     ///
     /// As [`open`](Self::open).
+    #[cfg(feature = "sqlite")]
     pub async fn sqlite_with(
         path: impl AsRef<Path>,
         options: JournalOptions,
@@ -100,6 +114,27 @@ impl Journal {
         };
         let (store, key) = SqliteStore::open(path.as_ref(), &settings).await?;
         Ok(Self::new(Box::new(store), key, options))
+    }
+
+    #[cfg(feature = "sqlite")]
+    async fn sqlite_at(path: &str, options: JournalOptions) -> Result<Self, JournalError> {
+        Self::sqlite_with(path, options).await
+    }
+
+    #[cfg(not(feature = "sqlite"))]
+    async fn sqlite_at(path: &str, _options: JournalOptions) -> Result<Self, JournalError> {
+        Err(without("sqlite", &format!("the sqlite journal {path:?}")))
+    }
+
+    #[cfg(feature = "postgres")]
+    async fn postgres_with(url: &str, options: JournalOptions) -> Result<Self, JournalError> {
+        let (store, key) = PostgresStore::open(url, options.connections).await?;
+        Ok(Self::new(Box::new(store), key, options))
+    }
+
+    #[cfg(not(feature = "postgres"))]
+    async fn postgres_with(_url: &str, _options: JournalOptions) -> Result<Self, JournalError> {
+        Err(without("postgres", "a postgres journal"))
     }
 
     fn new(store: Box<dyn Store>, key: ApprovalKey, options: JournalOptions) -> Self {
@@ -138,6 +173,15 @@ impl Journal {
     fn store(&self) -> &dyn Store {
         &*self.inner.store
     }
+}
+
+/// The error for a journal whose backend this build left out.
+#[cfg(not(all(feature = "sqlite", feature = "postgres")))]
+fn without(feature: &str, journal: &str) -> JournalError {
+    let text = format!(
+        "cannot open {journal}: toolwire-journal was built without its {feature:?} feature"
+    );
+    JournalError::new(JournalErrorKind::Unavailable, text)
 }
 
 impl fmt::Debug for Journal {

@@ -5,11 +5,13 @@
 //! how they batch and commit them. Reads go straight to a pool of connections.
 
 pub(crate) mod ops;
+#[cfg(feature = "postgres")]
 mod postgres;
 pub(crate) mod reads;
 mod rows;
 pub(crate) mod run_reads;
 mod schema;
+#[cfg(feature = "sqlite")]
 mod sqlite;
 
 use std::fmt;
@@ -20,8 +22,10 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use sqlx::AnyPool;
 
 pub(crate) use ops::{Op, Reply};
+#[cfg(feature = "postgres")]
 pub(crate) use postgres::PostgresStore;
 pub(crate) use rows::{CallRow, RequestRow};
+#[cfg(feature = "sqlite")]
 pub(crate) use sqlite::{SqliteSettings, SqliteStore};
 
 use crate::error::JournalError;

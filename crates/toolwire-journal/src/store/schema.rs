@@ -12,8 +12,25 @@ use crate::error::{JournalError, JournalErrorKind};
 /// Which SQL dialect a journal speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Flavor {
+    /// SQLite, with the `sqlite` feature.
+    #[cfg(feature = "sqlite")]
     Sqlite,
+    /// PostgreSQL, with the `postgres` feature.
+    #[cfg(feature = "postgres")]
     Postgres,
+}
+
+impl Flavor {
+    /// Whether the journal owns the whole database, so that other tables in it mean it is not
+    /// a journal: an SQLite file is the journal's alone, a PostgreSQL schema may be shared.
+    fn owns_database(self) -> bool {
+        match self {
+            #[cfg(feature = "sqlite")]
+            Flavor::Sqlite => true,
+            #[cfg(feature = "postgres")]
+            Flavor::Postgres => false,
+        }
+    }
 }
 
 /// The newest schema version this crate knows.
@@ -22,7 +39,9 @@ pub(crate) const LATEST: i64 = 3;
 /// The migrations, compiled into the crate: version, name and SQL of each, in order.
 fn migrations(flavor: Flavor) -> Vec<Migration> {
     let first = match flavor {
+        #[cfg(feature = "sqlite")]
         Flavor::Sqlite => include_str!("../../migrations/sqlite/0001_journal.sql"),
+        #[cfg(feature = "postgres")]
         Flavor::Postgres => include_str!("../../migrations/postgres/0001_journal.sql"),
     };
     let runs = include_str!("../../migrations/shared/0002_runs.sql");
@@ -62,7 +81,7 @@ pub(crate) async fn migrate(
     let has = |name: &str| tables.iter().any(|t| t == name);
     if has("_sqlx_migrations") {
         check_version(conn, place).await?;
-    } else if flavor == Flavor::Sqlite && !tables.is_empty() {
+    } else if flavor.owns_database() && !tables.is_empty() {
         let text = format!(
             "{place} is not a journal: it is an SQLite database with other tables ({})",
             tables.join(", ")
@@ -94,9 +113,11 @@ async fn table_names(
     place: &str,
 ) -> Result<Vec<String>, JournalError> {
     let sql = match flavor {
+        #[cfg(feature = "sqlite")]
         Flavor::Sqlite => {
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
         }
+        #[cfg(feature = "postgres")]
         Flavor::Postgres => {
             "SELECT CAST(table_name AS TEXT) FROM information_schema.tables WHERE table_schema = current_schema()"
         }

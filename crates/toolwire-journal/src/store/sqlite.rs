@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::time::Duration;
 
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyConnection, AnyPool, Connection};
 use tokio::sync::{Mutex, mpsc, oneshot};
@@ -68,22 +69,22 @@ impl SqliteStore {
     }
 }
 
-/// `path` as the path of a URL: every byte but letters, digits and `/._~-` percent-encoded,
-/// so that spaces, `?`, `#` and `%` in file names survive.
+/// Every byte but letters, digits and `/._~-` is percent-encoded in a path.
+const PATH_BYTES: &AsciiSet =
+    &NON_ALPHANUMERIC.remove(b'/').remove(b'.').remove(b'_').remove(b'~').remove(b'-');
+
+/// `path` as the path of a URL, percent-encoded, so that spaces, `?`, `#` and `%` in file
+/// names survive.
 fn encode_path(path: &Path) -> String {
-    let text = path.to_string_lossy();
-    let mut out = String::with_capacity(text.len());
-    for byte in text.bytes() {
-        if byte.is_ascii_alphanumeric() || b"/._~-".contains(&byte) {
-            out.push(char::from(byte));
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
+    utf8_percent_encode(&path.to_string_lossy(), PATH_BYTES).to_string()
 }
 
 /// Sets the connection up: WAL, full sync on commit, the busy timeout, the size cap.
+///
+/// These are PRAGMA statements, not `SqliteConnectOptions`' typed settings, because the
+/// journal reaches SQLite through sqlx's `Any` driver (one set of queries for both backends),
+/// and that driver is opened from a URL only: it rebuilds the options from the URL and drops
+/// every setting a URL cannot carry.
 async fn pragmas(
     conn: &mut AnyConnection,
     settings: &SqliteSettings,

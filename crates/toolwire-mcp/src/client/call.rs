@@ -9,8 +9,8 @@ use rmcp::service::{PeerRequestOptions, RoleClient};
 use serde_json::Value;
 use toolwire::{FailureKind, ToolContext, ToolResult};
 
+use super::connection::Connection;
 use super::result::{Call, from_error, from_reply};
-use super::server::Connection;
 
 /// Calls the remote tool `name` with `args`; never panics, whatever the server does.
 ///

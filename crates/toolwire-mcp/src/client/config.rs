@@ -1,9 +1,7 @@
 //! [`McpConfig`]: the list of MCP servers, read from an `mcp.json` in the shape editors use.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-
-use super::config_error::{ConfigError, ConfigErrorKind};
+use std::path::PathBuf;
 
 /// The MCP servers to import tools from, as editors list them in `mcp.json`:
 ///
@@ -20,25 +18,25 @@ use super::config_error::{ConfigError, ConfigErrorKind};
 /// A server with `"disabled": true` is left out. Other fields are ignored.
 ///
 /// ```
-/// use toolwire_mcp::client::{McpConfig, ServerConfig};
+/// use toolwire_mcp::client::{McpConfig, ServerSpec};
 ///
 /// let config = McpConfig::from_json(r#"{"mcpServers": {
 ///     "files": {"command": "mcp-files", "args": ["--root", "."]},
 ///     "search": {"url": "http://127.0.0.1:8080/mcp"}
 /// }}"#)?;
-/// assert!(matches!(config.get("files"), Some(ServerConfig::Stdio(s)) if s.args == ["--root", "."]));
-/// assert!(matches!(config.get("search"), Some(ServerConfig::Http(h)) if h.url.ends_with("/mcp")));
+/// assert!(matches!(config.get("files"), Some(ServerSpec::Stdio(s)) if s.args == ["--root", "."]));
+/// assert!(matches!(config.get("search"), Some(ServerSpec::Http(h)) if h.url.ends_with("/mcp")));
 /// # Ok::<(), toolwire_mcp::client::ConfigError>(())
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct McpConfig {
-    servers: BTreeMap<String, ServerConfig>,
+    servers: BTreeMap<String, ServerSpec>,
 }
 
-/// How to reach one MCP server.
+/// How to reach one MCP server: the entry of an `mcp.json` under its name.
 #[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ServerConfig {
+pub enum ServerSpec {
     /// A child process, spoken to over its stdin and stdout.
     Stdio(StdioConfig),
     /// A streamable HTTP endpoint.
@@ -77,44 +75,19 @@ impl McpConfig {
         Self::default()
     }
 
-    /// Reads the `mcpServers` of an `mcp.json` text.
-    ///
-    /// # Errors
-    ///
-    /// A [`ConfigError`] naming the server and the field, when the text is not JSON, has no
-    /// `mcpServers` object, or a server's entry is incomplete or has a field of the wrong type.
-    pub fn from_json(text: &str) -> Result<Self, ConfigError> {
-        super::config_parse::parse(text)
-    }
-
-    /// Reads an `mcp.json` file.
-    ///
-    /// # Errors
-    ///
-    /// As [`McpConfig::from_json`], and a [`ConfigErrorKind::Io`] error naming the path when
-    /// it cannot be read.
-    pub fn from_path(path: impl AsRef<Path>) -> Result<Self, ConfigError> {
-        let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            let detail = format!("cannot read {}: {e}", path.display());
-            ConfigError::in_file(ConfigErrorKind::Io, detail, Some(Box::new(e)))
-        })?;
-        Self::from_json(&text)
-    }
-
     /// Adds or replaces the server called `name`.
-    pub fn insert(&mut self, name: impl Into<String>, server: ServerConfig) -> &mut Self {
+    pub fn insert(&mut self, name: impl Into<String>, server: ServerSpec) -> &mut Self {
         self.servers.insert(name.into(), server);
         self
     }
 
     /// The server called `name`, if listed.
-    pub fn get(&self, name: &str) -> Option<&ServerConfig> {
+    pub fn get(&self, name: &str) -> Option<&ServerSpec> {
         self.servers.get(name)
     }
 
     /// Every server, by name in sorted order.
-    pub fn servers(&self) -> impl ExactSizeIterator<Item = (&str, &ServerConfig)> {
+    pub fn servers(&self) -> impl ExactSizeIterator<Item = (&str, &ServerSpec)> {
         self.servers.iter().map(|(name, server)| (name.as_str(), server))
     }
 
@@ -161,13 +134,13 @@ impl HttpConfig {
     }
 }
 
-impl From<StdioConfig> for ServerConfig {
+impl From<StdioConfig> for ServerSpec {
     fn from(config: StdioConfig) -> Self {
         Self::Stdio(config)
     }
 }
 
-impl From<HttpConfig> for ServerConfig {
+impl From<HttpConfig> for ServerSpec {
     fn from(config: HttpConfig) -> Self {
         Self::Http(config)
     }

@@ -1,14 +1,43 @@
 //! Reading an `mcp.json` field by field, so that every mistake names its server and field.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use super::config::{HttpConfig, McpConfig, ServerConfig, StdioConfig};
+use super::config::{HttpConfig, McpConfig, ServerSpec, StdioConfig};
 use super::config_error::{ConfigError, ConfigErrorKind};
+use super::headers::check_header;
+
+impl McpConfig {
+    /// Reads the `mcpServers` of an `mcp.json` text.
+    ///
+    /// # Errors
+    ///
+    /// A [`ConfigError`] naming the server and the field, when the text is not JSON, has no
+    /// `mcpServers` object, or a server's entry is incomplete or has a field of the wrong type.
+    pub fn from_json(text: &str) -> Result<Self, ConfigError> {
+        parse(text)
+    }
+
+    /// Reads an `mcp.json` file.
+    ///
+    /// # Errors
+    ///
+    /// As [`McpConfig::from_json`], and a [`ConfigErrorKind::Io`] error naming the path when
+    /// it cannot be read.
+    pub fn from_path(path: impl AsRef<Path>) -> Result<Self, ConfigError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            let detail = format!("cannot read {}: {e}", path.display());
+            ConfigError::in_file(ConfigErrorKind::Io, detail, Some(Box::new(e)))
+        })?;
+        Self::from_json(&text)
+    }
+}
 
 /// Parses the text of an `mcp.json`.
-pub(crate) fn parse(text: &str) -> Result<McpConfig, ConfigError> {
+fn parse(text: &str) -> Result<McpConfig, ConfigError> {
     let root: Value = serde_json::from_str(text).map_err(|e| {
         let detail = format!("not valid JSON: {e}");
         ConfigError::in_file(ConfigErrorKind::Syntax, detail, Some(Box::new(e)))
@@ -44,7 +73,7 @@ impl<'a> Entry<'a> {
     }
 
     /// The server this entry describes, by its `command` or `url`.
-    fn server(&self) -> Result<ServerConfig, ConfigError> {
+    fn server(&self) -> Result<ServerSpec, ConfigError> {
         let kind = self.string("type")?;
         let command = self.string("command")?;
         let url = self.string("url")?;
@@ -71,7 +100,7 @@ impl<'a> Entry<'a> {
         }
     }
 
-    fn stdio(&self, command: String) -> Result<ServerConfig, ConfigError> {
+    fn stdio(&self, command: String) -> Result<ServerSpec, ConfigError> {
         if command.trim().is_empty() {
             return Err(self.invalid("command", "must not be empty"));
         }
@@ -82,14 +111,14 @@ impl<'a> Entry<'a> {
         Ok(config.into())
     }
 
-    fn http(&self, url: String) -> Result<ServerConfig, ConfigError> {
+    fn http(&self, url: String) -> Result<ServerSpec, ConfigError> {
         if !(url.starts_with("http://") || url.starts_with("https://")) {
             return Err(self.invalid("url", format!("expected an http or https url, got {url:?}")));
         }
         let mut config = HttpConfig::new(url);
         config.headers = self.map("headers")?;
         for (name, value) in &config.headers {
-            super::connect::check_header(name, value)
+            check_header(name, value)
                 .map_err(|detail| self.invalid(&format!("headers.{name}"), detail))?;
         }
         Ok(config.into())

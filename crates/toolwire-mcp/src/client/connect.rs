@@ -1,120 +1,170 @@
-//! Opening a transport for a [`ServerConfig`]: a child process over stdio, or streamable
-//! HTTP.
+//! Connecting: a transport for a [`ServerSpec`] (a child process over stdio, or streamable
+//! HTTP), the handshake over it and the first listing of tools, giving a [`Connection`].
 
-use std::collections::HashMap;
-use std::process::Stdio;
+use std::sync::Arc;
 
-use http::{HeaderName, HeaderValue};
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::service::{RoleClient, RunningService, ServiceExt};
+use rmcp::transport::IntoTransport;
 
-use super::config::{HttpConfig, McpConfig, ServerConfig, StdioConfig};
+use super::config::{HttpConfig, ServerSpec, StdioConfig};
+use super::connection::Connection;
 use super::error::{ConnectError, ConnectErrorKind};
+use super::handler::{ClientSide, relist};
 use super::options::ClientOptions;
-use super::server::McpServer;
 
-/// Headers that the transport sets itself and that a configuration may not override.
-const RESERVED_HEADERS: [&str; 3] = ["accept", "mcp-session-id", "last-event-id"];
-
-/// Checks that `name: value` can be sent as a custom HTTP header.
-pub(crate) fn check_header(name: &str, value: &str) -> Result<(), String> {
-    parse_header(name, value).map(drop)
-}
-
-fn parse_header(name: &str, value: &str) -> Result<(HeaderName, HeaderValue), String> {
-    let header = HeaderName::try_from(name).map_err(|_| "not a valid header name".to_owned())?;
-    if RESERVED_HEADERS.contains(&header.as_str()) {
-        return Err("set by the transport itself; it cannot be configured".to_owned());
-    }
-    let value = HeaderValue::try_from(value)
-        .map_err(|_| "not a valid header value (control characters?)".to_owned())?;
-    Ok((header, value))
-}
-
-/// Connects to the server `name` as `config` describes.
+/// Connects to the server `name` as `spec` describes.
+///
+/// # Cancel safety
+///
+/// Dropping the future drops the half-open connection, which stops a child process.
 pub(crate) async fn open(
     name: &str,
-    config: &ServerConfig,
+    spec: &ServerSpec,
     options: ClientOptions,
-) -> Result<McpServer, ConnectError> {
-    match config {
-        ServerConfig::Stdio(stdio) => {
-            let transport = spawn(name, stdio)?;
-            McpServer::connect_transport(name, transport, options).await
-        }
-        ServerConfig::Http(http) => {
-            crate::install_tls_provider();
-            let transport = StreamableHttpClientTransport::from_config(http_config(name, http)?);
-            McpServer::connect_transport(name, transport, options).await
-        }
+) -> Result<Connection, ConnectError> {
+    match spec {
+        ServerSpec::Stdio(stdio) => open_stdio(name, stdio, options).await,
+        ServerSpec::Http(http) => open_http(name, http, options).await,
     }
 }
 
-/// Starts the child process; its stderr goes to ours, so its logs stay visible.
-fn spawn(name: &str, config: &StdioConfig) -> Result<TokioChildProcess, ConnectError> {
-    let mut command = tokio::process::Command::new(&config.command);
-    command.args(&config.args).envs(&config.env);
-    if let Some(cwd) = &config.cwd {
-        command.current_dir(cwd);
-    }
-    let (child, _stderr) =
-        TokioChildProcess::builder(command).stderr(Stdio::inherit()).spawn().map_err(|e| {
-            let detail = format!("command {:?}: {e}", config.command);
-            ConnectError::new(ConnectErrorKind::Spawn, name, detail).with_source(e)
-        })?;
-    Ok(child)
+/// Starts the server as a child process and connects over its stdin and stdout.
+async fn open_stdio(
+    name: &str,
+    config: &StdioConfig,
+    options: ClientOptions,
+) -> Result<Connection, ConnectError> {
+    #[cfg(feature = "stdio")]
+    return over(name, stdio::spawn(name, config)?, options).await;
+    #[cfg(not(feature = "stdio"))]
+    return {
+        let _unused = (config, options);
+        Err(without(name, "stdio"))
+    };
 }
 
-/// The streamable HTTP transport's configuration, with the configured headers.
-fn http_config(
+/// Connects over streamable HTTP.
+async fn open_http(
     name: &str,
     config: &HttpConfig,
-) -> Result<StreamableHttpClientTransportConfig, ConnectError> {
-    let mut headers = HashMap::with_capacity(config.headers.len());
-    for (header, value) in &config.headers {
-        let (header, value) = parse_header(header, value).map_err(|why| {
-            let detail = format!("header {header:?}: {why}");
-            ConnectError::new(ConnectErrorKind::InvalidConfig, name, detail)
-        })?;
-        headers.insert(header, value);
-    }
-    Ok(StreamableHttpClientTransportConfig::with_uri(config.url.as_str()).custom_headers(headers))
+    options: ClientOptions,
+) -> Result<Connection, ConnectError> {
+    #[cfg(feature = "http")]
+    return {
+        crate::install_tls_provider();
+        over(name, http::transport(name, config)?, options).await
+    };
+    #[cfg(not(feature = "http"))]
+    return {
+        let _unused = (config, options);
+        Err(without(name, "http"))
+    };
 }
 
-impl McpServer {
-    /// Connects to every server of `config` at once. The results come in the config's (sorted)
-    /// order; each error names its server, and one server failing does not stop the others.
-    ///
-    /// # Cancel safety
-    ///
-    /// Dropping the future drops the connections being made, which stops their children.
-    pub async fn connect_all(
-        config: &McpConfig,
-        options: ClientOptions,
-    ) -> Vec<Result<McpServer, ConnectError>> {
-        let mut tasks = tokio::task::JoinSet::new();
-        for (index, (name, server)) in config.servers().enumerate() {
-            let (name, server, options) = (name.to_owned(), server.clone(), options.clone());
-            tasks.spawn(async move { (index, open(&name, &server, options).await) });
+/// The error for a server whose transport was left out of this build.
+#[cfg(not(all(feature = "stdio", feature = "http")))]
+fn without(name: &str, feature: &str) -> ConnectError {
+    let detail = format!("toolwire-mcp was built without its {feature:?} feature");
+    ConnectError::new(ConnectErrorKind::InvalidConfig, name, detail)
+}
+
+/// Runs the handshake over `transport` and lists the tools, within the connect timeout.
+///
+/// # Cancel safety
+///
+/// As [`open`].
+pub(crate) async fn over<T, E, A>(
+    name: &str,
+    transport: T,
+    options: ClientOptions,
+) -> Result<Connection, ConnectError>
+where
+    T: IntoTransport<RoleClient, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    let side = ClientSide::new(name, &options)
+        .map_err(|why| ConnectError::new(ConnectErrorKind::InvalidConfig, name, why))?;
+    let side = Arc::new(side);
+    let limit = options.connect_timeout;
+    let started = tokio::time::timeout(limit, start(name, &side, transport)).await;
+    let running = started.map_err(|_| {
+        let detail = format!("no answer within {limit:?}; is it an mcp server?");
+        ConnectError::new(ConnectErrorKind::Handshake, name, detail)
+    })??;
+    Ok(Connection::new(side, running, options))
+}
+
+/// Runs the handshake and lists the tools for the first time.
+async fn start<T, E, A>(
+    name: &str,
+    side: &Arc<ClientSide>,
+    transport: T,
+) -> Result<RunningService<RoleClient, Arc<ClientSide>>, ConnectError>
+where
+    T: IntoTransport<RoleClient, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    let running = Arc::clone(side).serve(transport).await.map_err(|e| {
+        ConnectError::new(ConnectErrorKind::Handshake, name, e.to_string()).with_source(e)
+    })?;
+    relist(side, running.peer())
+        .await
+        .map_err(|why| ConnectError::new(ConnectErrorKind::ListTools, name, why))?;
+    Ok(running)
+}
+
+#[cfg(feature = "stdio")]
+mod stdio {
+    use std::process::Stdio;
+
+    use rmcp::transport::TokioChildProcess;
+
+    use super::{ConnectError, ConnectErrorKind, StdioConfig};
+
+    /// Starts the child process; its stderr goes to ours, so its logs stay visible.
+    pub(super) fn spawn(
+        name: &str,
+        config: &StdioConfig,
+    ) -> Result<TokioChildProcess, ConnectError> {
+        let mut command = tokio::process::Command::new(&config.command);
+        command.args(&config.args).envs(&config.env);
+        if let Some(cwd) = &config.cwd {
+            command.current_dir(cwd);
         }
-        let mut results: Vec<_> = config.servers().map(|_| None).collect();
-        while let Some(joined) = tasks.join_next().await {
-            if let Ok((index, result)) = joined
-                && let Some(slot) = results.get_mut(index)
-            {
-                *slot = Some(result);
-            }
+        let (child, _stderr) =
+            TokioChildProcess::builder(command).stderr(Stdio::inherit()).spawn().map_err(|e| {
+                let detail = format!("command {:?}: {e}", config.command);
+                ConnectError::new(ConnectErrorKind::Spawn, name, detail).with_source(e)
+            })?;
+        Ok(child)
+    }
+}
+
+#[cfg(feature = "http")]
+mod http {
+    use std::collections::HashMap;
+
+    use rmcp::transport::StreamableHttpClientTransport;
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+
+    use super::super::headers::parse_header;
+    use super::{ConnectError, ConnectErrorKind, HttpConfig};
+
+    /// The streamable HTTP transport, with the configured headers.
+    pub(super) fn transport(
+        name: &str,
+        config: &HttpConfig,
+    ) -> Result<StreamableHttpClientTransport<reqwest::Client>, ConnectError> {
+        let mut headers = HashMap::with_capacity(config.headers.len());
+        for (header, value) in &config.headers {
+            let (header, value) = parse_header(header, value).map_err(|why| {
+                let detail = format!("header {header:?}: {why}");
+                ConnectError::new(ConnectErrorKind::InvalidConfig, name, detail)
+            })?;
+            headers.insert(header, value);
         }
-        let names = config.servers().map(|(name, _)| name);
-        results
-            .into_iter()
-            .zip(names)
-            .map(|(result, name)| {
-                result.unwrap_or_else(|| {
-                    let detail = "the connecting task panicked";
-                    Err(ConnectError::new(ConnectErrorKind::Handshake, name, detail))
-                })
-            })
-            .collect()
+        let config = StreamableHttpClientTransportConfig::with_uri(config.url.as_str())
+            .custom_headers(headers);
+        Ok(StreamableHttpClientTransport::from_config(config))
     }
 }

@@ -18,8 +18,8 @@ pub enum ConnectErrorKind {
 }
 
 /// A server that could not be connected to; returned by
-/// [`McpServer::connect`](super::McpServer::connect) and
-/// [`McpServer::refresh`](super::McpServer::refresh).
+/// [`RemoteServer::connect`](super::RemoteServer::connect) and
+/// [`RemoteServer::refresh`](super::RemoteServer::refresh).
 ///
 /// Its message names the server and what failed, for example
 /// `cannot start mcp server "files": command "mcp-files": No such file or directory (os error 2)`.

@@ -6,10 +6,10 @@ use serde_json::Value;
 use toolwire::provider::names::NameMapper;
 use toolwire::{Annotations, DefineError, Tool, ToolContext};
 
+use super::connection::Connection;
 use super::pin::Definition;
-use super::server::Connection;
 
-/// The tools imported from one server; made by [`McpServer::import`](super::McpServer::import).
+/// The tools imported from one server; made by [`RemoteServer::import`](super::RemoteServer::import).
 #[non_exhaustive]
 #[derive(Debug, Clone)]
 pub struct Import {

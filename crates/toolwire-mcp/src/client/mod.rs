@@ -1,10 +1,10 @@
 //! Importing MCP servers' tools as toolwire [`Tool`](toolwire::Tool)s.
 //!
 //! Connect to a server over stdio (a child process) or streamable HTTP, as an
-//! [`McpConfig`] (read from the `mcp.json` editors use) or a [`ServerConfig`] says, then
-//! [`import`](McpServer::import) its tools. Each becomes a toolwire tool named
-//! `server__tool` (made provider-safe), so validation, authorization, policy, receipts and
-//! dispatch apply to it as to a local tool. A call to it:
+//! [`McpConfig`] (read from the `mcp.json` editors use) or a [`ServerSpec`] says, then
+//! [`import`](RemoteServer::import) the tools of the [`RemoteServer`] you get. Each becomes
+//! a toolwire tool named `server__tool` (made provider-safe), so validation, authorization,
+//! policy, receipts and dispatch apply to it as to a local tool. A call to it:
 //!
 //! - reports the server's progress notifications as the call's events
 //!   (`{"type": "progress", "progress", "total"?, "message"?}`);
@@ -13,7 +13,7 @@
 //!   [idle timeout](ClientOptions::idle_timeout) (progress resets it) or runs past the
 //!   [cap](ClientOptions::max_duration);
 //! - fails closed when the server changed the tool's definition since it was pinned, until the
-//!   host [accepts](McpServer::accept) the change (see [`McpServer`]);
+//!   host [accepts](RemoteServer::accept) the change (see [`RemoteServer`]);
 //! - maps the reply: `isError: true` is a failure with its text; a success carries
 //!   `structuredContent` (or the content blocks as JSON) and the text of the text blocks; a
 //!   JSON-RPC error or a dead server is a failure that says so.
@@ -21,7 +21,7 @@
 //! ```no_run
 //! use serde_json::json;
 //! use toolwire::Registry;
-//! use toolwire_mcp::client::{ClientOptions, McpConfig, McpServer};
+//! use toolwire_mcp::client::{ClientOptions, McpConfig, RemoteServer};
 //!
 //! # #[tokio::main] async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let config = McpConfig::from_json(r#"{"mcpServers": {
@@ -30,7 +30,7 @@
 //! }}"#)?;
 //! let mut registry = Registry::builder();
 //! for (name, server) in config.servers() {
-//!     let server = McpServer::connect(name, server, ClientOptions::new()).await?;
+//!     let server = RemoteServer::connect(name, server, ClientOptions::new()).await?;
 //!     let import = server.import();
 //!     for skipped in &import.skipped {
 //!         eprintln!("skipped {}: {}", skipped.tool, skipped.reason);
@@ -49,17 +49,19 @@ mod config;
 mod config_error;
 mod config_parse;
 mod connect;
+mod connection;
 mod elicit;
 mod error;
 mod handler;
+mod headers;
 mod import;
 mod options;
 mod pin;
 mod progress;
+mod remote;
 mod result;
-mod server;
 
-pub use config::{HttpConfig, McpConfig, ServerConfig, StdioConfig};
+pub use config::{HttpConfig, McpConfig, ServerSpec, StdioConfig};
 pub use config_error::{ConfigError, ConfigErrorKind};
 pub use elicit::{Elicitation, ElicitationFuture, ElicitationReply};
 pub use error::{ConnectError, ConnectErrorKind};
@@ -69,4 +71,4 @@ pub use options::{
     DEFAULT_PROTOCOL_VERSION,
 };
 pub use pin::{Change, Drift};
-pub use server::McpServer;
+pub use remote::RemoteServer;

@@ -68,7 +68,7 @@ pub enum Change {
 }
 
 /// A tool whose definition changed since it was pinned; calls to it fail until the host
-/// accepts the change with [`McpServer::accept`](super::McpServer::accept).
+/// accepts the change with [`RemoteServer::accept`](super::RemoteServer::accept).
 #[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Drift {

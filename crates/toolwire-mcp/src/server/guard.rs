@@ -7,31 +7,32 @@ use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use http::uri::{Authority, Uri};
 use http::{HeaderMap, Method, StatusCode, header};
 use serde_json::{Value, json};
 use subtle::ConstantTimeEq;
 
-use super::http::HttpOptions;
+use super::http_options::HttpOptions;
 
 /// The guard's settings, shared by every request.
 #[derive(Debug)]
 pub(crate) struct Guard {
-    hosts: Vec<Authority>,
-    origins: Vec<(String, Authority)>,
+    hosts: Vec<HostPort>,
+    origins: Vec<(String, HostPort)>,
     token: Option<Vec<u8>>,
     max_body: usize,
 }
 
 /// A host and, when it was given, a port.
 #[derive(Debug, PartialEq)]
-struct Authority {
+struct HostPort {
     host: String,
     port: Option<u16>,
 }
 
 impl Guard {
     pub(crate) fn new(options: &HttpOptions) -> Self {
-        let hosts = options.allowed_hosts.iter().filter_map(|h| authority(h)).collect();
+        let hosts = options.allowed_hosts.iter().filter_map(|h| host_port(h)).collect();
         let origins = options.allowed_origins.iter().filter_map(|o| origin(o)).collect();
         let token = options.bearer_token.as_ref().map(|t| t.as_bytes().to_vec());
         Self { hosts, origins, token, max_body: options.max_body_bytes }
@@ -39,7 +40,7 @@ impl Guard {
 
     /// Whether the `Host` header names an allowed host.
     fn host_allowed(&self, headers: &HeaderMap) -> bool {
-        let Some(host) = text(headers, header::HOST).and_then(authority) else { return false };
+        let Some(host) = text(headers, header::HOST).and_then(host_port) else { return false };
         self.hosts.iter().any(|allowed| matches(allowed, &host))
     }
 
@@ -133,51 +134,69 @@ fn text(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {
     headers.get(name).and_then(|v| v.to_str().ok())
 }
 
-fn matches(allowed: &Authority, found: &Authority) -> bool {
+fn matches(allowed: &HostPort, found: &HostPort) -> bool {
     allowed.host == found.host && allowed.port.is_none_or(|port| found.port == Some(port))
 }
 
-/// `host`, `host:port`, `[v6]` or `[v6]:port`, the host in lower case.
-fn authority(text: &str) -> Option<Authority> {
-    let text = text.trim();
-    let (host, port) = if let Some(rest) = text.strip_prefix('[') {
-        let (inside, after) = rest.split_once(']')?;
-        (format!("[{inside}]"), after.strip_prefix(':'))
-    } else {
-        match text.rsplit_once(':') {
-            Some((host, port)) => (host.to_owned(), Some(port)),
-            None => (text.to_owned(), None),
-        }
-    };
-    let port = match port {
-        Some(port) => Some(port.parse().ok()?),
-        None => None,
-    };
-    (!host.is_empty()).then(|| Authority { host: host.to_ascii_lowercase(), port })
+/// `host`, `host:port`, `[v6]` or `[v6]:port`, parsed as a URI authority, the host in lower
+/// case. An authority with user information (`user@host`) is none: a `Host` header has none,
+/// and an allowed host must not be matched by one that only ends like it.
+fn host_port(text: &str) -> Option<HostPort> {
+    let authority: Authority = text.trim().parse().ok()?;
+    let host = authority.host();
+    let after_host = authority.as_str().strip_prefix(host)?;
+    let port = authority.port_u16();
+    if host.is_empty() || (!after_host.is_empty() && port.is_none()) {
+        return None;
+    }
+    Some(HostPort { host: host.to_ascii_lowercase(), port })
 }
 
-/// `scheme://authority`, as an `Origin` header or an allowed origin has it.
-fn origin(text: &str) -> Option<(String, Authority)> {
-    let (scheme, rest) = text.trim().split_once("://")?;
-    Some((scheme.to_ascii_lowercase(), authority(rest.trim_end_matches('/'))?))
+/// `scheme://authority` (with at most a `/` after it), as an `Origin` header or an allowed
+/// origin has it, parsed as a URI.
+fn origin(text: &str) -> Option<(String, HostPort)> {
+    let uri: Uri = text.trim().parse().ok()?;
+    let path = uri.path_and_query().map_or("", |path| path.as_str());
+    if !path.bytes().all(|b| b == b'/') {
+        return None;
+    }
+    let scheme = uri.scheme_str()?.to_ascii_lowercase();
+    Some((scheme, host_port(uri.authority()?.as_str())?))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn at(host: &str, port: Option<u16>) -> Authority {
-        Authority { host: host.into(), port }
+    fn at(host: &str, port: Option<u16>) -> HostPort {
+        HostPort { host: host.into(), port }
     }
 
     #[test]
     fn authorities_parse_with_and_without_ports() {
-        assert_eq!(authority("LocalHost"), Some(at("localhost", None)));
-        assert_eq!(authority("[::1]:3000"), Some(at("[::1]", Some(3000))));
-        assert_eq!(authority("host:notaport"), None);
+        assert_eq!(host_port("LocalHost"), Some(at("localhost", None)));
+        assert_eq!(host_port("[::1]:3000"), Some(at("[::1]", Some(3000))));
+        assert_eq!(host_port("host:notaport"), None);
         assert_eq!(
             origin("https://evil.example:443"),
             Some(("https".into(), at("evil.example", Some(443))))
+        );
+    }
+
+    #[test]
+    fn malformed_hosts_and_origins_are_none() {
+        for host in ["", ":3000", "localhost:", "localhost:99999", "evil@localhost", "a b", "[::1"]
+        {
+            assert_eq!(host_port(host), None, "{host:?}");
+        }
+        for origin_text in
+            ["null", "localhost", "http://", "http://localhost/app", "http://x@localhost"]
+        {
+            assert_eq!(origin(origin_text), None, "{origin_text:?}");
+        }
+        assert_eq!(
+            origin("http://localhost:3000/"),
+            Some(("http".into(), at("localhost", Some(3000))))
         );
     }
 }

@@ -49,11 +49,16 @@ mod content;
 mod elicit;
 mod events;
 mod extras;
+#[cfg(feature = "http")]
 mod guard;
 mod handler;
+#[cfg(feature = "http")]
 mod http;
+#[cfg(feature = "http")]
+mod http_options;
 mod limits;
 mod session;
+#[cfg(feature = "stdio")]
 mod stdio;
 mod task_peer;
 
@@ -65,9 +70,10 @@ use toolwire::{Invocation, Registry};
 
 pub use content::{CONTENT_KEY, with_content};
 pub use extras::{Extras, NoExtras};
-pub use http::{
-    DEFAULT_MAX_BODY_BYTES, HttpOptions, router, serve_http, serve_http_with, serve_on,
-};
+#[cfg(feature = "http")]
+pub use http::{router, serve_http, serve_http_with, serve_on};
+#[cfg(feature = "http")]
+pub use http_options::{DEFAULT_MAX_BODY_BYTES, HttpOptions};
 pub use limits::CallLimits;
 pub use task_peer::peer;
 
@@ -77,7 +83,9 @@ pub const DEFAULT_PAGE_SIZE: usize = 100;
 /// A registry served over MCP, with optional extras for resources, prompts and completions.
 ///
 /// It is cheap to clone; each MCP session gets its own copy with its own logging level and
-/// call limits, made by [`McpServer::session`].
+/// call limits, made by [`McpServer::session`]. A setting changed on a clone (say
+/// `server.clone().name(..)`) applies to that clone and to the sessions it makes; the
+/// server it was cloned from keeps its own.
 pub struct McpServer<H = NoExtras> {
     pub(crate) shared: Arc<Shared<H>>,
     pub(crate) session: Arc<session::Session>,
@@ -92,7 +100,22 @@ pub(crate) struct Shared<H> {
     pub(crate) call_timeout: Option<Duration>,
     pub(crate) limits: limits::Limits,
     pub(crate) state: Option<StateHook>,
-    pub(crate) extras: H,
+    pub(crate) extras: Arc<H>,
+}
+
+impl<H> Clone for Shared<H> {
+    fn clone(&self) -> Self {
+        Self {
+            registry: self.registry.clone(),
+            info: self.info.clone(),
+            instructions: self.instructions.clone(),
+            page_size: self.page_size,
+            call_timeout: self.call_timeout,
+            limits: self.limits.clone(),
+            state: self.state.clone(),
+            extras: Arc::clone(&self.extras),
+        }
+    }
 }
 
 /// Applies the host's application state to a call and to listings.
@@ -114,7 +137,7 @@ impl McpServer<NoExtras> {
             call_timeout: None,
             limits: limits::Limits::new(CallLimits::default()),
             state: None,
-            extras: NoExtras,
+            extras: Arc::new(NoExtras),
         };
         Self::from_shared(shared)
     }
@@ -126,14 +149,13 @@ impl<H: Extras> McpServer<H> {
         Self { shared: Arc::new(shared), session }
     }
 
-    /// Rebuilds the shared part; only before the server is cloned into sessions.
-    fn map_shared(self, change: impl FnOnce(&mut Shared<H>)) -> Self {
-        let mut shared = match Arc::try_unwrap(self.shared) {
-            Ok(shared) => shared,
-            Err(shared) => return Self { shared, session: self.session },
-        };
-        change(&mut shared);
-        Self::from_shared(shared)
+    /// Changes a setting of this server: in place when nothing else holds its settings, or
+    /// else in a copy of them, so that clones and sessions made before keep theirs. The
+    /// server gets a fresh session, made with the new call limits.
+    fn map_shared(mut self, change: impl FnOnce(&mut Shared<H>)) -> Self {
+        change(Arc::make_mut(&mut self.shared));
+        self.session = Arc::new(session::Session::new(&self.shared.limits));
+        self
     }
 
     /// The name and version the server gives in `initialize`.
@@ -188,7 +210,7 @@ impl<H: Extras> McpServer<H> {
             call_timeout: shared.call_timeout,
             limits: shared.limits.clone(),
             state: shared.state.clone(),
-            extras,
+            extras: Arc::new(extras),
         })
     }
 

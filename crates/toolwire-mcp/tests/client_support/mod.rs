@@ -15,7 +15,7 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use rmcp::{Peer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
-use toolwire_mcp::client::{ClientOptions, McpServer};
+use toolwire_mcp::client::{ClientOptions, RemoteServer};
 
 /// The env var that makes [`child_server_entry`] serve on stdio.
 pub const CHILD_ENV: &str = "TOOLWIRE_MCP_TEST_CHILD_SERVER";
@@ -213,7 +213,7 @@ impl ServerHandler for TestServer {
 }
 
 /// Serves a fresh [`TestServer`] over an in-process duplex stream and connects to it.
-pub async fn duplex(name: &str, options: ClientOptions) -> (TestServer, McpServer) {
+pub async fn duplex(name: &str, options: ClientOptions) -> (TestServer, RemoteServer) {
     let server = TestServer::new();
     let (client_io, server_io) = tokio::io::duplex(1 << 16);
     let handler = server.clone();
@@ -222,8 +222,9 @@ pub async fn duplex(name: &str, options: ClientOptions) -> (TestServer, McpServe
             let _ = running.waiting().await;
         }
     });
-    let client =
-        McpServer::connect_transport(name, client_io, options).await.expect("connect over duplex");
+    let client = RemoteServer::connect_transport(name, client_io, options)
+        .await
+        .expect("connect over duplex");
     (server, client)
 }
 

@@ -6,6 +6,7 @@
 
 mod answer;
 mod audit;
+#[cfg(feature = "sqlite")]
 pub(crate) mod bulk;
 mod claim;
 mod complete;

@@ -1,45 +1,39 @@
-//! [`McpServer`]: one live connection to an MCP server, whose tools can be imported.
+//! [`RemoteServer`]: one live connection to an MCP server, whose tools can be imported.
 
 use std::fmt;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
-use rmcp::service::{RoleClient, RunningService, ServiceExt};
+use rmcp::service::RoleClient;
 use rmcp::transport::IntoTransport;
 
-use super::config::ServerConfig;
+use super::config::{McpConfig, ServerSpec};
+use super::connect;
+use super::connection::Connection;
 use super::error::{ConnectError, ConnectErrorKind};
-use super::handler::{ClientSide, relist};
+use super::handler::relist;
 use super::import::Import;
 use super::options::ClientOptions;
 use super::pin::Drift;
 
 /// A connection to one MCP server; cheap to clone.
 ///
-/// Its tools become toolwire [`Tool`](toolwire::Tool)s with [`McpServer::import`]. The
+/// Its tools become toolwire [`Tool`](toolwire::Tool)s with [`RemoteServer::import`]. The
 /// connection stays open while the server, or any tool imported from it, is alive.
 ///
 /// Each tool's definition is pinned by a hash the first time it is imported. When the server
 /// announces that its tools changed, they are listed again, and a call to a tool whose
 /// definition no longer matches its pin fails closed ([`FailureKind::Denied`]) with a message
-/// naming the change, until the host looks at [`McpServer::changes`] and calls
-/// [`McpServer::accept`].
+/// naming the change, until the host looks at [`RemoteServer::changes`] and calls
+/// [`RemoteServer::accept`].
 ///
 /// [`FailureKind::Denied`]: toolwire::FailureKind::Denied
 #[derive(Clone)]
-pub struct McpServer {
-    pub(crate) inner: Arc<Connection>,
+pub struct RemoteServer {
+    inner: Arc<Connection>,
 }
 
-/// What the imported tools share: the peer to call through, and the client side's state.
-pub(crate) struct Connection {
-    pub(crate) side: Arc<ClientSide>,
-    pub(crate) peer: rmcp::Peer<RoleClient>,
-    pub(crate) options: ClientOptions,
-    running: Mutex<Option<RunningService<RoleClient, Arc<ClientSide>>>>,
-}
-
-impl McpServer {
-    /// Starts or reaches the server `name` as `config` says, initializes the session and lists
+impl RemoteServer {
+    /// Starts or reaches the server `name` as `spec` says, initializes the session and lists
     /// its tools.
     ///
     /// # Errors
@@ -52,18 +46,22 @@ impl McpServer {
     /// Dropping the future drops the half-open connection, which stops a child process.
     pub async fn connect(
         name: &str,
-        config: &ServerConfig,
+        spec: &ServerSpec,
         options: ClientOptions,
     ) -> Result<Self, ConnectError> {
-        super::connect::open(name, config, options).await
+        connect::open(name, spec, options).await.map(Self::from)
     }
 
-    /// Like [`McpServer::connect`], over a transport of your own: any rmcp client transport,
-    /// for example one half of a `tokio::io::duplex`.
+    /// Like [`RemoteServer::connect`], over a transport of your own: any rmcp client
+    /// transport, for example one half of a `tokio::io::duplex`.
     ///
     /// # Errors
     ///
-    /// As [`McpServer::connect`].
+    /// As [`RemoteServer::connect`].
+    ///
+    /// # Cancel safety
+    ///
+    /// As [`RemoteServer::connect`].
     pub async fn connect_transport<T, E, A>(
         name: &str,
         transport: T,
@@ -73,23 +71,48 @@ impl McpServer {
         T: IntoTransport<RoleClient, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
-        let side = ClientSide::new(name, &options)
-            .map_err(|why| ConnectError::new(ConnectErrorKind::InvalidConfig, name, why))?;
-        let side = Arc::new(side);
-        let limit = options.connect_timeout;
-        let started = tokio::time::timeout(limit, start(name, &side, transport)).await;
-        let running = started.map_err(|_| {
-            let detail = format!("no answer within {limit:?}; is it an mcp server?");
-            ConnectError::new(ConnectErrorKind::Handshake, name, detail)
-        })??;
-        let peer = running.peer().clone();
-        let running = Mutex::new(Some(running));
-        Ok(Self { inner: Arc::new(Connection { side, peer, options, running }) })
+        connect::over(name, transport, options).await.map(Self::from)
+    }
+
+    /// Connects to every server of `config` at once. The results come in the config's (sorted)
+    /// order; each error names its server, and one server failing does not stop the others.
+    ///
+    /// # Cancel safety
+    ///
+    /// Dropping the future drops the connections being made, which stops their children.
+    pub async fn connect_all(
+        config: &McpConfig,
+        options: ClientOptions,
+    ) -> Vec<Result<Self, ConnectError>> {
+        let mut tasks = tokio::task::JoinSet::new();
+        for (index, (name, spec)) in config.servers().enumerate() {
+            let (name, spec, options) = (name.to_owned(), spec.clone(), options.clone());
+            tasks.spawn(async move { (index, Self::connect(&name, &spec, options).await) });
+        }
+        let mut results: Vec<_> = config.servers().map(|_| None).collect();
+        while let Some(joined) = tasks.join_next().await {
+            if let Ok((index, result)) = joined
+                && let Some(slot) = results.get_mut(index)
+            {
+                *slot = Some(result);
+            }
+        }
+        let names = config.servers().map(|(name, _)| name);
+        results
+            .into_iter()
+            .zip(names)
+            .map(|(result, name)| {
+                result.unwrap_or_else(|| {
+                    let detail = "the connecting task panicked";
+                    Err(ConnectError::new(ConnectErrorKind::Handshake, name, detail))
+                })
+            })
+            .collect()
     }
 
     /// The server's name, as configured.
     pub fn name(&self) -> &str {
-        &self.inner.side.server
+        self.inner.name()
     }
 
     /// The tools the server lists, as toolwire tools named `server__tool` (made provider-safe),
@@ -106,8 +129,8 @@ impl McpServer {
 
     /// Trusts the server's current definition of `tool` (its name on the server), so that
     /// calls to it pass again; returns whether it had changed. The imported tool keeps the
-    /// schema it was built with: [`import`](McpServer::import) again to describe the new one
-    /// to the model.
+    /// schema it was built with: [`import`](RemoteServer::import) again to describe the new
+    /// one to the model.
     pub fn accept(&self, tool: &str) -> bool {
         self.inner.side.catalog.accept(tool)
     }
@@ -136,34 +159,18 @@ impl McpServer {
     ///
     /// Once started, the close completes in the background if this future is dropped.
     pub async fn close(&self) {
-        let running = self.inner.running.lock().unwrap_or_else(PoisonError::into_inner).take();
-        if let Some(mut running) = running {
-            let _closed = running.close().await;
-        }
+        self.inner.close().await;
     }
 }
 
-/// Runs the handshake and lists the tools for the first time.
-async fn start<T, E, A>(
-    name: &str,
-    side: &Arc<ClientSide>,
-    transport: T,
-) -> Result<RunningService<RoleClient, Arc<ClientSide>>, ConnectError>
-where
-    T: IntoTransport<RoleClient, E, A>,
-    E: std::error::Error + Send + Sync + 'static,
-{
-    let running = Arc::clone(side).serve(transport).await.map_err(|e| {
-        ConnectError::new(ConnectErrorKind::Handshake, name, e.to_string()).with_source(e)
-    })?;
-    relist(side, running.peer())
-        .await
-        .map_err(|why| ConnectError::new(ConnectErrorKind::ListTools, name, why))?;
-    Ok(running)
+impl From<Connection> for RemoteServer {
+    fn from(connection: Connection) -> Self {
+        Self { inner: Arc::new(connection) }
+    }
 }
 
-impl fmt::Debug for McpServer {
+impl fmt::Debug for RemoteServer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("McpServer").field("name", &self.name()).finish_non_exhaustive()
+        f.debug_struct("RemoteServer").field("name", &self.name()).finish_non_exhaustive()
     }
 }
