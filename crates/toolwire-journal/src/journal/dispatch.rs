@@ -33,13 +33,9 @@ impl Journal {
                     self.invoke(registry, &tool, arguments).call_id(call_id).into_future(),
                 ),
                 Some(why) => {
-                    let rejected = registry.dispatch([ToolCall::malformed(call_id, tool, why)]);
+                    let rejected = registry.call(ToolCall::malformed(call_id, tool, why));
                     let journal = self.clone();
-                    tokio::spawn(async move {
-                        let receipt =
-                            rejected.await.into_iter().next().unwrap_or_else(unreachable_receipt);
-                        journal.audited(receipt).await
-                    })
+                    tokio::spawn(async move { journal.audited(rejected.await).await })
                 }
             };
             tasks.push(task);
@@ -54,20 +50,5 @@ impl Journal {
             }));
         }
         outcomes
-    }
-}
-
-/// A registry's dispatch of one call returns one receipt; should it not, this stands in.
-#[cold]
-fn unreachable_receipt() -> Receipt {
-    Receipt {
-        invocation_id: toolwire::InvocationId::new(),
-        tool: "".into(),
-        call_id: None,
-        started_at: std::time::SystemTime::now(),
-        duration: std::time::Duration::ZERO,
-        result: toolwire::ToolResult::failure(
-            "the registry returned no receipt for a malformed call",
-        ),
     }
 }

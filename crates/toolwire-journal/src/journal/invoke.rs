@@ -7,16 +7,15 @@ use std::time::{Duration, Instant, SystemTime};
 
 use serde_json::Value;
 use toolwire::policy::call_digest;
-use toolwire::{AbortSignal, Answer, CallId, Invocation, Receipt, Registry, ToolResult};
+use toolwire::{
+    AbortSignal, Answer, CallId, CallOptions, Invocation, Receipt, Registry, ToolResult,
+};
 
 use super::Journal;
 use super::call::{in_progress, mismatch, own_receipt, read_receipt, unknown_outcome};
 use crate::error::{JournalError, JournalErrorKind};
 use crate::store::ops::Claimed;
 use crate::store::{now_millis, time_of};
-
-/// An option of the registry's invocation, applied when the call runs.
-type Configure = Box<dyn FnOnce(Invocation) -> Invocation + Send + Sync>;
 
 /// A journaled call, prepared by [`Journal::invoke`] or [`Journal::resume`]; run it with
 /// `.await`, for the call's [`Receipt`] or a [`JournalError`].
@@ -28,7 +27,8 @@ pub struct JournaledCall {
     pub(super) call_id: Option<CallId>,
     pub(super) timeout: Option<Duration>,
     pub(super) signal: Option<AbortSignal>,
-    pub(super) configure: Vec<Configure>,
+    /// The options handed on to the registry's invocation (state, events).
+    pub(super) options: CallOptions,
 }
 
 /// What a journaled call runs.
@@ -79,7 +79,7 @@ impl Journal {
             call_id: None,
             timeout: None,
             signal: None,
-            configure: Vec::new(),
+            options: CallOptions::new(),
         }
     }
 }
@@ -109,14 +109,30 @@ impl JournaledCall {
     /// Hands the call the application state, as
     /// [`Invocation::state`](toolwire::Invocation::state) does.
     pub fn state<S: std::any::Any + Send + Sync>(mut self, state: std::sync::Arc<S>) -> Self {
-        self.configure.push(Box::new(move |call| call.state(state)));
+        self.options = self.options.state(state);
         self
     }
 
     /// Receives the handler's events, as [`Invocation::on_event`](toolwire::Invocation::on_event)
     /// does.
     pub fn on_event(mut self, callback: impl Fn(Value) + Send + Sync + 'static) -> Self {
-        self.configure.push(Box::new(move |call| call.on_event(callback)));
+        self.options = self.options.on_event(callback);
+        self
+    }
+
+    /// Sets every option that `options` sets, as
+    /// [`Invocation::options`](toolwire::Invocation::options) does: its timeout and signal
+    /// bound the wait on the same call id running elsewhere too. An answer in it reaches the
+    /// call, unless the journal holds one recorded for the call's request (see
+    /// [`Journal::answer`] and [`Journal::resume`]), which wins.
+    pub fn options(mut self, options: CallOptions) -> Self {
+        if let Some(timeout) = options.get_timeout() {
+            self.timeout = Some(timeout);
+        }
+        if let Some(signal) = options.get_signal() {
+            self.signal = Some(signal.clone());
+        }
+        self.options = options;
         self
     }
 
@@ -129,7 +145,9 @@ impl JournaledCall {
         answer: Option<Answer>,
         deadline: Option<Instant>,
     ) -> Invocation {
-        let mut call = self.registry.invoke(tool, arguments).call_id(call_id.clone());
+        let options = std::mem::take(&mut self.options);
+        let mut call =
+            self.registry.invoke(tool, arguments).call_id(call_id.clone()).options(options);
         if let Some(deadline) = deadline {
             call = call.timeout(deadline.saturating_duration_since(Instant::now()));
         }
@@ -138,9 +156,6 @@ impl JournaledCall {
         }
         if let Some(answer) = answer {
             call = call.answer(answer);
-        }
-        for configure in self.configure.drain(..) {
-            call = configure(call);
         }
         call
     }

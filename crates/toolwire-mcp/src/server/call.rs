@@ -86,24 +86,19 @@ impl<H: Extras> Call<'_, H> {
     async fn invoke(&self, arguments: Value, answer: Option<Answer>) -> Receipt {
         let shared = &self.server.shared;
         let (events, mut received) = mpsc::unbounded_channel::<Value>();
-        let mut invocation = shared
-            .registry
-            .invoke(self.name, arguments)
-            .call_id(self.call_id.clone())
-            .signal(self.signal.clone())
-            .on_event(move |event| {
+        let mut options =
+            shared.options.clone().signal(self.signal.clone()).on_event(move |event| {
                 // The receiver lives as long as the call; a late event is dropped.
                 let _ = events.send(event);
             });
         if let Some(answer) = answer {
-            invocation = invocation.answer(answer);
+            options = options.answer(answer);
         }
-        if let Some(timeout) = shared.call_timeout {
-            invocation = invocation.timeout(timeout);
-        }
-        if let Some(state) = &shared.state {
-            invocation = (state.apply)(invocation);
-        }
+        let invocation = shared
+            .registry
+            .invoke(self.name, arguments)
+            .call_id(self.call_id.clone())
+            .options(options);
         let mut running = pin!(invocation.into_future());
         let receipt = loop {
             tokio::select! {

@@ -155,10 +155,12 @@ impl<H: Extras> McpServer<H> {
     }
 
     fn active_tools(&self) -> impl Iterator<Item = &Tool> {
-        let state = self.shared.state.as_ref();
-        self.shared.registry.tools().iter().filter(move |tool| {
-            state.map_or_else(|| tool.is_active(&()), |hook| (hook.active)(tool))
-        })
+        let state = self.shared.active.as_ref();
+        self.shared
+            .registry
+            .tools()
+            .iter()
+            .filter(move |tool| state.map_or_else(|| tool.is_active(&()), |active| active(tool)))
     }
 }
 

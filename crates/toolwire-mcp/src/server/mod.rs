@@ -66,7 +66,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::model::Implementation;
-use toolwire::{Invocation, Registry};
+use toolwire::{CallOptions, Registry};
 
 pub use content::{CONTENT_KEY, with_content};
 pub use extras::{Extras, NoExtras};
@@ -97,9 +97,11 @@ pub(crate) struct Shared<H> {
     pub(crate) info: Implementation,
     pub(crate) instructions: Option<String>,
     pub(crate) page_size: usize,
-    pub(crate) call_timeout: Option<Duration>,
     pub(crate) limits: limits::Limits,
-    pub(crate) state: Option<StateHook>,
+    /// The options every call starts from: the call timeout and the application state.
+    pub(crate) options: CallOptions,
+    /// Which tools a session lists, for the application state; all active ones without it.
+    pub(crate) active: Option<ActiveHook>,
     pub(crate) extras: Arc<H>,
 }
 
@@ -110,20 +112,16 @@ impl<H> Clone for Shared<H> {
             info: self.info.clone(),
             instructions: self.instructions.clone(),
             page_size: self.page_size,
-            call_timeout: self.call_timeout,
             limits: self.limits.clone(),
-            state: self.state.clone(),
+            options: self.options.clone(),
+            active: self.active.clone(),
             extras: Arc::clone(&self.extras),
         }
     }
 }
 
-/// Applies the host's application state to a call and to listings.
-#[derive(Clone)]
-pub(crate) struct StateHook {
-    pub(crate) apply: Arc<dyn Fn(Invocation) -> Invocation + Send + Sync>,
-    pub(crate) active: Arc<dyn Fn(&toolwire::Tool) -> bool + Send + Sync>,
-}
+/// Whether a tool is active for the host's application state.
+pub(crate) type ActiveHook = Arc<dyn Fn(&toolwire::Tool) -> bool + Send + Sync>;
 
 impl McpServer<NoExtras> {
     /// Serves `registry`, naming the server after this crate.
@@ -134,9 +132,9 @@ impl McpServer<NoExtras> {
             info,
             instructions: None,
             page_size: DEFAULT_PAGE_SIZE,
-            call_timeout: None,
             limits: limits::Limits::new(CallLimits::default()),
-            state: None,
+            options: CallOptions::new(),
+            active: None,
             extras: Arc::new(NoExtras),
         };
         Self::from_shared(shared)
@@ -179,7 +177,7 @@ impl<H: Extras> McpServer<H> {
     /// A time budget for every call; without one, calls run until they finish or the client
     /// cancels them.
     pub fn call_timeout(self, timeout: Duration) -> Self {
-        self.map_shared(|shared| shared.call_timeout = Some(timeout))
+        self.map_shared(|shared| shared.options = shared.options.clone().timeout(timeout))
     }
 
     /// How many calls may run at once, per session and in total.
@@ -190,12 +188,12 @@ impl<H: Extras> McpServer<H> {
     /// The application state every call gets, and which decides the tools each session lists
     /// (see [`ToolBuilder::active`](toolwire::ToolBuilder::active)).
     pub fn state<S: std::any::Any + Send + Sync>(self, state: Arc<S>) -> Self {
-        let for_calls = Arc::clone(&state);
-        let hook = StateHook {
-            apply: Arc::new(move |call: Invocation| call.state(Arc::clone(&for_calls))),
-            active: Arc::new(move |tool| tool.is_active(&*state)),
-        };
-        self.map_shared(|shared| shared.state = Some(hook))
+        let listed = Arc::clone(&state);
+        let active: ActiveHook = Arc::new(move |tool| tool.is_active(&*listed));
+        self.map_shared(|shared| {
+            shared.options = shared.options.clone().state(state);
+            shared.active = Some(active);
+        })
     }
 
     /// Serves resources, prompts and completions from `extras`, an rmcp handler, next to the
@@ -207,9 +205,9 @@ impl<H: Extras> McpServer<H> {
             info: shared.info.clone(),
             instructions: shared.instructions.clone(),
             page_size: shared.page_size,
-            call_timeout: shared.call_timeout,
             limits: shared.limits.clone(),
-            state: shared.state.clone(),
+            options: shared.options.clone(),
+            active: shared.active.clone(),
             extras: Arc::new(extras),
         })
     }
