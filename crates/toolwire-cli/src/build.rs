@@ -6,9 +6,9 @@ use serde_json::Value;
 use tokio::sync::Semaphore;
 use toolwire::{DefineErrorKind, Registry, Tool, ToolBuilder, ToolContext, ToolResult};
 
-use crate::command::CommandTool;
 use crate::http_tool::HttpTool;
 use crate::manifest::{Manifest, ManifestError, ToolDef, ToolKind};
+use toolwire_process::CommandTool;
 
 /// What a manifest tool runs, with the limit on its concurrent calls.
 #[derive(Debug, Clone)]
