@@ -65,7 +65,7 @@ pub(crate) fn registry_keyed(
 
 fn tool(manifest: &Manifest, def: ToolDef) -> Result<Tool, ManifestError> {
     let runner = match def.kind {
-        ToolKind::Command(command) => Runner::Command(CommandTool::new(&def.name, command)),
+        ToolKind::Command(command) => Runner::Command(CommandTool::new(&def.name, *command)),
         ToolKind::Http(http) => Runner::Http(HttpTool::new(&def.name, http)),
     };
     let permits = def.concurrency.map(|limit| Arc::new(Semaphore::new(limit)));

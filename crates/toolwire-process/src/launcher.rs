@@ -12,11 +12,9 @@
 //! ([`Launcher::Path`]).
 //!
 //! ```no_run
-//! fn main() {
-//!     // Returns at once, unless this process was started as a launcher.
-//!     toolwire_process::launcher::run_if_requested();
-//!     // ... the host's own work.
-//! }
+//! // First thing in the host's `main`: returns at once, unless this process was started as
+//! // a launcher.
+//! toolwire_process::launcher::run_if_requested();
 //! ```
 
 use std::ffi::OsString;

@@ -71,7 +71,7 @@ pub(crate) struct ToolDef {
 #[derive(Debug)]
 pub(crate) enum ToolKind {
     /// A program, with an argv template.
-    Command(CommandDef),
+    Command(Box<CommandDef>),
     /// An HTTP request.
     Http(HttpDef),
 }

@@ -26,7 +26,7 @@ impl Checker<'_> {
                     "unknown sandbox {word:?}: expected \"none\" or a [tool.command.sandbox] table"
                 ),
             )),
-            SandboxSpec::Table(table) => self.policy(table).map(Sandbox::Policy),
+            SandboxSpec::Table(table) => self.policy(*table).map(Sandbox::Policy),
         }
     }
 

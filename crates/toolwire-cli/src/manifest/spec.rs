@@ -79,7 +79,7 @@ pub(crate) enum SandboxSpec {
     /// `"none"` (any other word is an error).
     Word(String),
     /// The rules.
-    Table(SandboxTable),
+    Table(Box<SandboxTable>),
 }
 
 /// `[tool.command.sandbox]`: every field falls back to the default sandbox's.

@@ -53,7 +53,7 @@ impl Checker<'_> {
         let properties = declared(spec.parameters.as_ref().map(Spanned::get_ref));
         let kind = match (spec.command, spec.http) {
             (Some(command), None) => {
-                ToolKind::Command(self.command(&name, command, &properties)?)
+                ToolKind::Command(Box::new(self.command(&name, command, &properties)?))
             }
             (None, Some(http)) => ToolKind::Http(self.http(&name, http, &properties)?),
             (Some(_), Some(http)) => {

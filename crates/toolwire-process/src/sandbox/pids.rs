@@ -35,6 +35,7 @@ impl PidsCgroup {
                  root), and none is mounted at {V1_ROOT}"
             )));
         }
+        remove_stale(root);
         let call = CALLS.fetch_add(1, Ordering::Relaxed);
         let path = root.join(format!("toolwire-{}-{call}", std::process::id()));
         std::fs::create_dir(&path).map_err(|error| {
@@ -81,6 +82,20 @@ impl Drop for PidsCgroup {
             } else {
                 std::thread::sleep(Duration::from_millis(1));
             }
+        }
+    }
+}
+
+/// Kills and removes the cgroups left by toolwire processes that are gone (killed before
+/// they could remove their own).
+fn remove_stale(root: &Path) {
+    let Ok(entries) = std::fs::read_dir(root) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let owner = name.to_str().and_then(|name| name.strip_prefix("toolwire-"));
+        let owner = owner.and_then(|rest| rest.split('-').next());
+        if owner.is_some_and(|pid| !Path::new("/proc").join(pid).exists()) {
+            drop(PidsCgroup { path: entry.path() });
         }
     }
 }
