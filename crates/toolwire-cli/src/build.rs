@@ -6,9 +6,9 @@ use serde_json::Value;
 use tokio::sync::Semaphore;
 use toolwire::{DefineErrorKind, Registry, Tool, ToolBuilder, ToolContext, ToolResult};
 
-use crate::command::CommandTool;
 use crate::http_tool::HttpTool;
 use crate::manifest::{Manifest, ManifestError, ToolDef, ToolKind};
+use toolwire_process::CommandTool;
 
 /// What a manifest tool runs, with the limit on its concurrent calls.
 #[derive(Debug, Clone)]
@@ -65,7 +65,7 @@ pub(crate) fn registry_keyed(
 
 fn tool(manifest: &Manifest, def: ToolDef) -> Result<Tool, ManifestError> {
     let runner = match def.kind {
-        ToolKind::Command(command) => Runner::Command(CommandTool::new(&def.name, command)),
+        ToolKind::Command(command) => Runner::Command(CommandTool::new(&def.name, *command)),
         ToolKind::Http(http) => Runner::Http(HttpTool::new(&def.name, http)),
     };
     let permits = def.concurrency.map(|limit| Arc::new(Semaphore::new(limit)));

@@ -10,7 +10,6 @@ mod agent;
 mod api_key;
 mod build;
 mod cli;
-mod command;
 mod commands;
 mod exit;
 mod hint;
@@ -22,7 +21,6 @@ mod manifest;
 mod progress;
 mod prompt;
 mod report;
-mod template;
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -37,6 +35,8 @@ use crate::hint::Places;
 const SHUTDOWN: Duration = Duration::from_millis(500);
 
 fn main() -> ExitCode {
+    // A command tool's sandbox is applied by this binary, started again as its launcher.
+    toolwire_process::launcher::run_if_requested();
     let cli = Cli::parse();
     let outcome = runtime(&cli.command).and_then(|runtime| {
         let outcome = runtime.block_on(interrupt::until_stopped(run(cli)));

@@ -130,7 +130,13 @@ fn the_child_sees_only_the_allowlisted_environment() {
         .env("TOOLWIRE_DROP", "dropped")
         .output();
     let output = output.unwrap_or_else(|error| panic!("toolwire did not run: {error}"));
-    assert_eq!(stdout(&output), "TOOLWIRE_KEEP=kept\n", "{}", stderr(&output));
+    let out = stdout(&output);
+    let mut lines: Vec<&str> = out.lines().collect();
+    lines.sort_unstable();
+    // TMPDIR is the sandbox's: the call's private temporary folder.
+    assert_eq!(lines.len(), 2, "{out}{}", stderr(&output));
+    assert!(lines[0].starts_with("TMPDIR=") && lines[0].contains("toolwire-call-"), "{out}");
+    assert_eq!(lines[1], "TOOLWIRE_KEEP=kept", "{out}");
 }
 
 #[test]
@@ -198,8 +204,10 @@ fn a_call_id_runs_the_call_once_through_the_journal() {
     // A command with a side effect outside the journal: it appends a line each time it runs.
     let path = manifest(&format!(
         "[[tool]]\nname = \"note\"\nparameters = {{ type = \"object\", properties = {{ text = {{ type = \"string\" }} }}, required = [\"text\"] }}\n\
-         [tool.command]\nargv = [\"sh\", \"-c\", \"echo \\\"$0\\\" >> {}; echo noted\", \"{{text}}\"]\n",
-        counter.display()
+         [tool.command]\nargv = [\"sh\", \"-c\", \"echo \\\"$0\\\" >> {}; echo noted\", \"{{text}}\"]\n\
+         [tool.command.sandbox]\nwrite = [{:?}]\n",
+        counter.display(),
+        counter.parent().map(|folder| folder.display().to_string()).unwrap_or_default()
     ));
     let call = |text: &str| {
         toolwire()

@@ -203,8 +203,10 @@ fn regression_after_a_crash_exit_4_took_the_30s_default_lease() {
         let journal = common::scratch("lease").join("journal.sqlite");
         let pids = common::scratch("lease-pids").join("pids.txt");
         let manifest = common::manifest(&format!(
-            "[[tool]]\nname = \"slow\"\n[tool.command]\nargv = [\"sh\", \"-c\", \"echo $$ > {}; exec sleep 60\"]\n",
-            pids.display()
+            "[[tool]]\nname = \"slow\"\n[tool.command]\nargv = [\"sh\", \"-c\", \"echo $$ > {}; exec sleep 60\"]\n\
+             [tool.command.sandbox]\nwrite = [{:?}]\n",
+            pids.display(),
+            pids.parent().map(|folder| folder.display().to_string()).unwrap_or_default()
         ));
         let orphan = crash_a_toolwire_call(&journal, &manifest, &pids, (how, value));
         let started = std::time::Instant::now();

@@ -23,9 +23,12 @@ const GONE_WITHIN: Duration = Duration::from_secs(5);
 fn tree(script: &str, settings: &str) -> (PathBuf, PathBuf) {
     let pids = common::scratch("pids").join("pids.txt");
     let script = script.replace("$PIDS", &pids.display().to_string());
+    let folder = pids.parent().map(|folder| folder.display().to_string()).unwrap_or_default();
     let text = format!(
-        "[[tool]]\nname = \"tree\"\n[tool.command]\nargv = [\"sh\", \"-c\", {}]\n{settings}",
-        toml_string(&script)
+        "[[tool]]\nname = \"tree\"\n[tool.command]\nargv = [\"sh\", \"-c\", {}]\n{settings}\n\
+         [tool.command.sandbox]\nwrite = [{}]\n",
+        toml_string(&script),
+        toml_string(&folder)
     );
     (manifest(&text), pids)
 }

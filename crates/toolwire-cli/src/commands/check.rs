@@ -7,9 +7,10 @@ use clap::ValueEnum;
 
 use crate::build;
 use crate::cli::ProviderArg;
-use crate::command::{argv, resolve_program};
 use crate::exit::{CliError, Exit};
-use crate::manifest::{CommandDef, HeaderSpec, Manifest, ToolDef, ToolKind};
+use toolwire_process::{CommandSpec, argv, resolve_program};
+
+use crate::manifest::{HeaderSpec, Manifest, ToolDef, ToolKind};
 
 /// What the lint found.
 #[derive(Debug, Default)]
@@ -39,7 +40,9 @@ pub(crate) fn run(manifest: &Path) -> Result<Exit, CliError> {
     let manifest = Manifest::load(manifest)?;
     let mut findings = Findings::default();
     manifest.tools.iter().for_each(|tool| runtime(tool, &mut findings));
+    let sandboxes: Vec<String> = manifest.tools.iter().filter_map(sandbox).collect();
     let registry = build::registry(manifest)?;
+    sandboxes.iter().for_each(|line| eprintln!("note: {line}"));
     for provider in ProviderArg::value_variants() {
         for tool in registry.tools() {
             match crate::commands::schema::report(tool, *provider) {
@@ -85,9 +88,19 @@ fn runtime(tool: &ToolDef, findings: &mut Findings) {
     }
 }
 
+/// A command tool's effective sandbox, in words.
+fn sandbox(tool: &ToolDef) -> Option<String> {
+    match &tool.kind {
+        ToolKind::Command(command) => {
+            Some(format!("{:?}: sandbox: {}", tool.name, command.sandbox))
+        }
+        ToolKind::Http(_) => None,
+    }
+}
+
 /// A warning for each placeholder in option position that a value starting with `-` could
 /// fill: such a call is refused. A note for each one allowed to take it anyway.
-fn option_position(tool: &ToolDef, command: &CommandDef, findings: &mut Findings) {
+fn option_position(tool: &ToolDef, command: &CommandSpec, findings: &mut Findings) {
     let (name, program) = (&tool.name, &command.program);
     let properties = tool.parameters.as_ref().and_then(|schema| schema.get("properties"));
     for placeholder in argv::exposed(&command.args) {

@@ -14,18 +14,20 @@
 //! error names the file, the line and the column.
 
 mod diagnostic;
+mod sandbox;
 mod spec;
 mod validate;
 
 use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::template::Template;
 pub(crate) use diagnostic::ManifestError;
 pub(crate) use spec::HeaderSpec;
+pub(crate) use toolwire_process::CommandSpec as CommandDef;
+use toolwire_process::Template;
 
 /// A manifest that was read and checked.
 #[derive(Debug)]
@@ -69,55 +71,9 @@ pub(crate) struct ToolDef {
 #[derive(Debug)]
 pub(crate) enum ToolKind {
     /// A program, with an argv template.
-    Command(CommandDef),
+    Command(Box<CommandDef>),
     /// An HTTP request.
     Http(HttpDef),
-}
-
-/// A command tool's settings.
-#[derive(Debug)]
-pub(crate) struct CommandDef {
-    /// The program, as written: a name looked up on `PATH`, or a path.
-    pub(crate) program: String,
-    /// The argument templates, one per argv element.
-    pub(crate) args: Vec<Template>,
-    /// The working directory, resolved against the manifest's folder.
-    pub(crate) cwd: Option<PathBuf>,
-    /// The environment variables passed on.
-    pub(crate) env: Vec<String>,
-    /// How long the command may run.
-    pub(crate) timeout: Duration,
-    /// How many bytes it may write to stdout.
-    pub(crate) output_limit: u64,
-    /// Whether stdout is JSON.
-    pub(crate) json_output: bool,
-    /// The placeholders in option position that may take a value starting with `-`.
-    pub(crate) option_values: OptionValues,
-}
-
-/// Which placeholders standing alone in option position may take a value starting with `-`
-/// (`allow_option_values`); any other is refused such a value, which the program would read
-/// as an option.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) enum OptionValues {
-    /// None of them: the default.
-    #[default]
-    None,
-    /// Every one.
-    All,
-    /// Those named.
-    Only(Vec<String>),
-}
-
-impl OptionValues {
-    /// Whether the placeholder `name` may take a value starting with `-`.
-    pub(crate) fn allows(&self, name: &str) -> bool {
-        match self {
-            OptionValues::None => false,
-            OptionValues::All => true,
-            OptionValues::Only(names) => names.iter().any(|allowed| allowed == name),
-        }
-    }
 }
 
 /// An HTTP tool's settings.
@@ -136,10 +92,10 @@ pub(crate) struct HttpDef {
 }
 
 /// How long a tool may run when the manifest does not say.
-pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const DEFAULT_TIMEOUT: Duration = toolwire_process::DEFAULT_TIMEOUT;
 
 /// How many bytes a tool may write when the manifest does not say.
-pub(crate) const DEFAULT_OUTPUT_LIMIT: u64 = 1024 * 1024;
+pub(crate) const DEFAULT_OUTPUT_LIMIT: u64 = toolwire_process::DEFAULT_OUTPUT_LIMIT;
 
 impl Manifest {
     /// Reads and checks the manifest at `path`.

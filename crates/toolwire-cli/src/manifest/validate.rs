@@ -10,11 +10,12 @@ use serde_json::Value;
 use toml::Spanned;
 
 use super::spec::{CommandSpec, HttpSpec, OptionValuesSpec, ToolSpec};
+use toolwire_process::Template;
+use toolwire_process::argv::OptionValues;
+
 use super::{
-    CommandDef, DEFAULT_OUTPUT_LIMIT, DEFAULT_TIMEOUT, HttpDef, ManifestError, OptionValues,
-    ToolDef, ToolKind,
+    CommandDef, DEFAULT_OUTPUT_LIMIT, DEFAULT_TIMEOUT, HttpDef, ManifestError, ToolDef, ToolKind,
 };
-use crate::template::Template;
 
 /// Checks the tools of one manifest.
 pub(super) struct Checker<'a> {
@@ -29,7 +30,7 @@ pub(super) struct Checker<'a> {
 type Checked<T> = Result<T, ManifestError>;
 
 impl Checker<'_> {
-    fn error(&self, span: Range<usize>, message: impl Into<String>) -> ManifestError {
+    pub(super) fn error(&self, span: Range<usize>, message: impl Into<String>) -> ManifestError {
         ManifestError::at(self.path, self.source, span, message)
     }
 
@@ -52,7 +53,7 @@ impl Checker<'_> {
         let properties = declared(spec.parameters.as_ref().map(Spanned::get_ref));
         let kind = match (spec.command, spec.http) {
             (Some(command), None) => {
-                ToolKind::Command(self.command(&name, command, &properties)?)
+                ToolKind::Command(Box::new(self.command(&name, command, &properties)?))
             }
             (None, Some(http)) => ToolKind::Http(self.http(&name, http, &properties)?),
             (Some(_), Some(http)) => {
@@ -121,16 +122,15 @@ impl Checker<'_> {
             },
         };
         let option_values = self.option_values(tool, spec.allow_option_values, &args)?;
-        Ok(CommandDef {
-            program: program.get_ref().clone(),
-            args,
-            cwd: spec.cwd.map(|cwd| self.folder.join(cwd.get_ref())),
-            env: spec.env,
-            timeout: self.duration(spec.timeout)?,
-            output_limit: self.limit(spec.output_limit)?,
-            json_output,
-            option_values,
-        })
+        let mut def = CommandDef::new(program.get_ref().clone(), args);
+        def.cwd = spec.cwd.map(|cwd| self.folder.join(cwd.get_ref()));
+        def.env = spec.env;
+        def.timeout = self.duration(spec.timeout)?;
+        def.output_limit = self.limit(spec.output_limit)?;
+        def.json_output = json_output;
+        def.option_values = option_values;
+        def.sandbox = self.sandbox(spec.sandbox)?;
+        Ok(def)
     }
 
     /// `allow_option_values`, whose names must be placeholders of the argv.
@@ -194,8 +194,8 @@ impl Checker<'_> {
         text: &Spanned<String>,
         properties: &Properties,
     ) -> Checked<Template> {
-        let template =
-            Template::parse(text.get_ref()).map_err(|why| self.error(text.span(), why))?;
+        let template = Template::parse(text.get_ref())
+            .map_err(|why| self.error(text.span(), why.to_string()))?;
         if let Some(undeclared) = template.placeholders().find(|name| !properties.has(name)) {
             let message = format!(
                 "placeholder {{{undeclared}}} is not a property of the parameters of {tool:?}"

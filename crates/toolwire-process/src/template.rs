@@ -5,9 +5,21 @@
 
 use serde_json::Value;
 
+/// What is wrong with a template's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateError(String);
+
+impl std::fmt::Display for TemplateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for TemplateError {}
+
 /// One parsed template.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Template {
+pub struct Template {
     parts: Vec<Part>,
 }
 
@@ -19,7 +31,24 @@ enum Part {
 
 impl Template {
     /// Parses `text`, or says what is wrong with it.
-    pub(crate) fn parse(text: &str) -> Result<Self, String> {
+    ///
+    /// ```
+    /// use toolwire_process::Template;
+    ///
+    /// let template = Template::parse("--name={name}").unwrap();
+    /// let filled = template.fill(&serde_json::json!({"name": "a b"}), str::to_owned);
+    /// assert_eq!(filled.as_deref(), Some("--name=a b"));
+    /// assert!(Template::parse("{unclosed").is_err());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An unclosed or unmatched brace, or a placeholder whose name is not a plain name.
+    pub fn parse(text: &str) -> Result<Self, TemplateError> {
+        Self::parse_text(text).map_err(TemplateError)
+    }
+
+    fn parse_text(text: &str) -> Result<Self, String> {
         let mut parts = Vec::new();
         let mut text_part = String::new();
         let mut chars = text.chars().peekable();
@@ -50,7 +79,7 @@ impl Template {
     }
 
     /// The names of the placeholders, in order.
-    pub(crate) fn placeholders(&self) -> impl Iterator<Item = &str> {
+    pub fn placeholders(&self) -> impl Iterator<Item = &str> {
         self.parts.iter().filter_map(|part| match part {
             Part::Placeholder(name) => Some(name.as_str()),
             Part::Text(_) => None,
@@ -58,12 +87,12 @@ impl Template {
     }
 
     /// Whether the template has no placeholder.
-    pub(crate) fn is_literal(&self) -> bool {
+    pub fn is_literal(&self) -> bool {
         self.placeholders().next().is_none()
     }
 
     /// The text of a template without placeholders; `None` when it has one.
-    pub(crate) fn literal_text(&self) -> Option<&str> {
+    pub fn literal_text(&self) -> Option<&str> {
         match self.parts.as_slice() {
             [] => Some(""),
             [Part::Text(text)] => Some(text),
@@ -72,7 +101,7 @@ impl Template {
     }
 
     /// The placeholders the filled text can begin with: those before the first text.
-    pub(crate) fn leading_placeholders(&self) -> impl Iterator<Item = &str> {
+    pub fn leading_placeholders(&self) -> impl Iterator<Item = &str> {
         self.parts.iter().map_while(|part| match part {
             Part::Placeholder(name) => Some(name.as_str()),
             Part::Text(_) => None,
@@ -81,7 +110,7 @@ impl Template {
 
     /// The placeholder whose value begins the text filled from `args`, with that value;
     /// `None` when the template begins with text, or every leading value is empty.
-    pub(crate) fn leading_value(&self, args: &Value) -> Option<(&str, String)> {
+    pub fn leading_value(&self, args: &Value) -> Option<(&str, String)> {
         self.leading_placeholders().find_map(|name| {
             let text = value_text(args.get(name)?)?;
             (!text.is_empty()).then_some((name, text))
@@ -90,7 +119,7 @@ impl Template {
 
     /// Fills the template from `args`, each value passed through `encode`; `None` when a
     /// placeholder's argument is absent or null.
-    pub(crate) fn fill(&self, args: &Value, encode: impl Fn(&str) -> String) -> Option<String> {
+    pub fn fill(&self, args: &Value, encode: impl Fn(&str) -> String) -> Option<String> {
         let mut out = String::new();
         for part in &self.parts {
             match part {

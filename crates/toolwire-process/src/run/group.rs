@@ -12,7 +12,7 @@ use tokio::process::{ChildStderr, ChildStdout, Command};
 
 /// A running command in a process group of its own; dropping it kills the whole group.
 #[derive(Debug)]
-pub(super) struct Group {
+pub(crate) struct Group {
     child: Box<dyn ChildWrapper>,
 }
 
@@ -22,14 +22,14 @@ impl Group {
     /// # Errors
     ///
     /// When the program cannot be started.
-    pub(super) fn spawn(command: Command) -> io::Result<Self> {
+    pub(crate) fn spawn(command: Command) -> io::Result<Self> {
         let mut wrapped = CommandWrap::from(command);
         wrapped.wrap(ProcessGroup::leader());
         Ok(Self { child: wrapped.spawn()? })
     }
 
     /// The program's stdout and stderr, once.
-    pub(super) fn pipes(&mut self) -> Option<(ChildStdout, ChildStderr)> {
+    pub(crate) fn pipes(&mut self) -> Option<(ChildStdout, ChildStderr)> {
         Some((self.child.stdout().take()?, self.child.stderr().take()?))
     }
 
@@ -38,12 +38,12 @@ impl Group {
     /// # Cancel safety
     ///
     /// Dropping it leaves the program running, to be waited for again or killed.
-    pub(super) async fn wait(&mut self) -> io::Result<ExitStatus> {
+    pub(crate) async fn wait(&mut self) -> io::Result<ExitStatus> {
         self.child.wait().await
     }
 
     /// Kills every process still in the group, with `SIGKILL`.
-    pub(super) fn kill(&mut self) {
+    pub(crate) fn kill(&mut self) {
         // An error means the group is empty: everyone in it is gone already.
         let _ = self.child.start_kill();
     }

@@ -16,17 +16,17 @@ use super::group::Group;
 /// How long the output is still read once the program has exited: for what its last writes
 /// left in the pipes. A background process still holding them after that is killed, with
 /// the rest of the group, and what it wrote so far is kept.
-pub(super) const DRAIN: Duration = Duration::from_millis(150);
+pub(crate) const DRAIN: Duration = Duration::from_millis(150);
 
 /// What a command left when it finished.
 #[derive(Debug)]
-pub(super) struct Finished {
+pub(crate) struct Finished {
     /// How it exited.
-    pub(super) status: ExitStatus,
+    pub(crate) status: ExitStatus,
     /// What it wrote to stdout.
-    pub(super) stdout: Vec<u8>,
+    pub(crate) stdout: Vec<u8>,
     /// What it wrote to stderr, without its progress lines, cut at the limit.
-    pub(super) stderr: String,
+    pub(crate) stderr: String,
 }
 
 /// Waits for the program of `group` to exit, reading its output, and drains the pipes for
@@ -40,7 +40,7 @@ pub(super) struct Finished {
 /// # Cancel safety
 ///
 /// Dropping the future drops the group, which kills every process in it.
-pub(super) async fn collect(
+pub(crate) async fn collect(
     mut group: Group,
     limit: u64,
     ctx: &ToolContext,

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 /// # Errors
 ///
 /// A message saying what was looked for, and where.
-pub(crate) fn program(program: &str, cwd: Option<&Path>) -> Result<PathBuf, String> {
+pub fn program(program: &str, cwd: Option<&Path>) -> Result<PathBuf, String> {
     if program.contains('/') {
         let path = match cwd {
             Some(cwd) => cwd.join(program),

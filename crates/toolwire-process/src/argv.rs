@@ -9,8 +9,32 @@
 use serde_json::Value;
 use toolwire::{FailureKind, ToolResult};
 
-use crate::manifest::OptionValues;
 use crate::template::Template;
+
+/// Which placeholders standing alone in option position may take a value starting with `-`
+/// (`allow_option_values` in a manifest); any other is refused such a value, which the program
+/// would read as an option.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum OptionValues {
+    /// None of them: the default.
+    #[default]
+    None,
+    /// Every one.
+    All,
+    /// Those named.
+    Only(Vec<String>),
+}
+
+impl OptionValues {
+    /// Whether the placeholder `name` may take a value starting with `-`.
+    pub fn allows(&self, name: &str) -> bool {
+        match self {
+            OptionValues::None => false,
+            OptionValues::All => true,
+            OptionValues::Only(names) => names.iter().any(|allowed| allowed == name),
+        }
+    }
+}
 
 /// The argv element that ends a program's options, by the usual convention.
 const END_OF_OPTIONS: &str = "--";
@@ -25,7 +49,7 @@ const SHOWN_VALUE: usize = 80;
 ///
 /// An invalid-input failure naming the tool, the placeholder and the value, when a value
 /// starting with `-` lands in option position and its placeholder may not take one.
-pub(crate) fn fill(
+pub fn fill(
     tool: &str,
     program: &str,
     templates: &[Template],
@@ -51,7 +75,7 @@ pub(crate) fn fill(
 
 /// The placeholders of `templates` that stand alone in option position: each may begin an
 /// element before the first literal `--`.
-pub(crate) fn exposed(templates: &[Template]) -> impl Iterator<Item = &str> {
+pub fn exposed(templates: &[Template]) -> impl Iterator<Item = &str> {
     templates
         .iter()
         .take_while(|template| template.literal_text() != Some(END_OF_OPTIONS))
@@ -60,7 +84,7 @@ pub(crate) fn exposed(templates: &[Template]) -> impl Iterator<Item = &str> {
 
 /// Whether a value that `schema` accepts may start with `-`; `false` only when the schema
 /// says it cannot (an `enum` or `const` without one, a boolean, a number at least 0).
-pub(crate) fn may_start_with_dash(schema: Option<&Value>) -> bool {
+pub fn may_start_with_dash(schema: Option<&Value>) -> bool {
     let Some(schema) = schema.and_then(Value::as_object) else { return true };
     let dashed = |value: &Value| match value {
         Value::String(text) => text.starts_with('-'),

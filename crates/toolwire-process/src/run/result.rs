@@ -1,0 +1,68 @@
+//! A finished command's result, as the model reads it.
+
+use std::os::unix::process::ExitStatusExt;
+use std::process::ExitStatus;
+
+use serde_json::{Value, json};
+use toolwire::ToolResult;
+
+use super::output::Finished;
+use crate::launcher::{FAILURE_PREFIX, LAUNCH_FAILED};
+use crate::spec::CommandSpec;
+
+/// The result of the call of `name` that ended as `done`.
+pub(super) fn of(name: &str, spec: &CommandSpec, done: Finished) -> ToolResult {
+    let Finished { status, stdout, stderr } = done;
+    if let Some(why) = launch_failure(status, &stderr) {
+        return ToolResult::failure(format!(
+            "the sandbox of {name:?} could not be applied, and {:?} never ran: {why}; set \
+             sandbox = \"none\" (Sandbox::None) to run it without one",
+            spec.program
+        ));
+    }
+    let stdout = String::from_utf8_lossy(&stdout).into_owned();
+    if !status.success() {
+        let detail = stderr.trim_end();
+        let detail = if detail.is_empty() { String::new() } else { format!(": {detail}") };
+        return ToolResult::failure(format!("{name:?} {}{detail}", how(status)));
+    }
+    let text = stdout.trim_end().to_owned();
+    if spec.json_output {
+        return match serde_json::from_str::<Value>(&stdout) {
+            Ok(value) => ToolResult::ok(value, text),
+            Err(error) => {
+                ToolResult::failure(format!("the output of {name:?} is not JSON: {error}"))
+            }
+        };
+    }
+    ToolResult::ok(json!({"stdout": stdout, "stderr": stderr, "status": 0}), text)
+}
+
+/// What the launcher said when it exited before running the program.
+fn launch_failure(status: ExitStatus, stderr: &str) -> Option<&str> {
+    if status.code() != Some(LAUNCH_FAILED) {
+        return None;
+    }
+    stderr.lines().find_map(|line| line.strip_prefix(FAILURE_PREFIX))
+}
+
+/// How the program ended, when not with success: a signal is named, with the limit that
+/// sends it.
+fn how(status: ExitStatus) -> String {
+    let Some(signal) = status.signal() else {
+        return match status.code() {
+            Some(code) => format!("exited with status {code}"),
+            None => "ended without a status".to_owned(),
+        };
+    };
+    let name = match nix::sys::signal::Signal::try_from(signal) {
+        Ok(signal) => signal.as_str().to_owned(),
+        Err(_) => format!("signal {signal}"),
+    };
+    let why = match name.as_str() {
+        "SIGXCPU" => " (it reached its CPU time limit)",
+        "SIGXFSZ" => " (it reached its file size limit)",
+        _ => "",
+    };
+    format!("was killed by {name}{why}")
+}

@@ -1,0 +1,119 @@
+//! The parent's half of a sandbox: a [`Plan`] with every path resolved, checked against what
+//! the kernel can enforce, and the resources of the call (its temporary folder, its cgroup).
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use tempfile::TempDir;
+
+use super::pids::PidsCgroup;
+use super::{Backend, Limits, Network, Policy, SandboxError, User};
+
+/// What the launcher applies, sent to it as JSON: only absolute, resolved paths.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Plan {
+    /// Readable (and executable), with everything beneath.
+    pub(crate) read: Vec<PathBuf>,
+    /// Writable, with everything beneath.
+    pub(crate) write: Vec<PathBuf>,
+    /// The network rules.
+    pub(crate) network: Network,
+    /// The rlimits.
+    pub(crate) limits: Limits,
+    /// Whether `limits.processes` is applied as `RLIMIT_NPROC` (not under root).
+    pub(crate) nproc_rlimit: bool,
+    /// The `pids` cgroup to join (under root).
+    pub(crate) cgroup: Option<PathBuf>,
+    /// The user to become.
+    pub(crate) user: Option<User>,
+}
+
+/// A plan with what the call holds while it runs; dropping it removes the temporary folder
+/// and kills and removes the cgroup.
+#[derive(Debug)]
+pub(crate) struct Prepared {
+    /// The plan for the launcher.
+    pub(crate) plan: Plan,
+    /// The private temporary folder.
+    pub(crate) temp: Option<TempDir>,
+    // Dropped after `temp`: a process still writing there is killed before the folder goes.
+    _pids: Option<PidsCgroup>,
+}
+
+/// Prepares `policy` for a program whose working folder is `cwd`.
+///
+/// # Errors
+///
+/// Unsupported when this OS or kernel cannot enforce the policy; setup when a path does not
+/// exist or the temporary folder or cgroup cannot be made.
+pub(crate) fn prepare(policy: &Policy, cwd: &Path) -> Result<Prepared, SandboxError> {
+    let Some(backend) = Backend::native() else {
+        return Err(SandboxError::unsupported(
+            "toolwire has no sandbox backend for this OS yet (Landlock is Linux only)",
+        ));
+    };
+    match backend {
+        #[cfg(target_os = "linux")]
+        Backend::Landlock => super::landlock::probe(&policy.network)?,
+        #[cfg(not(target_os = "linux"))]
+        _ => {}
+    }
+    let read = resolve_all(&policy.read, cwd, "read")?;
+    let mut write = resolve_all(&policy.write, cwd, "write")?;
+    if policy.write_working_folder {
+        write.push(resolve(cwd, cwd, "working folder")?);
+    }
+    let temp = policy.temp_folder.then(|| temp_folder(policy.user)).transpose()?;
+    if let Some(temp) = &temp {
+        write.push(resolve(temp.path(), cwd, "temporary folder")?);
+    }
+    let root = nix::unistd::geteuid().is_root();
+    let pids = match policy.limits.processes {
+        Some(max) if root => Some(PidsCgroup::create(max)?),
+        _ => None,
+    };
+    let plan = Plan {
+        read,
+        write,
+        network: policy.network.clone(),
+        limits: policy.limits,
+        nproc_rlimit: pids.is_none(),
+        cgroup: pids.as_ref().map(|pids| pids.path().to_owned()),
+        user: policy.user,
+    };
+    Ok(Prepared { plan, temp, _pids: pids })
+}
+
+/// `paths`, each resolved by [`resolve`].
+fn resolve_all(paths: &[PathBuf], cwd: &Path, what: &str) -> Result<Vec<PathBuf>, SandboxError> {
+    paths.iter().map(|path| resolve(path, cwd, what)).collect()
+}
+
+/// `path` made absolute (against `cwd`) with every symlink and `..` resolved, so that a rule
+/// names what the path really is.
+fn resolve(path: &Path, cwd: &Path, what: &str) -> Result<PathBuf, SandboxError> {
+    cwd.join(path).canonicalize().map_err(|error| {
+        SandboxError::setup(format!(
+            "the {what} path {} cannot be resolved: {error}",
+            path.display()
+        ))
+    })
+}
+
+/// A new private folder under the system's temporary folder, owned by `user` when given.
+fn temp_folder(user: Option<User>) -> Result<TempDir, SandboxError> {
+    let temp = tempfile::Builder::new()
+        .prefix("toolwire-call-")
+        .tempdir()
+        .map_err(|error| SandboxError::setup(format!("cannot make a temporary folder: {error}")))?;
+    if let Some(user) = user {
+        std::os::unix::fs::chown(temp.path(), Some(user.uid), Some(user.gid)).map_err(|error| {
+            SandboxError::setup(format!(
+                "cannot give {} to uid {}: {error}",
+                temp.path().display(),
+                user.uid
+            ))
+        })?;
+    }
+    Ok(temp)
+}
