@@ -1,7 +1,7 @@
 //! The sandbox of a command tool: what its program may read, write and reach, and how much it
 //! may use, applied in the child before the program runs.
 //!
-//! The parent prepares a [`Plan`](plan) (paths resolved, symlinks followed, a private temporary
+//! The parent prepares a plan (paths resolved, symlinks followed, a private temporary
 //! folder made) and hands it, as JSON, to the [launcher](crate::launcher), which applies it to
 //! itself and then `exec`s the program. Nothing the sandbox asks for is best effort: where the
 //! kernel cannot enforce a rule, the call fails with a message that names the missing feature
