@@ -105,6 +105,11 @@ impl Journal {
     /// # Errors
     ///
     /// A database error: the receipt is then not appended.
+    ///
+    /// # Cancel safety
+    ///
+    /// A write: dropping the future does not undo it, and it may still commit: read the state
+    /// back to learn whether it did.
     pub async fn append(&self, receipt: &Receipt) -> Result<(), JournalError> {
         self.store().write(Op::Append(AuditRow::of(receipt)?)).await.map(drop)
     }
@@ -159,6 +164,10 @@ impl Journal {
     /// # Errors
     ///
     /// A database error, or a stored receipt that does not decode.
+    ///
+    /// # Cancel safety
+    ///
+    /// Safe: it only reads, and dropping it changes nothing.
     pub async fn receipts(&self, query: &AuditQuery) -> Result<Vec<Receipt>, JournalError> {
         let filter = AuditFilter {
             call_id: query.call_id.as_deref(),

@@ -73,6 +73,11 @@ impl Journal {
     /// database that cannot be reached, refuses the TLS that `sslmode` asks for, is locked or
     /// is full. A URL of a backend this build left out
     /// ([`Unavailable`](JournalErrorKind::Unavailable)) names the feature to enable.
+    ///
+    /// # Cancel safety
+    ///
+    /// Dropping it part way may leave the database made and its schema brought up to date (each
+    /// migration commits on its own), which a later open takes as it is; nothing else is left.
     pub async fn open(url: &str) -> Result<Self, JournalError> {
         Self::open_with(url, JournalOptions::default()).await
     }
@@ -82,6 +87,11 @@ impl Journal {
     /// # Errors
     ///
     /// As [`open`](Self::open).
+    ///
+    /// # Cancel safety
+    ///
+    /// Dropping it part way may leave the database made and its schema brought up to date (each
+    /// migration commits on its own), which a later open takes as it is; nothing else is left.
     pub async fn open_with(url: &str, options: JournalOptions) -> Result<Self, JournalError> {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             return Self::postgres_with(url, options).await;
@@ -102,6 +112,11 @@ impl Journal {
     /// # Errors
     ///
     /// As [`open`](Self::open).
+    ///
+    /// # Cancel safety
+    ///
+    /// Dropping it part way may leave the database made and its schema brought up to date (each
+    /// migration commits on its own), which a later open takes as it is; nothing else is left.
     #[cfg(feature = "sqlite")]
     pub async fn sqlite_with(
         path: impl AsRef<Path>,

@@ -58,6 +58,10 @@ impl Journal {
     /// # Errors
     ///
     /// A database error, or a stored record that does not decode.
+    ///
+    /// # Cancel safety
+    ///
+    /// Safe: it only reads, and dropping it changes nothing.
     pub async fn record(&self, call_id: &str) -> Result<Option<CallRecord>, JournalError> {
         let row = reads::call(self.store().reader(), self.store().place(), call_id).await?;
         row.map(call_record).transpose()
@@ -69,6 +73,10 @@ impl Journal {
     /// # Errors
     ///
     /// A database error, or a stored record that does not decode.
+    ///
+    /// # Cancel safety
+    ///
+    /// Safe: it only reads, and dropping it changes nothing.
     pub async fn unknown_outcomes(&self) -> Result<Vec<CallRecord>, JournalError> {
         let rows = reads::calls_in(self.store().reader(), self.store().place(), "unknown").await?;
         rows.into_iter().map(call_record).collect()
@@ -81,6 +89,11 @@ impl Journal {
     ///
     /// [`NotUnknown`](JournalErrorKind::NotUnknown) when the call is not of unknown outcome;
     /// a database error.
+    ///
+    /// # Cancel safety
+    ///
+    /// A write: dropping the future does not undo it, and it may still commit: read the state
+    /// back to learn whether it did.
     pub async fn resolve(&self, call_id: &str, resolution: Resolution) -> Result<(), JournalError> {
         let completed = match resolution {
             Resolution::TookEffect(result) => {

@@ -91,6 +91,11 @@ impl Journal {
     /// # Errors
     ///
     /// A [`JournalError`] when the database cannot record it.
+    ///
+    /// # Cancel safety
+    ///
+    /// A write: dropping the future does not undo it, and it may still commit: read the state
+    /// back to learn whether it did.
     pub async fn save_run(&self, run: &PausedRun) -> Result<(), JournalError> {
         let now = now_millis();
         let mut waiting = Vec::with_capacity(run.waiting.len());
@@ -124,6 +129,10 @@ impl Journal {
     ///
     /// A [`JournalError`] when the database cannot be read, or the run's records cannot be
     /// decoded ([`Corrupt`](JournalErrorKind::Corrupt)).
+    ///
+    /// # Cancel safety
+    ///
+    /// Safe: it only reads, and dropping it changes nothing.
     pub async fn run(&self, run_id: &str) -> Result<Option<PausedRun>, JournalError> {
         let row = run_reads::run(self.store().reader(), self.store().place(), run_id).await?;
         row.map(paused).transpose()
@@ -134,6 +143,10 @@ impl Journal {
     /// # Errors
     ///
     /// As [`run`](Self::run).
+    ///
+    /// # Cancel safety
+    ///
+    /// Safe: it only reads, and dropping it changes nothing.
     pub async fn runs(&self) -> Result<Vec<PausedRun>, JournalError> {
         let rows = run_reads::runs(self.store().reader(), self.store().place()).await?;
         rows.into_iter().map(paused).collect()
@@ -148,6 +161,11 @@ impl Journal {
     ///
     /// [`UnknownRun`](JournalErrorKind::UnknownRun) when the journal holds no such run;
     /// [`AlreadyResumed`](JournalErrorKind::AlreadyResumed) when another resume holds it.
+    ///
+    /// # Cancel safety
+    ///
+    /// A write: dropping the future does not undo it, and it may still commit: read the state
+    /// back to learn whether it did.
     pub async fn claim_run(&self, run_id: &str) -> Result<PausedRun, JournalError> {
         let now = now_millis();
         let until = now.saturating_add(millis_of(self.inner.options.run_claim));
@@ -174,6 +192,11 @@ impl Journal {
     /// # Errors
     ///
     /// A [`JournalError`] when the database cannot record it.
+    ///
+    /// # Cancel safety
+    ///
+    /// A write: dropping the future does not undo it, and it may still commit: read the state
+    /// back to learn whether it did.
     pub async fn release_run(&self, run_id: &str) -> Result<bool, JournalError> {
         let reply = self.store().write(Op::ReleaseRun { run_id: run_id.to_owned() }).await?;
         let Reply::Done(held) = reply else { return Err(unexpected(&reply)) };
@@ -185,6 +208,11 @@ impl Journal {
     /// # Errors
     ///
     /// A [`JournalError`] when the database cannot record it.
+    ///
+    /// # Cancel safety
+    ///
+    /// A write: dropping the future does not undo it, and it may still commit: read the state
+    /// back to learn whether it did.
     pub async fn remove_run(&self, run_id: &str) -> Result<bool, JournalError> {
         let reply = self.store().write(Op::RemoveRun { run_id: run_id.to_owned() }).await?;
         let Reply::Done(held) = reply else { return Err(unexpected(&reply)) };
@@ -200,6 +228,11 @@ impl Journal {
     /// [`UnknownRequest`](JournalErrorKind::UnknownRequest) when no paused run waits on the
     /// request; [`AlreadyAnswered`](JournalErrorKind::AlreadyAnswered) for a second answer;
     /// [`Expired`](JournalErrorKind::Expired) when the request lapsed.
+    ///
+    /// # Cancel safety
+    ///
+    /// A write: dropping the future does not undo it, and it may still commit: read the state
+    /// back to learn whether it did.
     pub async fn answer_run(&self, answer: &Answer) -> Result<String, JournalError> {
         let json = serde_json::to_string(answer).map_err(|e| JournalError::corrupt("answer", e))?;
         let id = answer.id.clone();

@@ -62,6 +62,10 @@ impl Journal {
     /// # Errors
     ///
     /// A database error, or a stored record that does not decode.
+    ///
+    /// # Cancel safety
+    ///
+    /// Safe: it only reads, and dropping it changes nothing.
     pub async fn pending(&self, filter: &PendingFilter) -> Result<Vec<Suspension>, JournalError> {
         let store = self.store();
         let rows = reads::open_requests(
@@ -84,6 +88,11 @@ impl Journal {
     /// declined); [`AlreadyAnswered`](JournalErrorKind::AlreadyAnswered) for a second answer;
     /// [`AnswerMismatch`](JournalErrorKind::AnswerMismatch) when the stored request was made
     /// for other arguments than its call holds.
+    ///
+    /// # Cancel safety
+    ///
+    /// A write: dropping the future does not undo it, and it may still commit: read the state
+    /// back to learn whether it did.
     pub async fn answer(&self, answer: Answer) -> Result<Suspension, JournalError> {
         let id = answer.id.clone();
         let reply = self.store().write(Op::Answer { answer, now: now_millis() }).await?;
@@ -132,6 +141,11 @@ impl Journal {
     /// # Errors
     ///
     /// A database error; nothing is expired then.
+    ///
+    /// # Cancel safety
+    ///
+    /// A write: dropping the future does not undo it, and it may still commit: read the state
+    /// back to learn whether it did.
     pub async fn expire_due(&self) -> Result<Vec<Receipt>, JournalError> {
         match self.store().write(Op::ExpireDue { now: now_millis() }).await? {
             Reply::Expired(receipts) => Ok(receipts),

@@ -146,6 +146,10 @@ impl RemoteServer {
     /// # Errors
     ///
     /// A [`ConnectErrorKind::ListTools`] error when the listing fails.
+    ///
+    /// # Cancel safety
+    ///
+    /// Dropping it part way keeps the catalog of the last refresh that finished.
     pub async fn refresh(&self) -> Result<(), ConnectError> {
         relist(&self.inner.side, &self.inner.peer)
             .await

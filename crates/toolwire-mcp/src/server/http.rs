@@ -43,6 +43,11 @@ pub fn router<H: Extras>(server: McpServer<H>, options: HttpOptions) -> Router {
 /// # Errors
 ///
 /// The I/O error of binding the address or of serving.
+///
+/// # Cancel safety
+///
+/// Dropping the future stops accepting: the listener closes. Connections already accepted
+/// are served by tasks of their own (axum's), which go on until each connection ends.
 pub async fn serve_http<H: Extras>(
     server: McpServer<H>,
     addr: impl ToSocketAddrs,
@@ -55,6 +60,11 @@ pub async fn serve_http<H: Extras>(
 /// # Errors
 ///
 /// The I/O error of binding the address or of serving.
+///
+/// # Cancel safety
+///
+/// Dropping the future stops accepting: the listener closes. Connections already accepted
+/// are served by tasks of their own (axum's), which go on until each connection ends.
 pub async fn serve_http_with<H: Extras>(
     server: McpServer<H>,
     addr: impl ToSocketAddrs,
@@ -69,6 +79,11 @@ pub async fn serve_http_with<H: Extras>(
 /// # Errors
 ///
 /// The I/O error of serving.
+///
+/// # Cancel safety
+///
+/// Dropping the future stops accepting: the listener closes. Connections already accepted
+/// are served by tasks of their own (axum's), which go on until each connection ends.
 pub async fn serve_on<H: Extras>(
     listener: TcpListener,
     server: McpServer<H>,
