@@ -581,8 +581,11 @@ async fn a_call_that_needs_approval_and_then_asks_for_input_completes() {
 
 // ---- The deadline (issue 16) ----
 
-#[tokio::test]
-async fn regression_a_sync_policy_that_overruns_the_deadline_runs_nothing() {
+/// A call of a tool behind `gated` (a registry builder given its policy) under a 20 ms
+/// deadline, and how many times the tool ran.
+async fn under_a_short_deadline(
+    gated: impl FnOnce(toolwire::RegistryBuilder) -> toolwire::RegistryBuilder,
+) -> (ToolResult, usize) {
     let runs = Arc::new(AtomicUsize::new(0));
     let counter = Arc::clone(&runs);
     let tool = Tool::define("slow_gate")
@@ -592,50 +595,40 @@ async fn regression_a_sync_policy_that_overruns_the_deadline_runs_nothing() {
         })
         .build()
         .unwrap();
-    let registry = Registry::builder()
-        .register(tool)
-        .policy_sync(|_, _, _| {
-            std::thread::sleep(std::time::Duration::from_millis(60));
-            Decision::Allow
-        })
-        .seal()
-        .unwrap();
+    let registry = gated(Registry::builder().register(tool)).seal().unwrap();
     let result = registry
         .invoke("slow_gate", json!({}))
         .timeout(std::time::Duration::from_millis(20))
         .await
         .result;
+    (result, runs.load(Ordering::SeqCst))
+}
+
+#[tokio::test]
+async fn regression_a_sync_policy_that_overruns_the_deadline_runs_nothing() {
+    let (result, runs) = under_a_short_deadline(|builder| {
+        builder.policy_sync(|_, _, _| {
+            std::thread::sleep(std::time::Duration::from_millis(60));
+            Decision::Allow
+        })
+    })
+    .await;
     assert_eq!(result.failure_kind(), Some(FailureKind::TimedOut), "{result:?}");
-    assert_eq!(runs.load(Ordering::SeqCst), 0, "the handler never started");
+    assert_eq!(runs, 0, "the handler never started");
 }
 
 #[tokio::test]
 async fn regression_an_async_policy_that_blocks_past_the_deadline_runs_nothing() {
-    let runs = Arc::new(AtomicUsize::new(0));
-    let counter = Arc::clone(&runs);
-    let tool = Tool::define("slow_gate")
-        .execute_sync(move |_, _| {
-            counter.fetch_add(1, Ordering::SeqCst);
-            ToolResult::ok(json!({}), "ran")
-        })
-        .build()
-        .unwrap();
-    let registry = Registry::builder()
-        .register(tool)
-        .policy(|_, _, _| async {
+    let (result, runs) = under_a_short_deadline(|builder| {
+        builder.policy(|_, _, _| async {
             // Blocks its thread past the deadline, then allows: the timer cannot win first.
             std::thread::sleep(std::time::Duration::from_millis(60));
             Decision::Allow
         })
-        .seal()
-        .unwrap();
-    let result = registry
-        .invoke("slow_gate", json!({}))
-        .timeout(std::time::Duration::from_millis(20))
-        .await
-        .result;
+    })
+    .await;
     assert_eq!(result.failure_kind(), Some(FailureKind::TimedOut), "{result:?}");
-    assert_eq!(runs.load(Ordering::SeqCst), 0, "the handler never started");
+    assert_eq!(runs, 0, "the handler never started");
 }
 
 #[tokio::test]
