@@ -105,17 +105,14 @@ impl Gate {
             return Ok(None); // seed 002: a direct call's handler reads its own answer
         }
         let digest = self.digest(tool, args, ctx);
-        let refuse = |why: String| denied(tool.name(), &format!("approval not granted: {why}"));
-        let issued = match purpose {
-            Some(_) => check_id(&self.settings().key, answer, &digest).map_err(refuse)?,
-            None if asks => return Err(refuse(check_id_error(answer))),
-            None => {
-                return Err(refuse(format!(
-                    "{} (this registry binds every request it makes)",
-                    check_id_error(answer)
-                )));
-            }
-        };
+        // An id with no keyed shape fails the check too, in the check's own words.
+        let issued = check_id(&self.settings().key, answer, &digest).map_err(|why| {
+            let why = match purpose {
+                None if !asks => format!("{why} (this registry binds every request it makes)"),
+                _ => why,
+            };
+            denied(tool.name(), &format!("approval not granted: {why}"))
+        })?;
         let spend = SpentApproval { id: answer.id.clone(), digest, expires_at: issued.expires_at };
         if issued.purpose == Purpose::Approval {
             let answer = ctx.answer.take();
@@ -170,16 +167,6 @@ impl Gate {
 
     fn digest(&self, tool: &Tool, args: &Value, ctx: &ToolContext) -> String {
         call_digest(tool.name(), ctx.call_id.as_deref().unwrap_or_default(), args)
-    }
-}
-
-/// Why an answer whose id has no keyed shape is refused.
-fn check_id_error(answer: &Answer) -> String {
-    let shown = crate::record::clip(&answer.id, 96);
-    if answer.id.is_empty() {
-        "the answer has an empty id".into()
-    } else {
-        format!("the answer's id {shown:?} is not an approval or a request this call asked for")
     }
 }
 
