@@ -102,12 +102,6 @@ pub use run::{
 };
 
 /// Installs rustls's `ring` crypto provider as the process default, unless one is installed
-/// already (the host's own wins). Model clients call it when they are built; a host that makes
-/// its own `reqwest` clients in a program that links this crate must call it first, since
-/// `reqwest` is built here with TLS but without a provider of its own.
-pub fn install_tls_provider() {
-    #[cfg(feature = "rustls")]
-    {
-        let _ = rustls::crypto::ring::default_provider().install_default();
-    }
-}
+/// already: the one function of the core, [`toolwire::install_tls_provider`], re-exported for
+/// hosts that build their own `reqwest` clients beside this crate's.
+pub use toolwire::install_tls_provider;

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::Value;
 use toolwire::ToolResult;
 
@@ -90,15 +91,12 @@ fn header_value(name: &str, spec: &HeaderSpec) -> Result<String, String> {
     }
 }
 
-/// Percent-encodes everything but the unreserved characters of RFC 3986.
+/// Everything but RFC 3986's unreserved characters (`ALPHA / DIGIT / "-" / "." / "_" / "~"`)
+/// is encoded, so a value cannot end its path segment or query part.
+const NOT_UNRESERVED: &AsciiSet =
+    &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
+
+/// Percent-encodes one argument's text for its place in the URL.
 fn encode(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for byte in text.bytes() {
-        if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
-            out.push(char::from(byte));
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
+    utf8_percent_encode(text, NOT_UNRESERVED).to_string()
 }

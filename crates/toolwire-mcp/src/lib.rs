@@ -31,13 +31,6 @@ pub mod server;
 pub use toolwire::Registry;
 
 /// Installs rustls's `ring` crypto provider as the process default, unless one is installed
-/// already (the host's own wins). With the `rustls` feature, reqwest (which rmcp's HTTP client
-/// uses) is built with TLS but no provider of its own, so every reqwest client in the program
-/// needs one: the client calls this before it connects over HTTP, and a host that makes its
-/// own reqwest clients should call it first. Without the feature it does nothing.
-pub fn install_tls_provider() {
-    #[cfg(feature = "rustls")]
-    {
-        let _ = rustls::crypto::ring::default_provider().install_default();
-    }
-}
+/// already: the one function of the core, [`toolwire::install_tls_provider`], re-exported for
+/// hosts that build their own `reqwest` clients beside this crate's.
+pub use toolwire::install_tls_provider;

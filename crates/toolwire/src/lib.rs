@@ -101,6 +101,7 @@ pub mod registry;
 mod schema;
 mod state;
 pub mod suspend;
+mod tls;
 mod tool;
 #[cfg(feature = "typed")]
 pub mod typed;
@@ -119,6 +120,7 @@ pub use registry::{
     Registry, RegistryBuilder,
 };
 pub use schema::ArgumentLimits;
+pub use tls::install_tls_provider;
 pub use tool::{Annotations, Proposal, Tool, ToolBuilder};
 #[cfg(feature = "typed")]
 pub use typed::TypedTool;
