@@ -1,7 +1,7 @@
 //! Abort semantics (seed 000 and DESIGN "Cancellation is real"): pre-aborted, mid-flight and
 //! post-resolve aborts, reasons, and the abort storm.
 
-mod common;
+use crate::common;
 
 use std::future::IntoFuture;
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! Deadlines (seed 002 "timeout"): visible to the handler, enforced on handlers that ignore
 //! them, firing the handler's signal without touching the caller's.
 
-mod common;
+use crate::common;
 
 use std::future::{Future, IntoFuture};
 use std::sync::{Arc, Mutex};
