@@ -1,11 +1,9 @@
 //! Escapes through the file system: each is stopped, and the file it aimed at is checked
 //! from the outside.
 
-mod common;
-
 use std::path::PathBuf;
 
-use common::{default_sandbox, folder, run, sandbox, text};
+use crate::common::{default_sandbox, folder, run, sandbox, text};
 
 #[test]
 fn a_write_outside_the_allowlist_is_refused() {

@@ -1,14 +1,12 @@
 //! Escapes through resources, privileges and processes: a fork bomb, a huge allocation, a
 //! spinning CPU, a setuid binary, and a grandchild that tries to outlive the call.
 
-mod common;
-
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use common::{PYTHON, folder, run, sandbox, text};
+use crate::common::{PYTHON, folder, run, sandbox, text};
 use toolwire_process::sandbox::User;
 
 /// The live pids listed in `file` (zombies and the gone left out).

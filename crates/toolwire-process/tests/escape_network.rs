@@ -1,12 +1,10 @@
 //! Escapes through the network: each connection is refused, and the listener, on loopback,
 //! saw none.
 
-mod common;
-
 use std::net::TcpListener;
 use std::time::Duration;
 
-use common::{PYTHON, default_sandbox, folder, run, sandbox, text};
+use crate::common::{PYTHON, default_sandbox, folder, run, sandbox, text};
 use toolwire_process::sandbox::Network;
 
 /// A listener on loopback that never blocks when asked for a connection.

@@ -1,7 +1,5 @@
 //! Helpers of the escape tests: run a program under a policy through the public API.
 
-#![allow(dead_code, unreachable_pub)]
-
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -12,10 +10,10 @@ use toolwire_process::sandbox::{Policy, Sandbox};
 use toolwire_process::{CommandSpec, CommandTool, Template};
 
 /// The real Python (not a version manager's shim, which needs its environment).
-pub const PYTHON: &str = "/usr/bin/python3";
+pub(crate) const PYTHON: &str = "/usr/bin/python3";
 
 /// A fresh folder, removed when the returned guard drops.
-pub fn folder() -> tempfile::TempDir {
+pub(crate) fn folder() -> tempfile::TempDir {
     tempfile::Builder::new()
         .prefix("toolwire-process-test-")
         .tempdir()
@@ -23,7 +21,7 @@ pub fn folder() -> tempfile::TempDir {
 }
 
 /// Runs `argv` (literal elements) in `cwd` under `sandbox`, with this crate's launcher.
-pub fn run(sandbox: Sandbox, cwd: &Path, argv: &[&str]) -> ToolResult {
+pub(crate) fn run(sandbox: Sandbox, cwd: &Path, argv: &[&str]) -> ToolResult {
     let (program, args) = argv.split_first().unwrap_or_else(|| panic!("an empty argv"));
     let args = args.iter().map(|arg| literal(arg)).collect();
     let mut spec = CommandSpec::new(*program, args);
@@ -46,18 +44,18 @@ fn literal(text: &str) -> Template {
 }
 
 /// The default policy.
-pub fn default_sandbox() -> Sandbox {
+pub(crate) fn default_sandbox() -> Sandbox {
     Sandbox::Policy(Policy::default())
 }
 
 /// The default policy, changed by `change`.
-pub fn sandbox(change: impl FnOnce(&mut Policy)) -> Sandbox {
+pub(crate) fn sandbox(change: impl FnOnce(&mut Policy)) -> Sandbox {
     let mut policy = Policy::default();
     change(&mut policy);
     Sandbox::Policy(policy)
 }
 
 /// The result's text, for messages.
-pub fn text(result: &ToolResult) -> String {
+pub(crate) fn text(result: &ToolResult) -> String {
     result.text().unwrap_or_default().to_owned()
 }
