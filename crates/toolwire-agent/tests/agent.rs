@@ -1,11 +1,9 @@
 //! The loop's behaviour with an in-process model: limits, bad calls, a model that loops,
 //! events, approvals that pause a run and resume it in a new agent, and stored runs.
 
-mod common;
-
 use std::sync::{Arc, Mutex};
 
-use common::{Scripted, balanced, weather};
+use crate::common::{Scripted, balanced, weather};
 use serde_json::{Value, json};
 use toolwire::policy::ApprovalKey;
 use toolwire::{Answer, FailureKind, Provider, Registry, Tool, ToolCall, ToolResult};

@@ -2,11 +2,9 @@
 //! unreadable replies, and aborts. Every run ends with a reason, and its history stays
 //! balanced.
 
-mod common;
-
 use std::time::Duration;
 
-use common::{Mock, PROVIDERS, Piece, Reply, balanced, events, fixture, weather};
+use crate::common::{Mock, PROVIDERS, Piece, Reply, balanced, events, fixture, weather};
 use futures_util::future::join_all;
 use toolwire::{AbortController, Provider};
 use toolwire_agent::{Agent, ErrorKind, RetryPolicy, RunOutcome, StopReason};

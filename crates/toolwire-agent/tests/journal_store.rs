@@ -2,11 +2,9 @@
 //! answered and resumed in another, and one resume holds it at a time.
 #![cfg(feature = "journal")]
 
-mod common;
-
 use std::sync::{Arc, Mutex};
 
-use common::{Scripted, balanced, weather};
+use crate::common::{Scripted, balanced, weather};
 use serde_json::json;
 use toolwire::{Answer, Provider, Registry, Tool, ToolCall, ToolResult};
 use toolwire_agent::{Agent, ErrorKind, RunStore, StopReason};

@@ -1,12 +1,12 @@
 //! Each provider against a local mock server replaying its documented payloads: a normal
 //! turn, parallel calls, a streamed turn, and calls that start while the stream goes on.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{Mock, PROVIDERS, Reply, balanced, events, fixture, weather};
+use crate::common::{Mock, PROVIDERS, Reply, balanced, events, fixture, weather};
 use serde_json::Value;
 use tokio::sync::Notify;
 use toolwire::Provider;

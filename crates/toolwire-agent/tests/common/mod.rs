@@ -1,7 +1,5 @@
 //! A local mock model server that replays recorded payloads, and the tools the tests run.
 
-#![allow(dead_code, reason = "each test file uses a part of the helpers")]
-
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};

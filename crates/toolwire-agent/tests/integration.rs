@@ -1,0 +1,11 @@
+//! The integration tests of toolwire-agent.
+//!
+//! One test binary for the crate: each file of this folder is a module of it, so the
+//! dependency graph is linked once, not once per file.
+
+mod common;
+
+mod agent;
+mod failures;
+mod journal_store;
+mod providers;
