@@ -1,7 +1,7 @@
 //! Imported tools called through a toolwire registry, against an rmcp server served
 //! in-process: names, results, progress, cancellation and timeouts.
 
-mod client_support;
+use crate::client_support;
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use toolwire::{AbortController, FailureKind, Registry};
 use toolwire_mcp::client::ClientOptions;
 
-use client_support::{duplex, eventually};
+use crate::client_support::{duplex, eventually};
 
 async fn connected(options: ClientOptions) -> (client_support::TestServer, Registry) {
     let (server, client) = duplex("demo", options).await;

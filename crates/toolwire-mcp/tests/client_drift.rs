@@ -1,13 +1,11 @@
 //! Drift: a server that changes a tool after the host trusted it is refused until the host
 //! accepts the new definition.
 
-mod client_support;
-
 use serde_json::json;
 use toolwire::{FailureKind, Registry};
 use toolwire_mcp::client::{Change, ClientOptions};
 
-use client_support::{duplex, eventually};
+use crate::client_support::{duplex, eventually};
 
 #[tokio::test]
 async fn a_changed_tool_fails_closed_naming_the_change_until_accepted() {

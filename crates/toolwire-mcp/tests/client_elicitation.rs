@@ -1,13 +1,11 @@
 //! Elicitation: a server asking the user for input in the middle of a call.
 
-mod client_support;
-
 use std::sync::{Arc, Mutex};
 
 use serde_json::json;
 use toolwire_mcp::client::{ClientOptions, Elicitation, ElicitationReply};
 
-use client_support::duplex;
+use crate::client_support::duplex;
 
 #[tokio::test]
 async fn an_elicitation_handler_answers_with_the_schema_defaults() {

@@ -1,7 +1,7 @@
 //! Connections from an `mcp.json`: streamable HTTP on 127.0.0.1, and a child process over
 //! stdio that dies in the middle of a call.
 
-mod client_support;
+use crate::client_support;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use toolwire::{FailureKind, Registry, ToolCall};
 use toolwire_mcp::client::{ClientOptions, ConnectErrorKind, McpConfig, RemoteServer};
 
-use client_support::{child_entry, duplex, http};
+use crate::client_support::{child_entry, duplex, http};
 
 #[test]
 fn child_server_entry() {

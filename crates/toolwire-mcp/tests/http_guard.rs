@@ -1,11 +1,11 @@
 //! The HTTP side's checks, on by default: each bad request gets a clear JSON-RPC error and
 //! nothing else, and the server goes on serving.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 
-use common::{Send, in_session, open_session, rpc, send, serve};
+use crate::common::{Send, in_session, open_session, rpc, send, serve};
 use serde_json::json;
 use toolwire_mcp::server::HttpOptions;
 

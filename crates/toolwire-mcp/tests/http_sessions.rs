@@ -1,12 +1,12 @@
 //! Calls over HTTP under stress: clients that go away mid-call, and a burst on one session.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use common::{Probe, Send, in_session, open_session, rpc, send, serve};
+use crate::common::{Probe, Send, in_session, open_session, rpc, send, serve};
 use serde_json::json;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;

@@ -1,8 +1,6 @@
 //! A small MCP server for the client tests, served in-process over a duplex stream, over
 //! streamable HTTP on 127.0.0.1, or as a child process (this test binary run again).
 
-#![allow(dead_code, unreachable_pub, reason = "shared by several test files, each using a part")]
-
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -18,11 +16,11 @@ use serde_json::{Value, json};
 use toolwire_mcp::client::{ClientOptions, RemoteServer};
 
 /// The env var that makes [`child_server_entry`] serve on stdio.
-pub const CHILD_ENV: &str = "TOOLWIRE_MCP_TEST_CHILD_SERVER";
+pub(crate) const CHILD_ENV: &str = "TOOLWIRE_MCP_TEST_CHILD_SERVER";
 
 /// What the server saw, shared by all its sessions.
 #[derive(Default)]
-pub struct Seen {
+pub(crate) struct Seen {
     /// A `notifications/cancelled` arrived.
     pub cancelled_notification: AtomicBool,
     /// A running handler saw its request's cancellation token fire.
@@ -35,7 +33,7 @@ pub struct Seen {
 }
 
 #[derive(Clone, Default)]
-pub struct TestServer {
+pub(crate) struct TestServer {
     pub seen: Arc<Seen>,
 }
 
@@ -47,7 +45,7 @@ fn schema(value: Value) -> Arc<JsonObject> {
 }
 
 impl TestServer {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let server = Self::default();
         *server.seen.echo_description.lock().unwrap() = "Echo the text".into();
         server
@@ -82,7 +80,7 @@ impl TestServer {
     }
 
     /// Changes `echo`'s description and tells every session.
-    pub async fn change_echo(&self, description: &str) {
+    pub(crate) async fn change_echo(&self, description: &str) {
         *self.seen.echo_description.lock().unwrap() = description.into();
         let peers = self.seen.peers.lock().unwrap().clone();
         for peer in peers {
@@ -213,7 +211,7 @@ impl ServerHandler for TestServer {
 }
 
 /// Serves a fresh [`TestServer`] over an in-process duplex stream and connects to it.
-pub async fn duplex(name: &str, options: ClientOptions) -> (TestServer, RemoteServer) {
+pub(crate) async fn duplex(name: &str, options: ClientOptions) -> (TestServer, RemoteServer) {
     let server = TestServer::new();
     let (client_io, server_io) = tokio::io::duplex(1 << 16);
     let handler = server.clone();
@@ -229,7 +227,7 @@ pub async fn duplex(name: &str, options: ClientOptions) -> (TestServer, RemoteSe
 }
 
 /// Serves [`TestServer`] over streamable HTTP on 127.0.0.1 and returns its url.
-pub async fn http() -> (TestServer, String) {
+pub(crate) async fn http() -> (TestServer, String) {
     use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
     use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
     let server = TestServer::new();
@@ -247,23 +245,27 @@ pub async fn http() -> (TestServer, String) {
 }
 
 /// The `mcp.json` entry that runs this test binary as a stdio server.
-pub fn child_entry() -> Value {
+pub(crate) fn child_entry() -> Value {
     let exe = std::env::current_exe().expect("current exe");
     json!({
         "command": exe.to_string_lossy(),
-        "args": ["child_server_entry", "--exact", "--nocapture", "--test-threads=1"],
+        "args": [CHILD_TEST, "--exact", "--nocapture", "--test-threads=1"],
         "env": {CHILD_ENV: "1"}
     })
 }
 
-/// Serves [`TestServer`] on stdio when run as the child; returns at once otherwise. Each test
-/// file that spawns the child declares a test with this body, named `child_server_entry`.
-pub fn child_server_entry() {
+/// The test that runs [`child_server_entry`], by its path in the test binary.
+const CHILD_TEST: &str = "client_transports::child_server_entry";
+
+/// Serves [`TestServer`] on stdio when run as the child; returns at once otherwise. The test
+/// named by [`CHILD_TEST`] has this body.
+pub(crate) fn child_server_entry() {
     if std::env::var_os(CHILD_ENV).is_none() {
         return;
     }
-    // libtest has written "test child_server_entry ... " with no newline: end that line, so
-    // the first message is a line of its own (the client skips lines that are not JSON).
+    // libtest has written "test client_transports::child_server_entry ... " with no newline:
+    // end that line, so the first message is a line of its own (the client skips lines that
+    // are not JSON).
     let mut stdout = std::io::stdout();
     let _ = std::io::Write::write_all(&mut stdout, b"\n");
     let _ = std::io::Write::flush(&mut stdout);
@@ -278,7 +280,7 @@ pub fn child_server_entry() {
 }
 
 /// Waits up to 5 s for `check` to hold.
-pub async fn eventually(mut check: impl FnMut() -> bool) -> bool {
+pub(crate) async fn eventually(mut check: impl FnMut() -> bool) -> bool {
     for _ in 0..500 {
         if check() {
             return true;

@@ -1,10 +1,8 @@
 //! What the HTTP tests share: a server of test tools on a free loopback port, and a plain
 //! HTTP/1.1 client that shows exactly what went over the wire.
 
-#![allow(dead_code, reason = "each test file uses a part")]
-
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -18,7 +16,6 @@ use toolwire_mcp::server::{HttpOptions, McpServer, serve_on};
 pub(crate) struct Probe {
     pub(crate) started: AtomicUsize,
     pub(crate) dropped: AtomicUsize,
-    pub(crate) finished: AtomicBool,
 }
 
 struct DropCount(Arc<Probe>);

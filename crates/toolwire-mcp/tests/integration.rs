@@ -1,0 +1,18 @@
+//! The integration tests of toolwire-mcp: its server, its client, and interop with the official SDK.
+//!
+//! One test binary for the crate: each file of this folder is a module of it, so the
+//! dependency graph is linked once, not once per file.
+
+mod client_support;
+mod common;
+
+mod client_calls;
+mod client_config;
+mod client_drift;
+mod client_elicitation;
+mod client_transports;
+mod http_guard;
+mod http_sessions;
+mod interop;
+mod server_peer;
+mod server_settings;
