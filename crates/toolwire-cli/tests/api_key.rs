@@ -4,7 +4,7 @@
 //! The providers' hosts are reached through `HTTPS_PROXY`, a local listener that counts the
 //! connections made to it: nothing is sent when it counts none.
 
-mod common;
+use crate::common;
 
 use std::net::{TcpListener, TcpStream};
 use std::process::{Command, Stdio};
@@ -12,8 +12,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use common::model::{mock_model, saying};
-use common::{binary, example, stderr, stdout, toolwire};
+use crate::common::model::{mock_model, saying};
+use crate::common::{binary, example, stderr, stdout, toolwire};
 
 /// A proxy that counts the connections made to it, and closes each at once.
 struct CountingProxy {

@@ -1,8 +1,6 @@
 //! The bad-input cases of manifests: a missing program, and a command that floods stdout.
 
-mod common;
-
-use common::{manifest, toolwire};
+use crate::common::{manifest, toolwire};
 use predicates::str::contains;
 
 #[test]

@@ -1,9 +1,9 @@
 //! `toolwire call`: results, failures and exit codes, on the shipped example and on small
 //! manifests.
 
-mod common;
+use crate::common;
 
-use common::{example, manifest, stderr, stdout, toolwire};
+use crate::common::{example, manifest, stderr, stdout, toolwire};
 use predicates::str::contains;
 
 #[test]

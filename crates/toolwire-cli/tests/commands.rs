@@ -1,15 +1,15 @@
 //! `schema`, `check`, `serve`, HTTP tools, and the commands that wait for crates not built
 //! in yet (which must fail clearly, never pretend).
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::process::Stdio;
 
-use common::model::{calling, mock_model, saying};
-use common::stdio::StdioServer;
-use common::{binary, example, manifest, stderr, stdout, toolwire};
+use crate::common::model::{calling, mock_model, saying};
+use crate::common::stdio::StdioServer;
+use crate::common::{binary, example, manifest, stderr, stdout, toolwire};
 use predicates::str::contains;
 use serde_json::{Value, json};
 

@@ -1,12 +1,12 @@
 //! `toolwire call --call-id` after a crash: a call whose process died mid-run reports an
 //! unknown outcome (exit 4), unless its tool is idempotent, which runs again.
 
-mod common;
+use crate::common;
 
 use std::future::IntoFuture;
 use std::time::Duration;
 
-use common::{example, stderr, stdout, toolwire};
+use crate::common::{example, stderr, stdout, toolwire};
 use serde_json::json;
 use toolwire::{Registry, Tool, ToolResult};
 use toolwire_journal::{Journal, JournalOptions};

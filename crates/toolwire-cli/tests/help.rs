@@ -1,8 +1,8 @@
 //! `--help` output, as snapshots: the commands, the flags, and the exit codes.
 
-mod common;
+use crate::common;
 
-use common::{stdout, toolwire};
+use crate::common::{stdout, toolwire};
 
 fn help(args: &[&str]) -> String {
     let output = toolwire().args(args).arg("--help").output();

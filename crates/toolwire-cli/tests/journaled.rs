@@ -1,12 +1,12 @@
 //! The journaled commands as a new user meets them: `call --call-id` with `--yes`, what `run`
 //! and `log` show of a call that waits, and the ids `approvals` takes.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 
-use common::model::{calling, mock_model, saying};
-use common::{example, stderr, stdout, toolwire};
+use crate::common::model::{calling, mock_model, saying};
+use crate::common::{example, stderr, stdout, toolwire};
 
 /// A fresh journal's path.
 fn fresh_journal() -> PathBuf {

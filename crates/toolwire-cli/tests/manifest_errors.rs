@@ -1,9 +1,7 @@
 //! A bad manifest gets an error with its line and column, as `cargo` reports a bad
 //! `Cargo.toml`. Each message is a snapshot.
 
-mod common;
-
-use common::{manifest, stderr, toolwire};
+use crate::common::{manifest, stderr, toolwire};
 
 /// The stderr of `toolwire check` on `text`, with the scratch folder's path taken out.
 fn check(text: &str) -> String {

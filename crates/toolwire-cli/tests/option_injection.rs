@@ -1,11 +1,9 @@
 //! Arguments that try to pass themselves off as options: a value starting with `-` where the
 //! program reads options is refused, unless the manifest says otherwise.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::{manifest, stderr, stdout, toolwire};
+use crate::common::{manifest, stderr, stdout, toolwire};
 use predicates::str::contains;
 
 /// A `sort` tool over `{file}`, with `argv` written as given, in a folder of its own (`sort`

@@ -5,14 +5,14 @@
 //! Each command writes the pids of its processes to a file; the tests then look from the
 //! outside, in `/proc`, for any of them still alive.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::stdio::StdioServer;
-use common::{binary, manifest, stderr, stdout, toolwire};
+use crate::common::stdio::StdioServer;
+use crate::common::{binary, manifest, stderr, stdout, toolwire};
 use serde_json::json;
 
 /// How long a killed process may take to disappear before a test fails.

@@ -1,7 +1,7 @@
 //! The terminal behaviour of `toolwire call`, through a pseudo-terminal: the approval prompt
 //! and the progress bar.
 
-mod common;
+use crate::common;
 
 use std::fs::File;
 use std::io::{Read, Write};
@@ -9,7 +9,7 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::{binary, example};
+use crate::common::{binary, example};
 
 /// `toolwire` running with a pseudo-terminal as its stdin, stdout and stderr.
 struct Terminal {

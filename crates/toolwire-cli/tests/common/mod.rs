@@ -1,17 +1,15 @@
 //! What the tests share: the binary, the example manifest, and manifests in fresh folders.
 
-#![allow(dead_code, unreachable_pub)]
-
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use assert_cmd::Command;
 
-pub mod model;
-pub mod stdio;
+pub(crate) mod model;
+pub(crate) mod stdio;
 
 /// The `toolwire` binary, run in the crate's folder, with a data folder of its own.
-pub fn toolwire() -> Command {
+pub(crate) fn toolwire() -> Command {
     let mut command = Command::cargo_bin("toolwire")
         .unwrap_or_else(|error| panic!("no toolwire binary: {error}"));
     command.env("XDG_DATA_HOME", scratch("data"));
@@ -19,17 +17,17 @@ pub fn toolwire() -> Command {
 }
 
 /// The binary's path, for tests that spawn it themselves.
-pub fn binary() -> PathBuf {
+pub(crate) fn binary() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_toolwire"))
 }
 
 /// The shipped example manifest.
-pub fn example() -> PathBuf {
+pub(crate) fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/tools.toml")
 }
 
 /// A fresh, empty folder for one test.
-pub fn scratch(label: &str) -> PathBuf {
+pub(crate) fn scratch(label: &str) -> PathBuf {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
     let dir =
@@ -41,7 +39,7 @@ pub fn scratch(label: &str) -> PathBuf {
 }
 
 /// Writes `text` as `tools.toml` in a fresh folder, and returns its path.
-pub fn manifest(text: &str) -> PathBuf {
+pub(crate) fn manifest(text: &str) -> PathBuf {
     let path = scratch("manifest").join("tools.toml");
     std::fs::write(&path, text)
         .unwrap_or_else(|error| panic!("cannot write {}: {error}", path.display()));
@@ -49,11 +47,11 @@ pub fn manifest(text: &str) -> PathBuf {
 }
 
 /// The stderr of a run, as text.
-pub fn stderr(output: &std::process::Output) -> String {
+pub(crate) fn stderr(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 /// The stdout of a run, as text.
-pub fn stdout(output: &std::process::Output) -> String {
+pub(crate) fn stdout(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 /// One request the mock server got.
 #[derive(Debug)]
-pub struct Seen {
+pub(crate) struct Seen {
     /// The request line and the headers, as sent.
     pub head: String,
     /// The body.
@@ -18,7 +18,7 @@ pub struct Seen {
 
 /// A one-shot OpenAI-compatible server on a free loopback port: it answers each request with
 /// the next of `replies` (each a list of SSE chunks) and keeps the requests it got.
-pub fn mock_model(replies: Vec<Vec<Value>>) -> (String, JoinHandle<Vec<Seen>>) {
+pub(crate) fn mock_model(replies: Vec<Vec<Value>>) -> (String, JoinHandle<Vec<Seen>>) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap_or_else(|e| panic!("{e}"));
     let url = format!("http://{}/v1", listener.local_addr().unwrap_or_else(|e| panic!("{e}")));
     let server = std::thread::spawn(move || {
@@ -56,14 +56,14 @@ pub fn mock_model(replies: Vec<Vec<Value>>) -> (String, JoinHandle<Vec<Seen>>) {
 }
 
 /// An OpenAI chat stream that calls `tool` once, as chunks.
-pub fn calling(id: &str, tool: &str, arguments: &str) -> Vec<Value> {
+pub(crate) fn calling(id: &str, tool: &str, arguments: &str) -> Vec<Value> {
     let call = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": id,
         "type": "function", "function": {"name": tool, "arguments": arguments}}]}}]});
     vec![call, json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})]
 }
 
 /// An OpenAI chat stream that says `text` and stops, as chunks.
-pub fn saying(text: &str) -> Vec<Value> {
+pub(crate) fn saying(text: &str) -> Vec<Value> {
     vec![
         json!({"choices": [{"index": 0, "delta": {"content": text}}]}),
         json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}),

@@ -8,14 +8,14 @@ use serde_json::{Value, json};
 use super::binary;
 
 /// `toolwire serve` on stdio, initialized, with a way to send and a way to read.
-pub struct StdioServer {
+pub(crate) struct StdioServer {
     child: std::process::Child,
     stdin: std::process::ChildStdin,
     lines: std::io::Lines<BufReader<std::process::ChildStdout>>,
 }
 
 impl StdioServer {
-    pub fn start(manifest: &std::path::Path) -> Self {
+    pub(crate) fn start(manifest: &std::path::Path) -> Self {
         let mut child = std::process::Command::new(binary())
             .args(["serve", "-m"])
             .arg(manifest)
@@ -35,15 +35,15 @@ impl StdioServer {
         server
     }
 
-    pub fn send(&mut self, message: Value) {
+    pub(crate) fn send(&mut self, message: Value) {
         writeln!(self.stdin, "{message}").unwrap_or_else(|error| panic!("write: {error}"));
     }
 
-    pub fn call(&mut self, id: u64, name: &str, arguments: Value) {
+    pub(crate) fn call(&mut self, id: u64, name: &str, arguments: Value) {
         self.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name, "arguments": arguments}}));
     }
 
-    pub fn read(&mut self) -> Value {
+    pub(crate) fn read(&mut self) -> Value {
         self.lines
             .next()
             .and_then(Result::ok)

@@ -1,0 +1,18 @@
+//! The integration tests of the toolwire command.
+//!
+//! One test binary for the crate: each file of this folder is a module of it, so the
+//! dependency graph is linked once, not once per file.
+
+mod common;
+
+mod api_key;
+mod bad_input;
+mod call;
+mod commands;
+mod crash;
+mod help;
+mod journaled;
+mod manifest_errors;
+mod option_injection;
+mod process_tree;
+mod terminal;
