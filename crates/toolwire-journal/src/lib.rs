@@ -166,6 +166,7 @@ mod store;
 
 pub use error::{JournalError, JournalErrorKind};
 pub use journal::{
-    AuditQuery, CallRecord, CallState, Journal, JournalOptions, JournaledCall, JournaledFuture,
-    PausedRun, PendingFilter, Resolution, RunRequest, Suspension,
+    AuditQuery, CallRecord, CallState, Journal, JournalOptions, JournaledCall, JournaledDispatch,
+    JournaledDispatchFuture, JournaledFuture, PausedRun, PendingFilter, Resolution, RunRequest,
+    Suspension,
 };

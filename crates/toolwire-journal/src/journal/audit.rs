@@ -7,9 +7,8 @@ use toolwire::{FailureKind, Receipt};
 use super::Journal;
 use super::call::read_receipt;
 use crate::error::JournalError;
-use crate::store::ops::AuditRow;
+use crate::store::millis;
 use crate::store::reads::{self, AuditFilter};
-use crate::store::{Op, millis};
 
 /// Which receipts [`Journal::receipts`] reads back: every filter set must hold. At most 1,000
 /// by default, in the order they were appended.
@@ -111,16 +110,7 @@ impl Journal {
     /// A write: dropping the future does not undo it, and it may still commit: read the state
     /// back to learn whether it did.
     pub async fn append(&self, receipt: &Receipt) -> Result<(), JournalError> {
-        self.store().write(Op::Append(AuditRow::of(receipt)?)).await.map(drop)
-    }
-
-    /// Appends `receipt`, of a call the journal did not run, and hands it back; when it
-    /// cannot be appended, the error carries it.
-    pub(super) async fn audited(&self, receipt: Receipt) -> Result<Receipt, JournalError> {
-        match self.append(&receipt).await {
-            Ok(()) => Ok(receipt),
-            Err(error) => Err(error.with_receipt(receipt)),
-        }
+        self.engine.append(receipt).await
     }
 
     /// A hook for [`RegistryBuilder::on_receipt`](toolwire::RegistryBuilder::on_receipt) that
@@ -178,7 +168,7 @@ impl Journal {
             success: query.successes,
             limit: i64::from(query.limit),
         };
-        let rows = reads::receipts(self.store().reader(), self.store().place(), &filter).await?;
+        let rows = reads::receipts(self.engine.reader(), self.engine.place(), &filter).await?;
         rows.iter().map(|json| read_receipt(json)).collect()
     }
 }

@@ -1,143 +1,19 @@
-//! The steps around a journaled handler: the claim before it, the lease while it runs, the
-//! record after it.
+//! What the journal writes of a call: the record of its outcome, and the results of the calls
+//! it refuses to run itself (an unknown outcome, a reused call id, a call in progress
+//! elsewhere).
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use toolwire::{CallId, FailureKind, InvocationId, Receipt, ToolResult};
 
-use super::Journal;
-use crate::error::{JournalError, JournalErrorKind};
-use crate::store::ops::{AuditRow, Claim, Claimed, Completion, PendingRow};
-use crate::store::{Op, Reply, millis, millis_of, now_millis, reads, shown_time};
+use crate::error::JournalError;
+use crate::store::ops::{AuditRow, Completion, PendingRow};
+use crate::store::{millis, now_millis, shown_time};
 
-impl Journal {
-    /// Claims `claim`'s call id.
-    pub(super) async fn claim(&self, claim: Claim) -> Result<Claimed, JournalError> {
-        match self.store().write(Op::Claim(claim)).await? {
-            Reply::Claimed(claimed) => Ok(claimed),
-            other => Err(unexpected(&other)),
-        }
-    }
-
-    /// The stored receipt of `call_id`, if it completed as the call with `digest`; any other
-    /// case is the claim's to judge. A completed call never changes, so its receipt is kept
-    /// in memory too.
-    pub(super) async fn completed(
-        &self,
-        call_id: &str,
-        digest: &str,
-    ) -> Result<Option<Receipt>, JournalError> {
-        if let Some(hit) = self.inner.replays.get(call_id, digest) {
-            return Ok(Some(hit));
-        }
-        let row = reads::completed(self.store().reader(), self.store().place(), call_id).await?;
-        let Some((stored, json)) = row.filter(|(stored, _)| stored == digest) else {
-            return Ok(None);
-        };
-        let receipt = read_receipt(&json)?;
-        self.inner.replays.put(call_id, stored, &receipt);
-        Ok(Some(receipt))
-    }
-
-    /// A claim of `call_id` by this journal, with a fresh lease.
-    pub(super) fn new_claim(
-        &self,
-        call_id: &str,
-        tool: &str,
-        digest: String,
-        arguments: String,
-        idempotent: bool,
-    ) -> Claim {
-        let now = now_millis();
-        Claim {
-            call_id: call_id.to_owned(),
-            tool: tool.to_owned(),
-            digest,
-            arguments,
-            // Unique per claim: a batch of claims tells its winners by owner.
-            owner: format!(
-                "{}-{}",
-                self.inner.owner,
-                self.inner.claims.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-            ),
-            now,
-            lease_until: self.lease_from(now),
-            idempotent,
-        }
-    }
-
-    pub(super) fn lease_from(&self, now: i64) -> i64 {
-        now.saturating_add(millis_of(self.inner.options.lease))
-    }
-
-    /// Renews the lease of `call_id`'s attempt until the returned guard is dropped.
-    pub(super) fn hold_lease(&self, call_id: &str, attempt: i64) -> LeaseGuard {
-        let journal = self.clone();
-        let call_id = call_id.to_owned();
-        let every = self.inner.options.lease / 3;
-        let task = tokio::spawn(async move {
-            loop {
-                tokio::time::sleep(every).await;
-                let until = journal.lease_from(now_millis());
-                let op = Op::Renew { call_id: call_id.clone(), attempt, until };
-                match journal.store().write(op).await {
-                    Ok(Reply::Done(true)) => {}
-                    Ok(_) => return,
-                    Err(error) => {
-                        tracing::warn!(call_id, %error, "cannot renew a journaled call's lease")
-                    }
-                }
-            }
-        });
-        LeaseGuard(task)
-    }
-
-    /// Records `receipt` as the outcome of `call_id`'s `attempt`; `resumed` names the request
-    /// the run answered.
-    pub(super) async fn complete(
-        &self,
-        call_id: &str,
-        digest: &str,
-        attempt: i64,
-        receipt: Receipt,
-        resumed: Option<String>,
-    ) -> Result<Receipt, JournalError> {
-        let done = match completion(call_id, attempt, &receipt, resumed) {
-            Ok(done) => done,
-            Err(error) => return Err(error.with_receipt(receipt)),
-        };
-        let finished = done.pending.is_none();
-        match self.store().write(Op::Complete(Box::new(done))).await {
-            Ok(Reply::Done(true)) => {
-                if finished {
-                    self.inner.replays.put(call_id, digest.to_owned(), &receipt);
-                }
-                Ok(receipt)
-            }
-            Ok(_) => {
-                tracing::warn!(
-                    call_id,
-                    "a journaled call completed after another runner took it over"
-                );
-                Ok(receipt)
-            }
-            Err(error) => Err(error.with_receipt(receipt)),
-        }
-    }
-}
-
-/// Stops renewing a lease when dropped.
-#[derive(Debug)]
-pub(super) struct LeaseGuard(tokio::task::JoinHandle<()>);
-
-impl Drop for LeaseGuard {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
-}
-
-fn completion(
+/// The record of `receipt` as the outcome of `call_id`'s `attempt`, with the request it now
+/// waits on, if its result is pending; `resumed` names the request the run answered.
+pub(super) fn completion(
     call_id: &str,
     attempt: i64,
     receipt: &Receipt,
@@ -230,13 +106,6 @@ pub(super) fn in_progress(tool: &str, call_id: &str) -> ToolResult {
          this call's deadline, and it will not run twice"
     );
     ToolResult::failed(FailureKind::InProgress, text)
-}
-
-pub(super) fn unexpected(reply: &Reply) -> JournalError {
-    JournalError::new(
-        JournalErrorKind::Database,
-        format!("the journal's store gave an unexpected reply: {reply:?}"),
-    )
 }
 
 /// Decodes a stored receipt.

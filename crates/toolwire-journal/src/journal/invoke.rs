@@ -3,6 +3,7 @@
 use std::fmt;
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
+use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use serde_json::Value;
@@ -13,6 +14,7 @@ use toolwire::{
 
 use super::Journal;
 use super::call::{in_progress, mismatch, own_receipt, read_receipt, unknown_outcome};
+use super::engine::Engine;
 use crate::error::{JournalError, JournalErrorKind};
 use crate::store::ops::Claimed;
 use crate::store::{now_millis, time_of};
@@ -21,7 +23,7 @@ use crate::store::{now_millis, time_of};
 /// `.await`, for the call's [`Receipt`] or a [`JournalError`].
 #[must_use = "a journaled call does nothing until it is awaited"]
 pub struct JournaledCall {
-    pub(super) journal: Journal,
+    pub(super) engine: Arc<Engine>,
     pub(super) registry: Registry,
     pub(super) target: Target,
     pub(super) call_id: Option<CallId>,
@@ -68,12 +70,15 @@ impl Journal {
     /// # Ok(()) }
     /// ```
     pub fn invoke(&self, registry: &Registry, tool: &str, arguments: Value) -> JournaledCall {
-        self.call(registry, Target::Fresh { tool: tool.to_owned(), arguments })
+        JournaledCall::new(self, registry, Target::Fresh { tool: tool.to_owned(), arguments })
     }
+}
 
-    pub(super) fn call(&self, registry: &Registry, target: Target) -> JournaledCall {
+impl JournaledCall {
+    /// A call of `target` through `registry`, journaled in `journal`, with no options yet.
+    pub(super) fn new(journal: &Journal, registry: &Registry, target: Target) -> Self {
         JournaledCall {
-            journal: self.clone(),
+            engine: Arc::clone(&journal.engine),
             registry: registry.clone(),
             target,
             call_id: None,
@@ -82,9 +87,7 @@ impl Journal {
             options: CallOptions::new(),
         }
     }
-}
 
-impl JournaledCall {
     /// The model's id for the call: the journal's key. Required for a new call.
     pub fn call_id(mut self, call_id: impl Into<CallId>) -> Self {
         self.call_id = Some(call_id.into());
@@ -183,17 +186,17 @@ impl JournaledCall {
         let Some(found) = self.registry.get(&tool) else {
             // An unknown tool runs nothing: the registry's failure names the closest tools.
             let receipt = self.invocation(&tool, arguments, &call_id, None, deadline).await;
-            return self.journal.audited(receipt).await;
+            return self.engine.audited(receipt).await;
         };
         if too_deep(&arguments, found.limits().max_depth) {
             // The registry rejects it before anything runs; the digest would recurse too deep.
             let receipt = self.invocation(&tool, arguments, &call_id, None, deadline).await;
-            return self.journal.audited(receipt).await;
+            return self.engine.audited(receipt).await;
         }
         let (idempotent, checker) = (found.is_idempotent(), found.clone());
         let digest = call_digest(&tool, &call_id, &arguments);
         let started = SystemTime::now();
-        if let Some(mut receipt) = self.journal.completed(&call_id, &digest).await? {
+        if let Some(mut receipt) = self.engine.completed(&call_id, &digest).await? {
             // A replay reads; it takes no lock and waits for no writer.
             receipt.result = checker.check_output(receipt.result);
             return Ok(receipt);
@@ -202,8 +205,8 @@ impl JournaledCall {
             serde_json::to_string(&arguments).map_err(|e| JournalError::corrupt("arguments", e))?;
         let attempt = loop {
             let claim =
-                self.journal.new_claim(&call_id, &tool, digest.clone(), json.clone(), idempotent);
-            let refused = match self.journal.claim(claim).await? {
+                self.engine.new_claim(&call_id, &tool, digest.clone(), json.clone(), idempotent);
+            let refused = match self.engine.write(claim).await? {
                 Claimed::Run { attempt } => break attempt,
                 Claimed::Replay { receipt } => {
                     let mut receipt = read_receipt(&receipt)?;
@@ -220,12 +223,12 @@ impl JournaledCall {
                     None => continue,
                 },
             };
-            return self.journal.audited(own_receipt(&tool, &call_id, started, refused)).await;
+            return self.engine.audited(own_receipt(&tool, &call_id, started, refused)).await;
         };
-        let lease = self.journal.hold_lease(&call_id, attempt);
+        let lease = self.engine.hold_lease(&call_id, attempt);
         let receipt = self.invocation(&tool, arguments, &call_id, None, deadline).await;
         drop(lease);
-        self.journal.complete(&call_id, &digest, attempt, receipt, None).await
+        self.engine.complete(&call_id, &digest, attempt, receipt, None).await
     }
 
     /// Waits a little for a call running elsewhere. `None`: look again; `Some(None)`: the
@@ -241,7 +244,7 @@ impl JournaledCall {
                 signal.reason_or_default(),
             )));
         }
-        let poll = self.journal.inner.options.poll;
+        let poll = self.engine.options.poll;
         let lapse = time_of(lease_until).duration_since(time_of(now_millis())).unwrap_or_default();
         let mut pause = poll.min(lapse + Duration::from_millis(1));
         if let Some(deadline) = deadline {

@@ -3,6 +3,7 @@
 mod audit;
 mod call;
 mod dispatch;
+mod engine;
 mod invoke;
 mod options;
 mod record;
@@ -19,16 +20,18 @@ use std::sync::Arc;
 use toolwire::policy::ApprovalKey;
 
 pub use audit::AuditQuery;
+pub use dispatch::{JournaledDispatch, JournaledDispatchFuture};
 pub use invoke::{JournaledCall, JournaledFuture};
 pub use options::JournalOptions;
 pub use record::{CallRecord, CallState, Resolution};
 pub use runs::{PausedRun, RunRequest};
 pub use suspend::{PendingFilter, Suspension};
 
+use engine::Engine;
+
 use crate::error::{JournalError, JournalErrorKind};
 #[cfg(feature = "postgres")]
 use crate::store::PostgresStore;
-use crate::store::Store;
 #[cfg(feature = "sqlite")]
 use crate::store::{SqliteSettings, SqliteStore};
 
@@ -39,19 +42,7 @@ use crate::store::{SqliteSettings, SqliteStore};
 /// [crate docs](crate) for what it guarantees.
 #[derive(Clone)]
 pub struct Journal {
-    inner: Arc<Inner>,
-}
-
-struct Inner {
-    store: Box<dyn Store>,
-    key: ApprovalKey,
-    /// This instance's name in leases: unique per open journal.
-    owner: String,
-    options: JournalOptions,
-    /// Receipts of completed calls, which never change, for fast replays.
-    replays: replays::Replays,
-    /// Claims made so far, to make each claim's owner unique.
-    claims: std::sync::atomic::AtomicU64,
+    engine: Arc<Engine>,
 }
 
 impl Journal {
@@ -94,7 +85,7 @@ impl Journal {
     /// migration commits on its own), which a later open takes as it is; nothing else is left.
     pub async fn open_with(url: &str, options: JournalOptions) -> Result<Self, JournalError> {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            return Self::postgres_with(url, options).await;
+            return open_postgres(url, options).await;
         }
         let path =
             url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")).unwrap_or(url);
@@ -104,7 +95,7 @@ impl Journal {
             );
             return Err(JournalError::new(JournalErrorKind::Unavailable, text));
         }
-        Self::sqlite_at(path, options).await
+        open_sqlite(path, options).await
     }
 
     /// Opens, or makes, the SQLite journal in the file at `path`.
@@ -128,42 +119,7 @@ impl Journal {
             max_batch: options.max_batch,
         };
         let (store, key) = SqliteStore::open(path.as_ref(), &settings).await?;
-        Ok(Self::new(Box::new(store), key, options))
-    }
-
-    #[cfg(feature = "sqlite")]
-    async fn sqlite_at(path: &str, options: JournalOptions) -> Result<Self, JournalError> {
-        Self::sqlite_with(path, options).await
-    }
-
-    #[cfg(not(feature = "sqlite"))]
-    async fn sqlite_at(path: &str, _options: JournalOptions) -> Result<Self, JournalError> {
-        Err(without("sqlite", &format!("the sqlite journal {path:?}")))
-    }
-
-    #[cfg(feature = "postgres")]
-    async fn postgres_with(url: &str, options: JournalOptions) -> Result<Self, JournalError> {
-        let (store, key) = PostgresStore::open(url, options.connections).await?;
-        Ok(Self::new(Box::new(store), key, options))
-    }
-
-    #[cfg(not(feature = "postgres"))]
-    async fn postgres_with(_url: &str, _options: JournalOptions) -> Result<Self, JournalError> {
-        Err(without("postgres", "a postgres journal"))
-    }
-
-    fn new(store: Box<dyn Store>, key: ApprovalKey, options: JournalOptions) -> Self {
-        let owner = format!("{}-{:016x}", std::process::id(), fastrand::u64(..));
-        Self {
-            inner: Arc::new(Inner {
-                store,
-                key,
-                owner,
-                options,
-                replays: replays::Replays::default(),
-                claims: Default::default(),
-            }),
-        }
+        Ok(journal_on(Engine::new(Box::new(store), key, options)))
     }
 
     /// The approval key every process sharing this journal must seal its registry with
@@ -172,7 +128,7 @@ impl Journal {
     /// journal makes it at random; it is stored in the journal, so whoever can read the
     /// journal can mint approvals: guard the journal as you would the key.
     pub fn approval_key(&self) -> ApprovalKey {
-        self.inner.key
+        self.engine.key
     }
 
     /// Waits for the writes under way, then closes every connection. Calls after it fail as
@@ -182,12 +138,36 @@ impl Journal {
     ///
     /// Dropping it part way leaves the journal closing; nothing committed is lost.
     pub async fn close(&self) {
-        self.inner.store.close().await;
+        self.engine.close().await;
     }
+}
 
-    fn store(&self) -> &dyn Store {
-        &*self.inner.store
-    }
+/// The journal that runs on `engine`.
+fn journal_on(engine: Engine) -> Journal {
+    Journal { engine: Arc::new(engine) }
+}
+
+/// Opens the SQLite journal at `path`, a URL's path.
+#[cfg(feature = "sqlite")]
+async fn open_sqlite(path: &str, options: JournalOptions) -> Result<Journal, JournalError> {
+    Journal::sqlite_with(path, options).await
+}
+
+#[cfg(not(feature = "sqlite"))]
+async fn open_sqlite(path: &str, _options: JournalOptions) -> Result<Journal, JournalError> {
+    Err(without("sqlite", &format!("the sqlite journal {path:?}")))
+}
+
+/// Opens the PostgreSQL journal at `url`.
+#[cfg(feature = "postgres")]
+async fn open_postgres(url: &str, options: JournalOptions) -> Result<Journal, JournalError> {
+    let (store, key) = PostgresStore::open(url, options.connections).await?;
+    Ok(journal_on(Engine::new(Box::new(store), key, options)))
+}
+
+#[cfg(not(feature = "postgres"))]
+async fn open_postgres(_url: &str, _options: JournalOptions) -> Result<Journal, JournalError> {
+    Err(without("postgres", "a postgres journal"))
 }
 
 /// The error for a journal whose backend this build left out.
@@ -202,8 +182,8 @@ fn without(feature: &str, journal: &str) -> JournalError {
 impl fmt::Debug for Journal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Journal")
-            .field("place", &self.store().place())
-            .field("owner", &self.inner.owner)
+            .field("place", &self.engine.place())
+            .field("owner", &self.engine.owner)
             .finish_non_exhaustive()
     }
 }

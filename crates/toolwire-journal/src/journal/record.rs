@@ -5,10 +5,11 @@ use std::time::SystemTime;
 use toolwire::{Receipt, ToolCall, ToolResult};
 
 use super::Journal;
-use super::call::{own_receipt, read_receipt, unexpected};
+use super::call::{own_receipt, read_receipt};
 use crate::error::{JournalError, JournalErrorKind};
 use crate::store::ops::{AuditRow, Resolve};
-use crate::store::{CallRow, Op, Reply, now_millis, reads, time_of};
+use crate::store::status::CallStatus;
+use crate::store::{CallRow, now_millis, reads, time_of};
 
 /// Where a call id stands.
 #[non_exhaustive]
@@ -63,7 +64,7 @@ impl Journal {
     ///
     /// Safe: it only reads, and dropping it changes nothing.
     pub async fn record(&self, call_id: &str) -> Result<Option<CallRecord>, JournalError> {
-        let row = reads::call(self.store().reader(), self.store().place(), call_id).await?;
+        let row = reads::call(self.engine.reader(), self.engine.place(), call_id).await?;
         row.map(call_record).transpose()
     }
 
@@ -78,7 +79,8 @@ impl Journal {
     ///
     /// Safe: it only reads, and dropping it changes nothing.
     pub async fn unknown_outcomes(&self) -> Result<Vec<CallRecord>, JournalError> {
-        let rows = reads::calls_in(self.store().reader(), self.store().place(), "unknown").await?;
+        let (reader, place) = (self.engine.reader(), self.engine.place());
+        let rows = reads::calls_in(reader, place, CallStatus::Unknown).await?;
         rows.into_iter().map(call_record).collect()
     }
 
@@ -105,25 +107,23 @@ impl Journal {
             Resolution::DidNotRun => None,
         };
         let resolve = Resolve { call_id: call_id.to_owned(), completed, now: now_millis() };
-        match self.store().write(Op::Resolve(Box::new(resolve))).await? {
-            Reply::Done(true) => Ok(()),
-            Reply::Done(false) => Err(JournalError::new(
-                JournalErrorKind::NotUnknown,
-                format!("call {call_id:?} is not of unknown outcome: there is nothing to resolve"),
-            )),
-            other => Err(unexpected(&other)),
+        if self.engine.write(resolve).await? {
+            return Ok(());
         }
+        Err(JournalError::new(
+            JournalErrorKind::NotUnknown,
+            format!("call {call_id:?} is not of unknown outcome: there is nothing to resolve"),
+        ))
     }
 }
 
 fn call_record(row: CallRow) -> Result<CallRecord, JournalError> {
-    let state = match row.state.as_str() {
-        "running" => CallState::Running,
-        "completed" => CallState::Completed,
-        "suspended" => CallState::Suspended,
-        "unknown" => CallState::UnknownOutcome,
-        "retry" => CallState::Retry,
-        other => return Err(JournalError::corrupt("call state", format!("{other:?}"))),
+    let state = match row.state {
+        CallStatus::Running => CallState::Running,
+        CallStatus::Completed => CallState::Completed,
+        CallStatus::Suspended => CallState::Suspended,
+        CallStatus::Unknown => CallState::UnknownOutcome,
+        CallStatus::Retry => CallState::Retry,
     };
     let arguments =
         serde_json::from_str(&row.arguments).map_err(|e| JournalError::corrupt("arguments", e))?;
@@ -134,26 +134,4 @@ fn call_record(row: CallRow) -> Result<CallRecord, JournalError> {
         started_at: time_of(row.started_at),
         receipt: row.receipt.as_deref().map(read_receipt).transpose()?,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_unknown_state_is_corrupt_not_a_panic() {
-        let row = CallRow {
-            call_id: "c".into(),
-            tool: "t".into(),
-            digest: String::new(),
-            arguments: "{}".into(),
-            state: "weird".into(),
-            attempt: 1,
-            lease_until: 0,
-            receipt: None,
-            started_at: 0,
-        };
-        let outcome = call_record(row);
-        assert!(matches!(&outcome, Err(e) if e.kind() == JournalErrorKind::Corrupt), "{outcome:?}");
-    }
 }

@@ -7,11 +7,13 @@ use serde_json::Value;
 use toolwire::{Answer, Request};
 
 use super::Journal;
-use super::call::{expiry, unexpected};
+use super::call::expiry;
 use crate::error::{JournalError, JournalErrorKind};
-use crate::store::ops::{RunAnswered, SaveRun, WaitRow};
+use crate::store::ops::{
+    AnswerRun, ClaimRun, ReleaseRun, RemoveRun, RunAnswered, SaveRun, WaitRow,
+};
 use crate::store::run_reads::{self, RunRow};
-use crate::store::{Op, Reply, millis, millis_of, now_millis, shown_time, time_of};
+use crate::store::{millis, millis_of, now_millis, shown_time, time_of};
 
 /// A paused agent run, as the journal keeps it: its state, opaque to the journal, and the
 /// requests its calls wait on.
@@ -119,8 +121,7 @@ impl Journal {
             serde_json::to_string(&run.state).map_err(|e| JournalError::corrupt("run state", e))?;
         let save =
             SaveRun { run_id: run.run_id.clone(), label: run.label.clone(), state, waiting, now };
-        self.store().write(Op::SaveRun(Box::new(save))).await?;
-        Ok(())
+        self.engine.write(save).await
     }
 
     /// The paused run `run_id`, if the journal holds it.
@@ -134,7 +135,7 @@ impl Journal {
     ///
     /// Safe: it only reads, and dropping it changes nothing.
     pub async fn run(&self, run_id: &str) -> Result<Option<PausedRun>, JournalError> {
-        let row = run_reads::run(self.store().reader(), self.store().place(), run_id).await?;
+        let row = run_reads::run(self.engine.reader(), self.engine.place(), run_id).await?;
         row.map(paused).transpose()
     }
 
@@ -148,7 +149,7 @@ impl Journal {
     ///
     /// Safe: it only reads, and dropping it changes nothing.
     pub async fn runs(&self) -> Result<Vec<PausedRun>, JournalError> {
-        let rows = run_reads::runs(self.store().reader(), self.store().place()).await?;
+        let rows = run_reads::runs(self.engine.reader(), self.engine.place()).await?;
         rows.into_iter().map(paused).collect()
     }
 
@@ -168,10 +169,8 @@ impl Journal {
     /// back to learn whether it did.
     pub async fn claim_run(&self, run_id: &str) -> Result<PausedRun, JournalError> {
         let now = now_millis();
-        let until = now.saturating_add(millis_of(self.inner.options.run_claim));
-        let op = Op::ClaimRun { run_id: run_id.to_owned(), until, now };
-        let reply = self.store().write(op).await?;
-        let Reply::Done(claimed) = reply else { return Err(unexpected(&reply)) };
+        let until = now.saturating_add(millis_of(self.engine.options.run_claim));
+        let claimed = self.engine.write(ClaimRun { run_id: run_id.to_owned(), until, now }).await?;
         let Some(run) = self.run(run_id).await? else { return Err(unknown_run(run_id)) };
         if claimed {
             return Ok(run);
@@ -198,9 +197,7 @@ impl Journal {
     /// A write: dropping the future does not undo it, and it may still commit: read the state
     /// back to learn whether it did.
     pub async fn release_run(&self, run_id: &str) -> Result<bool, JournalError> {
-        let reply = self.store().write(Op::ReleaseRun { run_id: run_id.to_owned() }).await?;
-        let Reply::Done(held) = reply else { return Err(unexpected(&reply)) };
-        Ok(held)
+        self.engine.write(ReleaseRun { run_id: run_id.to_owned() }).await
     }
 
     /// Forgets the paused run `run_id` and its requests; whether the journal held it.
@@ -214,9 +211,7 @@ impl Journal {
     /// A write: dropping the future does not undo it, and it may still commit: read the state
     /// back to learn whether it did.
     pub async fn remove_run(&self, run_id: &str) -> Result<bool, JournalError> {
-        let reply = self.store().write(Op::RemoveRun { run_id: run_id.to_owned() }).await?;
-        let Reply::Done(held) = reply else { return Err(unexpected(&reply)) };
-        Ok(held)
+        self.engine.write(RemoveRun { run_id: run_id.to_owned() }).await
     }
 
     /// Records `answer` to a request a paused run waits on, and returns the run's id. The
@@ -236,10 +231,8 @@ impl Journal {
     pub async fn answer_run(&self, answer: &Answer) -> Result<String, JournalError> {
         let json = serde_json::to_string(answer).map_err(|e| JournalError::corrupt("answer", e))?;
         let id = answer.id.clone();
-        let op = Op::AnswerRun { request_id: id.clone(), answer: json, now: now_millis() };
-        let reply = self.store().write(op).await?;
-        let Reply::RunAnswered(answered) = reply else { return Err(unexpected(&reply)) };
-        match answered {
+        let write = AnswerRun { request_id: id.clone(), answer: json, now: now_millis() };
+        match self.engine.write(write).await? {
             RunAnswered::Recorded(run_id) => Ok(run_id),
             RunAnswered::Unknown => Err(JournalError::new(
                 JournalErrorKind::UnknownRequest,

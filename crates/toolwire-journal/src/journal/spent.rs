@@ -4,8 +4,8 @@
 use toolwire::policy::{ApprovalStore, SpendError, SpendFuture, SpentApproval};
 
 use super::Journal;
-use super::call::unexpected;
-use crate::store::{Op, Reply, millis, now_millis};
+use crate::store::ops::Spend;
+use crate::store::{millis, now_millis};
 
 impl Journal {
     /// Records `approval` as spent: `Ok(true)` the first time, `Ok(false)` when any process
@@ -27,15 +27,13 @@ impl Journal {
         &self,
         approval: &SpentApproval,
     ) -> Result<bool, crate::JournalError> {
-        let op = Op::Spend {
+        let spend = Spend {
             approval_id: approval.id.clone(),
             digest: approval.digest.clone(),
             expires_at: millis(approval.expires_at),
             now: now_millis(),
         };
-        let reply = self.store().write(op).await?;
-        let Reply::Done(fresh) = reply else { return Err(unexpected(&reply)) };
-        Ok(fresh)
+        self.engine.write(spend).await
     }
 }
 

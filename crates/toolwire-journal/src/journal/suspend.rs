@@ -5,11 +5,10 @@ use std::time::{Instant, SystemTime};
 use toolwire::{Answer, InvocationId, Receipt, Registry, Request, ToolCall};
 
 use super::Journal;
-use super::call::unexpected;
 use super::invoke::{JournaledCall, Target};
 use crate::error::{JournalError, JournalErrorKind};
-use crate::store::ops::{Answered, BeginResume, ResumeStart};
-use crate::store::{Op, Reply, RequestRow, now_millis, reads, time_of};
+use crate::store::ops::{Answered, BeginResume, ExpireDue, RecordAnswer, ResumeStart};
+use crate::store::{RequestRow, now_millis, reads, time_of};
 
 /// A suspended call and the request it waits on, as the journal holds them.
 #[non_exhaustive]
@@ -67,10 +66,9 @@ impl Journal {
     ///
     /// Safe: it only reads, and dropping it changes nothing.
     pub async fn pending(&self, filter: &PendingFilter) -> Result<Vec<Suspension>, JournalError> {
-        let store = self.store();
         let rows = reads::open_requests(
-            store.reader(),
-            store.place(),
+            self.engine.reader(),
+            self.engine.place(),
             filter.tool.as_deref(),
             filter.kind.as_deref(),
         )
@@ -95,12 +93,10 @@ impl Journal {
     /// back to learn whether it did.
     pub async fn answer(&self, answer: Answer) -> Result<Suspension, JournalError> {
         let id = answer.id.clone();
-        let reply = self.store().write(Op::Answer { answer, now: now_millis() }).await?;
-        let Reply::Answered(answered) = reply else { return Err(unexpected(&reply)) };
-        match answered {
+        match self.engine.write(RecordAnswer { answer, now: now_millis() }).await? {
             Answered::Recorded(row) => {
                 let call =
-                    reads::call(self.store().reader(), self.store().place(), &row.call_id).await?;
+                    reads::call(self.engine.reader(), self.engine.place(), &row.call_id).await?;
                 suspension(*row, call.as_ref().map_or("null", |c| c.arguments.as_str()))
             }
             Answered::Unknown => Err(unknown_request(&id)),
@@ -116,6 +112,7 @@ impl Journal {
                     Some(_) => "declined",
                     None => "answered",
                 };
+                let state = state.map(|state| state.to_string()).unwrap_or_default();
                 let text = format!(
                     "request {id:?} was already {how} (now {state}); the first answer stands"
                 );
@@ -132,7 +129,7 @@ impl Journal {
     /// `registry` must be sealed with [`approval_key`](Self::approval_key) for an approval
     /// asked in another process to pass.
     pub fn resume(&self, registry: &Registry, request_id: &str) -> JournaledCall {
-        self.call(registry, Target::Resume { request_id: request_id.to_owned() })
+        JournaledCall::new(self, registry, Target::Resume { request_id: request_id.to_owned() })
     }
 
     /// Resolves every request that lapsed as declined, with the reason "expired": its call
@@ -147,10 +144,7 @@ impl Journal {
     /// A write: dropping the future does not undo it, and it may still commit: read the state
     /// back to learn whether it did.
     pub async fn expire_due(&self) -> Result<Vec<Receipt>, JournalError> {
-        match self.store().write(Op::ExpireDue { now: now_millis() }).await? {
-            Reply::Expired(receipts) => Ok(receipts),
-            other => Err(unexpected(&other)),
-        }
+        self.engine.write(ExpireDue { now: now_millis() }).await
     }
 }
 
@@ -163,13 +157,11 @@ impl JournaledCall {
         let now = now_millis();
         let begin = BeginResume {
             request_id: request_id.clone(),
-            owner: self.journal.inner.owner.clone(),
+            owner: self.engine.owner.clone(),
             now,
-            lease_until: self.journal.lease_from(now),
+            lease_until: self.engine.lease_from(now),
         };
-        let reply = self.journal.store().write(Op::BeginResume(begin)).await?;
-        let Reply::Resume(start) = reply else { return Err(unexpected(&reply)) };
-        let (call, request, attempt) = match start {
+        let (call, request, attempt) = match self.engine.write(begin).await? {
             ResumeStart::Run { call, request } => {
                 let attempt = call.attempt;
                 (call, request, attempt)
@@ -192,11 +184,11 @@ impl JournaledCall {
         let answer: Answer = decode(request.answer.as_deref().unwrap_or("null"), "answer")?;
         let arguments = decode(&call.arguments, "arguments")?;
         let call_id = toolwire::CallId::from(call.call_id.as_str());
-        let lease = self.journal.hold_lease(&call.call_id, attempt);
+        let lease = self.engine.hold_lease(&call.call_id, attempt);
         let receipt =
             self.invocation(&call.tool, arguments, &call_id, Some(answer), deadline).await;
         drop(lease);
-        self.journal.complete(&call.call_id, &call.digest, attempt, receipt, Some(request_id)).await
+        self.engine.complete(&call.call_id, &call.digest, attempt, receipt, Some(request_id)).await
     }
 }
 

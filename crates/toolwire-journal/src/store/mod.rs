@@ -1,9 +1,11 @@
 //! Where a journal keeps its records: one trait, [`Store`], with an SQLite and a PostgreSQL
 //! backend, over the same operations.
 //!
-//! Every write is an [`Op`], run inside a transaction by [`ops::run`]; the backends differ in
-//! how they batch and commit them. Reads go straight to a pool of connections.
+//! Every write is a type of its own ([`ops::Write`]) whose output is what that write answers;
+//! [`write`] hands it to the store as a [`Job`] that carries its typed reply. The backends
+//! differ in how they batch and commit jobs. Reads go straight to a pool of connections.
 
+mod job;
 pub(crate) mod ops;
 #[cfg(feature = "postgres")]
 mod postgres;
@@ -13,6 +15,7 @@ pub(crate) mod run_reads;
 mod schema;
 #[cfg(feature = "sqlite")]
 mod sqlite;
+pub(crate) mod status;
 
 use std::fmt;
 use std::future::Future;
@@ -20,15 +23,18 @@ use std::pin::Pin;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use sqlx::AnyPool;
+use tokio::sync::oneshot;
 
-pub(crate) use ops::{Op, Reply};
+pub(crate) use job::Job;
+use job::Pending;
+use ops::Write;
 #[cfg(feature = "postgres")]
 pub(crate) use postgres::PostgresStore;
 pub(crate) use rows::{CallRow, RequestRow};
 #[cfg(feature = "sqlite")]
 pub(crate) use sqlite::{SqliteSettings, SqliteStore};
 
-use crate::error::JournalError;
+use crate::error::{JournalError, JournalErrorKind};
 
 /// A boxed future, for the object-safe [`Store`].
 pub(crate) type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -37,10 +43,12 @@ pub(crate) type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 ///
 /// # Cancel safety
 ///
-/// Dropping a [`write`](Store::write) future does not undo the write: it may still commit.
+/// Dropping a [`submit`](Store::submit) future, or the [`write`] that awaits its job's
+/// reply, does not undo the write: it may still commit.
 pub(crate) trait Store: Send + Sync + fmt::Debug {
-    /// Runs `op` in a transaction and commits it; the reply comes after the commit.
-    fn write(&self, op: Op) -> BoxFuture<'_, Result<Reply, JournalError>>;
+    /// Runs `job` in a transaction, or in a group commit, and commits it; the job's reply
+    /// goes out after the commit (or with the error that stopped it).
+    fn submit(&self, job: Box<dyn Job>) -> BoxFuture<'_, ()>;
 
     /// The pool that reads go to.
     fn reader(&self) -> &AnyPool;
@@ -50,6 +58,21 @@ pub(crate) trait Store: Send + Sync + fmt::Debug {
 
     /// Waits for pending writes, then closes every connection.
     fn close(&self) -> BoxFuture<'_, ()>;
+}
+
+/// Runs `write` on `store`, committed; its output comes after the commit.
+pub(crate) async fn write<W: Write>(
+    store: &dyn Store,
+    write: W,
+) -> Result<W::Output, JournalError> {
+    let (reply, output) = oneshot::channel();
+    store.submit(Box::new(Pending::new(write, reply))).await;
+    output.await.unwrap_or_else(|_| Err(closed(store.place())))
+}
+
+/// The error for a write to a journal that is closed: its writer is gone.
+pub(crate) fn closed(place: &str) -> JournalError {
+    JournalError::new(JournalErrorKind::Unavailable, format!("{place} is closed"))
 }
 
 /// Milliseconds since the Unix epoch, the unit of every time the journal stores.

@@ -10,8 +10,9 @@ use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyConnection, AnyPool, Connection};
 use toolwire::policy::ApprovalKey;
 
+use super::ops::Cx;
 use super::schema::{self, Flavor};
-use super::{BoxFuture, Op, Reply, Store, install_drivers, ops};
+use super::{BoxFuture, Job, Store, install_drivers};
 use crate::error::JournalError;
 
 /// How often a write that lost a deadlock or a serialization check is tried again.
@@ -47,15 +48,15 @@ impl PostgresStore {
         Ok((Self { pool, place }, key))
     }
 
-    async fn attempt(&self, op: &Op) -> Result<Reply, JournalError> {
+    /// Runs `job` in a transaction of its own and commits it; a failed attempt rolls back.
+    async fn attempt(&self, job: &mut dyn Job) -> Result<(), JournalError> {
         let mut tx = self
             .pool
             .begin()
             .await
             .map_err(|e| JournalError::database("begin a write", &self.place, e))?;
-        let reply = ops::run(&mut tx, op, &self.place).await?;
-        tx.commit().await.map_err(|e| JournalError::database("commit a write", &self.place, e))?;
-        Ok(reply)
+        job.run(&mut tx, &Cx::new(&self.place)).await?;
+        tx.commit().await.map_err(|e| JournalError::database("commit a write", &self.place, e))
     }
 }
 
@@ -82,16 +83,17 @@ fn retryable(error: &JournalError) -> bool {
 }
 
 impl Store for PostgresStore {
-    fn write(&self, op: Op) -> BoxFuture<'_, Result<Reply, JournalError>> {
+    fn submit(&self, mut job: Box<dyn Job>) -> BoxFuture<'_, ()> {
         Box::pin(async move {
             let mut tries = 0;
-            loop {
+            let committed = loop {
                 tries += 1;
-                match self.attempt(&op).await {
-                    Err(error) if tries < RETRIES && retryable(&error) => continue,
-                    other => return other,
+                match self.attempt(&mut *job).await {
+                    Err(error) if tries < RETRIES && retryable(&error) => job.forget(),
+                    other => break other,
                 }
-            }
+            };
+            job.answer(committed);
         })
     }
 

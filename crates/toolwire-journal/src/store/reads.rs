@@ -3,6 +3,7 @@
 use sqlx::{AnyPool, Row};
 
 use super::rows::CALL_COLUMNS;
+use super::status::{CallStatus, RequestStatus};
 use super::{CallRow, RequestRow};
 use crate::error::JournalError;
 
@@ -27,13 +28,13 @@ pub(crate) async fn completed(
     place: &str,
     call_id: &str,
 ) -> Result<Option<(String, String)>, JournalError> {
-    let row = sqlx::query(
-        "SELECT digest, receipt FROM journal_calls WHERE call_id = $1 AND state = 'completed'",
-    )
-    .bind(call_id)
-    .fetch_optional(pool)
-    .await
-    .map_err(|e| JournalError::database("read a call", place, e))?;
+    let row =
+        sqlx::query("SELECT digest, receipt FROM journal_calls WHERE call_id = $1 AND state = $2")
+            .bind(call_id)
+            .bind(CallStatus::Completed)
+            .fetch_optional(pool)
+            .await
+            .map_err(|e| JournalError::database("read a call", place, e))?;
     let Some(row) = row else { return Ok(None) };
     let bad = |e: sqlx::Error| JournalError::corrupt("call row", e);
     let digest: String = row.try_get(0).map_err(bad)?;
@@ -45,7 +46,7 @@ pub(crate) async fn completed(
 pub(crate) async fn calls_in(
     pool: &AnyPool,
     place: &str,
-    state: &str,
+    state: CallStatus,
 ) -> Result<Vec<CallRow>, JournalError> {
     let sql = format!(
         "SELECT {CALL_COLUMNS} FROM journal_calls WHERE state = $1 ORDER BY started_at, call_id"
@@ -69,11 +70,13 @@ pub(crate) async fn open_requests(
     let sql = "SELECT r.request_id, r.call_id, r.tool, r.kind, r.invocation_id, r.request, \
          r.expires_at, r.state, r.answer, r.created_at, c.arguments \
          FROM journal_requests r JOIN journal_calls c ON c.call_id = r.call_id \
-         WHERE r.state IN ('pending', 'answered') AND ($1 IS NULL OR r.tool = $1) \
+         WHERE r.state IN ($3, $4) AND ($1 IS NULL OR r.tool = $1) \
          AND ($2 IS NULL OR r.kind = $2) ORDER BY r.created_at, r.request_id";
     let rows = sqlx::query(sql)
         .bind(tool)
         .bind(kind)
+        .bind(RequestStatus::Pending)
+        .bind(RequestStatus::Answered)
         .fetch_all(pool)
         .await
         .map_err(|e| JournalError::database("list pending requests", place, e))?;

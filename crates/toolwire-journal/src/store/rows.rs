@@ -1,8 +1,9 @@
-//! The rows the journal reads back: a call and a request.
+//! The rows the journal reads back: a call and a request. Their states are parsed here, once.
 
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
+use super::status::{CallStatus, RequestStatus};
 use crate::error::JournalError;
 
 /// The columns of [`CallRow`], in order, for `SELECT` (some are read only by SQL).
@@ -20,7 +21,7 @@ pub(crate) struct CallRow {
     pub(crate) tool: String,
     pub(crate) digest: String,
     pub(crate) arguments: String,
-    pub(crate) state: String,
+    pub(crate) state: CallStatus,
     pub(crate) attempt: i64,
     pub(crate) lease_until: i64,
     pub(crate) receipt: Option<String>,
@@ -35,7 +36,7 @@ impl CallRow {
             tool: row.try_get(1).map_err(bad)?,
             digest: row.try_get(2).map_err(bad)?,
             arguments: row.try_get(3).map_err(bad)?,
-            state: row.try_get(4).map_err(bad)?,
+            state: row.try_get::<String, _>(4).map_err(bad)?.parse()?,
             attempt: row.try_get(5).map_err(bad)?,
             lease_until: row.try_get(7).map_err(bad)?,
             receipt: row.try_get(9).map_err(bad)?,
@@ -53,7 +54,7 @@ pub(crate) struct RequestRow {
     pub(crate) invocation_id: String,
     pub(crate) request: String,
     pub(crate) expires_at: Option<i64>,
-    pub(crate) state: String,
+    pub(crate) state: RequestStatus,
     pub(crate) answer: Option<String>,
     pub(crate) created_at: i64,
 }
@@ -68,7 +69,7 @@ impl RequestRow {
             invocation_id: row.try_get(4).map_err(bad)?,
             request: row.try_get(5).map_err(bad)?,
             expires_at: row.try_get(6).map_err(bad)?,
-            state: row.try_get(7).map_err(bad)?,
+            state: row.try_get::<String, _>(7).map_err(bad)?.parse()?,
             answer: row.try_get(8).map_err(bad)?,
             created_at: row.try_get(9).map_err(bad)?,
         })

@@ -1,18 +1,20 @@
 //! The SQLite backend: one file in WAL mode, one writer that commits the writes of concurrent
 //! calls together (group commit), and a pool of readers.
 
+use std::collections::HashSet;
 use std::path::Path;
 use std::time::Duration;
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyConnection, AnyPool, Connection};
-use tokio::sync::{Mutex, mpsc, oneshot};
+use tokio::sync::{Mutex, mpsc};
 use toolwire::policy::ApprovalKey;
 
+use super::ops::{self, Cx, Grouped};
 use super::schema::{self, Flavor};
-use super::{BoxFuture, Op, Reply, Store, install_drivers, ops};
-use crate::error::{JournalError, JournalErrorKind};
+use super::{BoxFuture, Job, Store, closed, install_drivers};
+use crate::error::JournalError;
 
 /// How an SQLite journal is opened.
 #[derive(Debug, Clone)]
@@ -22,16 +24,10 @@ pub(crate) struct SqliteSettings {
     pub(crate) max_batch: usize,
 }
 
-/// A write waiting for the writer, and where its reply goes.
-struct Job {
-    op: Op,
-    reply: oneshot::Sender<Result<Reply, JournalError>>,
-}
-
 /// An SQLite journal.
 #[derive(Debug)]
 pub(crate) struct SqliteStore {
-    jobs: std::sync::Mutex<Option<mpsc::UnboundedSender<Job>>>,
+    jobs: std::sync::Mutex<Option<mpsc::UnboundedSender<Box<dyn Job>>>>,
     writer: Mutex<Option<tokio::task::JoinHandle<()>>>,
     reader: AnyPool,
     place: String,
@@ -117,7 +113,7 @@ async fn reader_pool(url: &str, settings: &SqliteSettings) -> Result<AnyPool, sq
 /// The writer: takes every write waiting, runs them in one transaction, commits once.
 async fn write_loop(
     mut conn: AnyConnection,
-    mut jobs: mpsc::UnboundedReceiver<Job>,
+    mut jobs: mpsc::UnboundedReceiver<Box<dyn Job>>,
     place: String,
     max_batch: usize,
 ) {
@@ -138,92 +134,100 @@ async fn write_loop(
 /// Runs `batch` in one transaction and commits once; every reply goes out after the commit.
 /// If a write fails, the batch is rolled back and each write runs again in a transaction of
 /// its own, so that one failing write does not fail the others.
-async fn commit_batch(conn: &mut AnyConnection, batch: &mut Vec<Job>, place: &str) {
-    if batch.len() == 1 {
-        return run_alone(conn, batch.drain(..), place).await;
-    }
-    let ops: Vec<&Op> = batch.iter().map(|job| &job.op).collect();
-    match run_together(conn, &ops, place).await {
-        Ok(replies) => {
-            for (job, reply) in batch.drain(..).zip(replies) {
-                let _ = job.reply.send(Ok(reply));
+async fn commit_batch(conn: &mut AnyConnection, batch: &mut Vec<Box<dyn Job>>, place: &str) {
+    if batch.len() > 1 {
+        match run_together(conn, batch, place).await {
+            Ok(()) => {
+                for job in batch.drain(..) {
+                    job.answer(Ok(()));
+                }
+                return;
             }
+            Err(_) => batch.iter_mut().for_each(|job| job.forget()),
         }
-        Err(_) => run_alone(conn, batch.drain(..), place).await,
     }
+    run_alone(conn, batch.drain(..), place).await;
 }
 
-/// Runs `ops` in one transaction; on any failure, rolls it back. Fresh claims and plain
+/// Runs `jobs` in one transaction; on any failure, rolls it back. Fresh claims and plain
 /// completions go in one statement each; the rest run one by one, in order.
 async fn run_together(
     conn: &mut AnyConnection,
-    ops: &[&Op],
+    jobs: &mut [Box<dyn Job>],
     place: &str,
-) -> Result<Vec<Reply>, JournalError> {
+) -> Result<(), JournalError> {
     begin(conn, place).await?;
-    match run_in_transaction(conn, ops, place).await {
-        Ok(replies) => commit(conn, place).await.map(|()| replies),
+    match run_in_transaction(conn, jobs, place).await {
+        Ok(()) => commit(conn, place).await,
         Err(error) => Err(rollback(conn, error).await),
     }
 }
 
 async fn run_in_transaction(
     conn: &mut AnyConnection,
-    ops: &[&Op],
+    jobs: &mut [Box<dyn Job>],
     place: &str,
-) -> Result<Vec<Reply>, JournalError> {
-    let cx = ops::Cx::new(place);
-    let mut replies: Vec<Option<Reply>> = ops.iter().map(|_| None).collect();
-    let (claims, at): (Vec<&ops::Claim>, Vec<usize>) = ops
-        .iter()
-        .enumerate()
-        .filter_map(|(i, op)| match op {
-            Op::Claim(claim) => Some((claim, i)),
-            _ => None,
-        })
-        .unzip();
+) -> Result<(), JournalError> {
+    let cx = Cx::new(place);
+    let (at, claims): (Vec<usize>, Vec<&ops::Claim>) = grouped(jobs, |write| match write {
+        Grouped::Claim(claim) => Some(claim),
+        Grouped::Complete(_) => None,
+    });
     if claims.len() > 1 {
-        for won in ops::bulk::insert_claims(conn, &cx, &claims).await? {
-            replies[at[won]] = Some(Reply::Claimed(ops::Claimed::Run { attempt: 1 }));
-        }
+        let won = ops::bulk::insert_claims(conn, &cx, &claims).await?;
+        settle(jobs, &at, &won);
     }
-    let (plain, at): (Vec<&ops::Completion>, Vec<usize>) = ops
-        .iter()
-        .enumerate()
-        .filter_map(|(i, op)| match op {
-            Op::Complete(done) if done.pending.is_none() && done.resumed.is_none() => {
-                Some((&**done, i))
-            }
-            _ => None,
-        })
-        .unzip();
+    let (at, plain): (Vec<usize>, Vec<&ops::Completion>) = grouped(jobs, |write| match write {
+        Grouped::Complete(done) => Some(done),
+        Grouped::Claim(_) => None,
+    });
     if plain.len() > 1 {
         let applied = ops::bulk::complete_many(conn, &cx, &plain).await?;
-        for (k, &i) in at.iter().enumerate() {
-            replies[i] = Some(Reply::Done(applied.contains(&k)));
+        settle(jobs, &at, &applied);
+    }
+    for job in jobs.iter_mut().filter(|job| !job.is_settled()) {
+        job.run(conn, &cx).await?;
+    }
+    Ok(())
+}
+
+/// The writes of `jobs` that `pick` takes, with their positions.
+fn grouped<'a, T>(
+    jobs: &'a [Box<dyn Job>],
+    pick: impl Fn(Grouped<'a>) -> Option<&'a T>,
+) -> (Vec<usize>, Vec<&'a T>) {
+    jobs.iter()
+        .enumerate()
+        .filter_map(|(i, job)| job.grouped().and_then(&pick).map(|write| (i, write)))
+        .unzip()
+}
+
+/// Settles the jobs at positions `at` after their shared statement: `won` holds the indices
+/// (into `at`) of those whose rows it wrote.
+fn settle(jobs: &mut [Box<dyn Job>], at: &[usize], won: &HashSet<usize>) {
+    for (k, &i) in at.iter().enumerate() {
+        if let Some(job) = jobs.get_mut(i) {
+            job.settle(won.contains(&k));
         }
     }
-    let mut out = Vec::with_capacity(ops.len());
-    for (op, reply) in ops.iter().zip(replies) {
-        out.push(match reply {
-            Some(reply) => reply,
-            None => ops::run(conn, op, place).await?,
-        });
-    }
-    Ok(out)
 }
 
 /// Runs each job in a transaction of its own.
-async fn run_alone(conn: &mut AnyConnection, jobs: impl Iterator<Item = Job>, place: &str) {
-    for job in jobs {
-        let result = match begin(conn, place).await {
-            Ok(()) => match ops::run(conn, &job.op, place).await {
-                Ok(reply) => commit(conn, place).await.map(|()| reply),
+async fn run_alone(
+    conn: &mut AnyConnection,
+    jobs: impl Iterator<Item = Box<dyn Job>>,
+    place: &str,
+) {
+    let cx = Cx::new(place);
+    for mut job in jobs {
+        let committed = match begin(conn, place).await {
+            Ok(()) => match job.run(conn, &cx).await {
+                Ok(()) => commit(conn, place).await,
                 Err(error) => Err(rollback(conn, error).await),
             },
             Err(error) => Err(error),
         };
-        let _ = job.reply.send(result);
+        job.answer(committed);
     }
 }
 
@@ -250,24 +254,15 @@ async fn rollback(conn: &mut AnyConnection, error: JournalError) -> JournalError
 }
 
 impl Store for SqliteStore {
-    fn write(&self, op: Op) -> BoxFuture<'_, Result<Reply, JournalError>> {
-        Box::pin(async move {
-            let (reply, answer) = oneshot::channel();
-            let sent = match self.jobs.lock().as_deref() {
-                Ok(Some(jobs)) => jobs.send(Job { op, reply }).is_ok(),
-                _ => false,
-            };
-            let stopped = || {
-                JournalError::new(
-                    JournalErrorKind::Unavailable,
-                    format!("{} is closed", self.place),
-                )
-            };
-            if !sent {
-                return Err(stopped());
-            }
-            answer.await.unwrap_or_else(|_| Err(stopped()))
-        })
+    fn submit(&self, job: Box<dyn Job>) -> BoxFuture<'_, ()> {
+        let refused = match self.jobs.lock().as_deref() {
+            Ok(Some(jobs)) => jobs.send(job).err().map(|unsent| unsent.0),
+            _ => Some(job),
+        };
+        if let Some(job) = refused {
+            job.answer(Err(closed(&self.place)));
+        }
+        Box::pin(std::future::ready(()))
     }
 
     fn reader(&self) -> &AnyPool {

@@ -4,9 +4,10 @@ use sqlx::AnyConnection;
 use toolwire::{Answer, Request};
 
 use super::expire::expire_one;
-use super::{Cx, call_row, request_row};
+use super::{Cx, Write, call_row, request_row};
 use crate::error::JournalError;
 use crate::store::RequestRow;
+use crate::store::status::RequestStatus;
 
 /// What became of an answer.
 #[derive(Debug)]
@@ -15,63 +16,74 @@ pub(crate) enum Answered {
     Recorded(Box<RequestRow>),
     /// No request has its id.
     Unknown,
-    /// The request was answered before, with this answer (as JSON).
-    Duplicate { first: Option<String>, state: String },
+    /// The request was answered before, with this answer (as JSON); it is now in `state`
+    /// (`None`: its row is gone).
+    Duplicate { first: Option<String>, state: Option<RequestStatus> },
     /// The request lapsed; it is now resolved as declined.
     Expired,
     /// The stored request does not belong to its call.
     Mismatch(String),
 }
 
-pub(super) async fn answer(
-    conn: &mut AnyConnection,
-    cx: &Cx<'_>,
-    answer: &Answer,
-    now: i64,
-) -> Result<Answered, JournalError> {
-    let Some(mut row) = request_row(conn, cx, &answer.id).await? else {
-        return Ok(Answered::Unknown);
-    };
-    match row.state.as_str() {
-        "pending" => {}
-        "expired" => return Ok(Answered::Expired),
-        _ => return Ok(Answered::Duplicate { first: row.answer, state: row.state }),
-    }
-    if row.expires_at.is_some_and(|at| at <= now) {
-        expire_one(conn, cx, &row, now).await?;
-        return Ok(Answered::Expired);
-    }
-    if let Some(why) = binding_problem(conn, cx, &row).await? {
-        return Ok(Answered::Mismatch(why));
-    }
-    let Some(json) = settle(conn, cx, answer, "answered", now).await? else {
-        let first = request_row(conn, cx, &answer.id).await?;
-        let (first, state) = first.map_or((None, String::new()), |r| (r.answer, r.state));
-        return Ok(Answered::Duplicate { first, state });
-    };
-    row.state = "answered".into();
-    row.answer = Some(json);
-    Ok(Answered::Recorded(Box::new(row)))
+/// A host's answer to a stored request, given at `now`.
+#[derive(Debug, Clone)]
+pub(crate) struct RecordAnswer {
+    pub(crate) answer: Answer,
+    pub(crate) now: i64,
 }
 
-/// Settles the pending request `answer.id` as `state` (`answered` or `expired`) with
+impl Write for RecordAnswer {
+    type Output = Answered;
+
+    async fn run(&self, conn: &mut AnyConnection, cx: &Cx<'_>) -> Result<Answered, JournalError> {
+        let (answer, now) = (&self.answer, self.now);
+        let Some(mut row) = request_row(conn, cx, &answer.id).await? else {
+            return Ok(Answered::Unknown);
+        };
+        match row.state {
+            RequestStatus::Pending => {}
+            RequestStatus::Expired => return Ok(Answered::Expired),
+            RequestStatus::Answered | RequestStatus::Resuming | RequestStatus::Resolved => {
+                return Ok(Answered::Duplicate { first: row.answer, state: Some(row.state) });
+            }
+        }
+        if row.expires_at.is_some_and(|at| at <= now) {
+            expire_one(conn, cx, &row, now).await?;
+            return Ok(Answered::Expired);
+        }
+        if let Some(why) = binding_problem(conn, cx, &row).await? {
+            return Ok(Answered::Mismatch(why));
+        }
+        let Some(json) = settle(conn, cx, answer, RequestStatus::Answered, now).await? else {
+            let first = request_row(conn, cx, &answer.id).await?;
+            let (first, state) = first.map_or((None, None), |r| (r.answer, Some(r.state)));
+            return Ok(Answered::Duplicate { first, state });
+        };
+        row.state = RequestStatus::Answered;
+        row.answer = Some(json);
+        Ok(Answered::Recorded(Box::new(row)))
+    }
+}
+
+/// Settles the pending request `answer.id` as `state` (answered or expired) with
 /// `answer`: its JSON, or `None` when the request was no longer pending.
 pub(super) async fn settle(
     conn: &mut AnyConnection,
     cx: &Cx<'_>,
     answer: &Answer,
-    state: &str,
+    state: RequestStatus,
     now: i64,
 ) -> Result<Option<String>, JournalError> {
     let json = serde_json::to_string(answer).map_err(|e| JournalError::corrupt("answer", e))?;
     let done = sqlx::query(
         "UPDATE journal_requests SET state = $1, answer = $2, updated_at = $3 \
-         WHERE request_id = $4 AND state = 'pending'",
+         WHERE request_id = $4 AND state = $5",
     )
     .bind(state)
     .bind(&json)
     .bind(now)
     .bind(&answer.id)
+    .bind(RequestStatus::Pending)
     .execute(&mut *conn)
     .await
     .map_err(cx.fail("settle a request"))?;

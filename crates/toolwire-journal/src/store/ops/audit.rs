@@ -3,7 +3,7 @@
 use sqlx::AnyConnection;
 use toolwire::Receipt;
 
-use super::Cx;
+use super::{Cx, Write};
 use crate::error::JournalError;
 use crate::store::millis;
 
@@ -31,6 +31,18 @@ impl AuditRow {
             failure: receipt.result.failure_kind().map(|kind| kind.as_str()),
             receipt: json,
         })
+    }
+}
+
+/// The append of a receipt's row to the audit log.
+#[derive(Debug, Clone)]
+pub(crate) struct Append(pub(crate) AuditRow);
+
+impl Write for Append {
+    type Output = ();
+
+    async fn run(&self, conn: &mut AnyConnection, cx: &Cx<'_>) -> Result<(), JournalError> {
+        append(conn, cx, &self.0).await
     }
 }
 

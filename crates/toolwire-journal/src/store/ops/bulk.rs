@@ -8,6 +8,7 @@ use sqlx::{AnyConnection, Row};
 
 use super::{Claim, Completion, Cx};
 use crate::error::JournalError;
+use crate::store::status::CallStatus;
 
 /// Inserts the rows of `claims` whose call ids are new; the positions of those that were
 /// inserted. Each claim's owner is unique, so a call id claimed twice in one batch goes to
@@ -21,11 +22,13 @@ pub(crate) async fn insert_claims(
         "INSERT INTO journal_calls (call_id, tool, digest, arguments, state, attempt, owner, \
          lease_until, started_at, updated_at) VALUES ",
     );
+    // The state, running, is the last parameter, after the claims' seven each.
+    let running = claims.len() * 7 + 1;
     for i in 0..claims.len() {
         let p = i * 7;
         let sep = if i == 0 { "" } else { ", " };
         sql += &format!(
-            "{sep}(${}, ${}, ${}, ${}, 'running', 1, ${}, ${}, ${}, ${})",
+            "{sep}(${}, ${}, ${}, ${}, ${running}, 1, ${}, ${}, ${}, ${})",
             p + 1,
             p + 2,
             p + 3,
@@ -48,7 +51,11 @@ pub(crate) async fn insert_claims(
             .bind(c.lease_until)
             .bind(c.now);
     }
-    let rows = query.fetch_all(&mut *conn).await.map_err(cx.fail("record that calls started"))?;
+    let rows = query
+        .bind(CallStatus::Running)
+        .fetch_all(&mut *conn)
+        .await
+        .map_err(cx.fail("record that calls started"))?;
     let owners: HashSet<String> =
         rows.iter().filter_map(|row| row.try_get::<String, _>(0).ok()).collect();
     Ok(claims
@@ -72,17 +79,26 @@ pub(crate) async fn complete_many(
         let sep = if i == 0 { "" } else { ", " };
         values += &format!("{sep}(${}, ${}, ${}, ${})", p + 1, p + 2, p + 3, p + 4);
     }
+    // The states come last, after the completions' four parameters each.
+    let states = done.len() * 4;
+    let (completed, running, unknown) = (states + 1, states + 2, states + 3);
     let sql = format!(
-        "UPDATE journal_calls SET state = 'completed', receipt = v.column3, request_id = NULL, \
+        "UPDATE journal_calls SET state = ${completed}, receipt = v.column3, request_id = NULL, \
          owner = NULL, lease_until = 0, updated_at = v.column4 FROM (VALUES {values}) AS v \
          WHERE journal_calls.call_id = v.column1 AND journal_calls.attempt = v.column2 \
-         AND journal_calls.state IN ('running', 'unknown') RETURNING journal_calls.call_id"
+         AND journal_calls.state IN (${running}, ${unknown}) RETURNING journal_calls.call_id"
     );
     let mut query = sqlx::query(&sql);
     for d in done {
         query = query.bind(&d.call_id).bind(d.attempt).bind(&d.audit.receipt).bind(d.now);
     }
-    let rows = query.fetch_all(&mut *conn).await.map_err(cx.fail("record calls' receipts"))?;
+    let rows = query
+        .bind(CallStatus::Completed)
+        .bind(CallStatus::Running)
+        .bind(CallStatus::Unknown)
+        .fetch_all(&mut *conn)
+        .await
+        .map_err(cx.fail("record calls' receipts"))?;
     let applied: HashSet<String> =
         rows.iter().filter_map(|row| row.try_get::<String, _>(0).ok()).collect();
     append_many(conn, cx, done).await?;

@@ -2,8 +2,11 @@
 
 use sqlx::AnyConnection;
 
-use super::{Cx, call_row};
+#[cfg(feature = "sqlite")]
+use super::Grouped;
+use super::{Cx, Write, call_row};
 use crate::error::{JournalError, JournalErrorKind};
+use crate::store::status::CallStatus;
 
 /// A call that wants to run.
 #[derive(Debug, Clone)]
@@ -41,36 +44,49 @@ pub(crate) enum Claimed {
 /// How often a claim reads a row again that changed under it before giving up.
 const RETRIES: usize = 16;
 
-pub(super) async fn claim(
-    conn: &mut AnyConnection,
-    cx: &Cx<'_>,
-    c: &Claim,
-) -> Result<Claimed, JournalError> {
-    let inserted = sqlx::query(
-        "INSERT INTO journal_calls (call_id, tool, digest, arguments, state, attempt, owner, \
-         lease_until, started_at, updated_at) VALUES ($1, $2, $3, $4, 'running', 1, $5, $6, $7, $7) \
-         ON CONFLICT (call_id) DO NOTHING",
-    )
-    .bind(&c.call_id)
-    .bind(&c.tool)
-    .bind(&c.digest)
-    .bind(&c.arguments)
-    .bind(&c.owner)
-    .bind(c.lease_until)
-    .bind(c.now)
-    .execute(&mut *conn)
-    .await
-    .map_err(cx.fail("record that a call started"))?;
-    if inserted.rows_affected() == 1 {
-        return Ok(Claimed::Run { attempt: 1 });
-    }
-    for _ in 0..RETRIES {
-        if let Some(found) = decide(conn, cx, c).await? {
-            return Ok(found);
+impl Write for Claim {
+    type Output = Claimed;
+
+    async fn run(&self, conn: &mut AnyConnection, cx: &Cx<'_>) -> Result<Claimed, JournalError> {
+        let inserted = sqlx::query(
+            "INSERT INTO journal_calls (call_id, tool, digest, arguments, state, attempt, owner, \
+             lease_until, started_at, updated_at) VALUES ($1, $2, $3, $4, $8, 1, $5, $6, $7, $7) \
+             ON CONFLICT (call_id) DO NOTHING",
+        )
+        .bind(&self.call_id)
+        .bind(&self.tool)
+        .bind(&self.digest)
+        .bind(&self.arguments)
+        .bind(&self.owner)
+        .bind(self.lease_until)
+        .bind(self.now)
+        .bind(CallStatus::Running)
+        .execute(&mut *conn)
+        .await
+        .map_err(cx.fail("record that a call started"))?;
+        if inserted.rows_affected() == 1 {
+            return Ok(Claimed::Run { attempt: 1 });
         }
+        for _ in 0..RETRIES {
+            if let Some(found) = decide(conn, cx, self).await? {
+                return Ok(found);
+            }
+        }
+        let text = format!("call {:?} kept changing while it was claimed", self.call_id);
+        Err(JournalError::new(JournalErrorKind::Database, text))
     }
-    let text = format!("call {:?} kept changing while it was claimed", c.call_id);
-    Err(JournalError::new(JournalErrorKind::Database, text))
+
+    #[cfg(feature = "sqlite")]
+    fn grouped(&self) -> Option<Grouped<'_>> {
+        Some(Grouped::Claim(self))
+    }
+
+    /// A claim that a shared insert won runs as the first attempt; one that lost reads the
+    /// row on its own.
+    #[cfg(feature = "sqlite")]
+    fn grouped_output(won: bool) -> Option<Claimed> {
+        won.then_some(Claimed::Run { attempt: 1 })
+    }
 }
 
 /// What the existing row says, or `None` when it changed under a conditional update.
@@ -87,24 +103,22 @@ async fn decide(
         return Ok(Some(Claimed::Mismatch { tool: row.tool }));
     }
     let receipt = || row.receipt.clone().unwrap_or_default();
-    Ok(match row.state.as_str() {
-        "completed" => Some(Claimed::Replay { receipt: receipt() }),
-        "suspended" => Some(Claimed::Suspended { receipt: receipt() }),
-        "unknown" => Some(Claimed::Unknown { attempt: row.attempt, started_at: row.started_at }),
-        "running" if row.lease_until > c.now => {
+    Ok(match row.state {
+        CallStatus::Completed => Some(Claimed::Replay { receipt: receipt() }),
+        CallStatus::Suspended => Some(Claimed::Suspended { receipt: receipt() }),
+        CallStatus::Unknown => {
+            Some(Claimed::Unknown { attempt: row.attempt, started_at: row.started_at })
+        }
+        CallStatus::Running if row.lease_until > c.now => {
             Some(Claimed::Busy { lease_until: row.lease_until })
         }
-        "running" if !c.idempotent => {
+        CallStatus::Running if !c.idempotent => {
             let marked = mark_unknown(conn, cx, c, row.attempt).await?;
             marked.then_some(Claimed::Unknown { attempt: row.attempt, started_at: row.started_at })
         }
-        "running" | "retry" => {
-            let taken = take_over(conn, cx, c, &row.state, row.attempt).await?;
+        CallStatus::Running | CallStatus::Retry => {
+            let taken = take_over(conn, cx, c, row.state, row.attempt).await?;
             taken.then_some(Claimed::Run { attempt: row.attempt + 1 })
-        }
-        other => {
-            let text = format!("call {:?} has an unknown state {other:?}", c.call_id);
-            return Err(JournalError::new(JournalErrorKind::Corrupt, text));
         }
     })
 }
@@ -117,12 +131,14 @@ async fn mark_unknown(
     attempt: i64,
 ) -> Result<bool, JournalError> {
     let done = sqlx::query(
-        "UPDATE journal_calls SET state = 'unknown', owner = NULL, updated_at = $1 \
-         WHERE call_id = $2 AND state = 'running' AND attempt = $3 AND lease_until <= $1",
+        "UPDATE journal_calls SET state = $4, owner = NULL, updated_at = $1 \
+         WHERE call_id = $2 AND state = $5 AND attempt = $3 AND lease_until <= $1",
     )
     .bind(c.now)
     .bind(&c.call_id)
     .bind(attempt)
+    .bind(CallStatus::Unknown)
+    .bind(CallStatus::Running)
     .execute(&mut *conn)
     .await
     .map_err(cx.fail("mark a call of unknown outcome"))?;
@@ -135,11 +151,11 @@ async fn take_over(
     conn: &mut AnyConnection,
     cx: &Cx<'_>,
     c: &Claim,
-    state: &str,
+    state: CallStatus,
     attempt: i64,
 ) -> Result<bool, JournalError> {
     let done = sqlx::query(
-        "UPDATE journal_calls SET state = 'running', attempt = attempt + 1, owner = $1, \
+        "UPDATE journal_calls SET state = $7, attempt = attempt + 1, owner = $1, \
          lease_until = $2, updated_at = $3 \
          WHERE call_id = $4 AND state = $5 AND attempt = $6 AND lease_until <= $3",
     )
@@ -149,28 +165,36 @@ async fn take_over(
     .bind(&c.call_id)
     .bind(state)
     .bind(attempt)
+    .bind(CallStatus::Running)
     .execute(&mut *conn)
     .await
     .map_err(cx.fail("take over a call"))?;
     Ok(done.rows_affected() == 1)
 }
 
-/// Extends a running call's lease; false if the call is no longer this attempt's.
-pub(super) async fn renew(
-    conn: &mut AnyConnection,
-    cx: &Cx<'_>,
-    call_id: &str,
-    attempt: i64,
-    until: i64,
-) -> Result<bool, JournalError> {
-    let done = sqlx::query(
-        "UPDATE journal_calls SET lease_until = $1 WHERE call_id = $2 AND attempt = $3 AND state = 'running'",
-    )
-    .bind(until)
-    .bind(call_id)
-    .bind(attempt)
-    .execute(&mut *conn)
-    .await
-    .map_err(cx.fail("renew a call's lease"))?;
-    Ok(done.rows_affected() == 1)
+/// An extension of a running call's lease, until `until`.
+#[derive(Debug, Clone)]
+pub(crate) struct Renew {
+    pub(crate) call_id: String,
+    pub(crate) attempt: i64,
+    pub(crate) until: i64,
+}
+
+impl Write for Renew {
+    /// False if the call is no longer this attempt's.
+    type Output = bool;
+
+    async fn run(&self, conn: &mut AnyConnection, cx: &Cx<'_>) -> Result<bool, JournalError> {
+        let done = sqlx::query(
+            "UPDATE journal_calls SET lease_until = $1 WHERE call_id = $2 AND attempt = $3 AND state = $4",
+        )
+        .bind(self.until)
+        .bind(&self.call_id)
+        .bind(self.attempt)
+        .bind(CallStatus::Running)
+        .execute(&mut *conn)
+        .await
+        .map_err(cx.fail("renew a call's lease"))?;
+        Ok(done.rows_affected() == 1)
+    }
 }

@@ -2,9 +2,12 @@
 
 use sqlx::AnyConnection;
 
-use super::Cx;
+#[cfg(feature = "sqlite")]
+use super::Grouped;
 use super::audit::{AuditRow, append};
+use super::{Cx, Write};
 use crate::error::JournalError;
+use crate::store::status::{CallStatus, RequestStatus};
 
 /// A call's outcome, to record.
 #[derive(Debug, Clone)]
@@ -29,40 +32,57 @@ pub(crate) struct PendingRow {
     pub(crate) expires_at: Option<i64>,
 }
 
-/// Records `done`; false when the call was no longer this attempt's (another runner took an
-/// idempotent call over, or the host resolved it), in which case only the audit log gets it.
-pub(super) async fn complete(
-    conn: &mut AnyConnection,
-    cx: &Cx<'_>,
-    done: &Completion,
-) -> Result<bool, JournalError> {
-    let state = if done.pending.is_some() { "suspended" } else { "completed" };
-    let request_id = done.pending.as_ref().map(|p| p.request_id.as_str());
-    let updated = sqlx::query(
-        "UPDATE journal_calls SET state = $1, receipt = $2, request_id = $3, owner = NULL, \
-         lease_until = 0, updated_at = $4 \
-         WHERE call_id = $5 AND attempt = $6 AND state IN ('running', 'unknown')",
-    )
-    .bind(state)
-    .bind(&done.audit.receipt)
-    .bind(request_id)
-    .bind(done.now)
-    .bind(&done.call_id)
-    .bind(done.attempt)
-    .execute(&mut *conn)
-    .await
-    .map_err(cx.fail("record a call's receipt"))?;
-    append(conn, cx, &done.audit).await?;
-    let applied = updated.rows_affected() == 1;
-    if applied {
-        if let Some(pending) = &done.pending {
-            store_request(conn, cx, done, pending).await?;
+impl Write for Completion {
+    /// False when the call was no longer this attempt's (another runner took an idempotent
+    /// call over, or the host resolved it), in which case only the audit log gets it.
+    type Output = bool;
+
+    async fn run(&self, conn: &mut AnyConnection, cx: &Cx<'_>) -> Result<bool, JournalError> {
+        let state =
+            if self.pending.is_some() { CallStatus::Suspended } else { CallStatus::Completed };
+        let request_id = self.pending.as_ref().map(|p| p.request_id.as_str());
+        let updated = sqlx::query(
+            "UPDATE journal_calls SET state = $1, receipt = $2, request_id = $3, owner = NULL, \
+             lease_until = 0, updated_at = $4 \
+             WHERE call_id = $5 AND attempt = $6 AND state IN ($7, $8)",
+        )
+        .bind(state)
+        .bind(&self.audit.receipt)
+        .bind(request_id)
+        .bind(self.now)
+        .bind(&self.call_id)
+        .bind(self.attempt)
+        .bind(CallStatus::Running)
+        .bind(CallStatus::Unknown)
+        .execute(&mut *conn)
+        .await
+        .map_err(cx.fail("record a call's receipt"))?;
+        append(conn, cx, &self.audit).await?;
+        let applied = updated.rows_affected() == 1;
+        if applied {
+            if let Some(pending) = &self.pending {
+                store_request(conn, cx, self, pending).await?;
+            }
+            if let Some(resumed) = &self.resumed {
+                resolve_request(conn, cx, resumed, self.now).await?;
+            }
         }
-        if let Some(resumed) = &done.resumed {
-            resolve_request(conn, cx, resumed, done.now).await?;
-        }
+        Ok(applied)
     }
-    Ok(applied)
+
+    /// Only a call that neither suspended nor resumed: its completion touches its row and
+    /// the audit log, nothing else.
+    #[cfg(feature = "sqlite")]
+    fn grouped(&self) -> Option<Grouped<'_>> {
+        let plain = self.pending.is_none() && self.resumed.is_none();
+        plain.then_some(Grouped::Complete(self))
+    }
+
+    /// A shared update settles every plain completion: `won` is whether it applied.
+    #[cfg(feature = "sqlite")]
+    fn grouped_output(won: bool) -> Option<bool> {
+        Some(won)
+    }
 }
 
 async fn store_request(
@@ -74,7 +94,7 @@ async fn store_request(
     sqlx::query(
         "INSERT INTO journal_requests (request_id, call_id, tool, kind, invocation_id, request, \
          expires_at, state, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $8) ON CONFLICT (request_id) DO NOTHING",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $9, $8, $8) ON CONFLICT (request_id) DO NOTHING",
     )
     .bind(&pending.request_id)
     .bind(&done.call_id)
@@ -84,6 +104,7 @@ async fn store_request(
     .bind(&pending.request)
     .bind(pending.expires_at)
     .bind(done.now)
+    .bind(RequestStatus::Pending)
     .execute(&mut *conn)
     .await
     .map_err(cx.fail("store a suspended call's request"))?;
@@ -96,13 +117,12 @@ async fn resolve_request(
     request_id: &str,
     now: i64,
 ) -> Result<(), JournalError> {
-    sqlx::query(
-        "UPDATE journal_requests SET state = 'resolved', updated_at = $1 WHERE request_id = $2",
-    )
-    .bind(now)
-    .bind(request_id)
-    .execute(&mut *conn)
-    .await
-    .map_err(cx.fail("resolve an answered request"))?;
+    sqlx::query("UPDATE journal_requests SET state = $3, updated_at = $1 WHERE request_id = $2")
+        .bind(now)
+        .bind(request_id)
+        .bind(RequestStatus::Resolved)
+        .execute(&mut *conn)
+        .await
+        .map_err(cx.fail("resolve an answered request"))?;
     Ok(())
 }

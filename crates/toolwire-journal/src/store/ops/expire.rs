@@ -5,38 +5,50 @@ use std::time::Duration;
 use sqlx::AnyConnection;
 use toolwire::{Answer, CallId, FailureKind, InvocationId, Receipt, ToolResult};
 
-use super::Cx;
 use super::answer::settle;
 use super::audit::{AuditRow, append};
+use super::{Cx, Write};
 use crate::error::JournalError;
 use crate::store::rows::REQUEST_COLUMNS;
+use crate::store::status::{CallStatus, RequestStatus};
 use crate::store::{RequestRow, shown_time, time_of};
 
 /// The reason of the declining answer an expired request gets.
 const EXPIRED: &str = "expired";
 
-/// Expires every pending request whose time is up by `now`; the receipts of their calls.
-pub(super) async fn expire_due(
-    conn: &mut AnyConnection,
-    cx: &Cx<'_>,
-    now: i64,
-) -> Result<Vec<Receipt>, JournalError> {
-    let sql = format!(
-        "SELECT {REQUEST_COLUMNS} FROM journal_requests \
-         WHERE state = 'pending' AND expires_at IS NOT NULL AND expires_at <= $1"
-    );
-    let rows = sqlx::query(&sql)
-        .bind(now)
-        .fetch_all(&mut *conn)
-        .await
-        .map_err(cx.fail("find lapsed requests"))?;
-    let mut receipts = Vec::with_capacity(rows.len());
-    for row in &rows {
-        if let Some(receipt) = expire_one(conn, cx, &RequestRow::read(row)?, now).await? {
-            receipts.push(receipt);
+/// The expiry of every pending request whose time is up by `now`.
+#[derive(Debug, Clone)]
+pub(crate) struct ExpireDue {
+    pub(crate) now: i64,
+}
+
+impl Write for ExpireDue {
+    /// The receipts of the calls whose requests expired.
+    type Output = Vec<Receipt>;
+
+    async fn run(
+        &self,
+        conn: &mut AnyConnection,
+        cx: &Cx<'_>,
+    ) -> Result<Vec<Receipt>, JournalError> {
+        let sql = format!(
+            "SELECT {REQUEST_COLUMNS} FROM journal_requests \
+             WHERE state = $2 AND expires_at IS NOT NULL AND expires_at <= $1"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(self.now)
+            .bind(RequestStatus::Pending)
+            .fetch_all(&mut *conn)
+            .await
+            .map_err(cx.fail("find lapsed requests"))?;
+        let mut receipts = Vec::with_capacity(rows.len());
+        for row in &rows {
+            if let Some(receipt) = expire_one(conn, cx, &RequestRow::read(row)?, self.now).await? {
+                receipts.push(receipt);
+            }
         }
+        Ok(receipts)
     }
-    Ok(receipts)
 }
 
 /// Expires one pending request: it is declined as expired, and its call completes with a
@@ -48,19 +60,21 @@ pub(super) async fn expire_one(
     now: i64,
 ) -> Result<Option<Receipt>, JournalError> {
     let answer = Answer::decline(row.request_id.clone(), EXPIRED);
-    if settle(conn, cx, &answer, "expired", now).await?.is_none() {
+    if settle(conn, cx, &answer, RequestStatus::Expired, now).await?.is_none() {
         return Ok(None);
     }
     let receipt = expired_receipt(row, now);
     let audit = AuditRow::of(&receipt)?;
     sqlx::query(
-        "UPDATE journal_calls SET state = 'completed', receipt = $1, request_id = NULL, updated_at = $2 \
-         WHERE call_id = $3 AND state = 'suspended' AND request_id = $4",
+        "UPDATE journal_calls SET state = $5, receipt = $1, request_id = NULL, updated_at = $2 \
+         WHERE call_id = $3 AND state = $6 AND request_id = $4",
     )
     .bind(&audit.receipt)
     .bind(now)
     .bind(&row.call_id)
     .bind(&row.request_id)
+    .bind(CallStatus::Completed)
+    .bind(CallStatus::Suspended)
     .execute(&mut *conn)
     .await
     .map_err(cx.fail("complete an expired call"))?;

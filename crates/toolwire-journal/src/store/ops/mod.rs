@@ -1,8 +1,10 @@
 //! The journal's writes, each run inside a transaction on one connection.
 //!
-//! An operation's logical outcome (a call that is running elsewhere, an answer that comes too
-//! late) is an `Ok` [`Reply`]; an `Err` is a database failure, and the backend rolls back
-//! whatever the operation wrote.
+//! Each write is a type of its own that implements [`Write`], whose [`Output`](Write::Output)
+//! is what that write answers: a claim answers [`Claimed`], a lease renewal whether it
+//! applied. A write's logical outcome (a call that is running elsewhere, an answer that comes
+//! too late) is an `Ok` output; an `Err` is a database failure, and the backend rolls back
+//! whatever the write wrote.
 
 mod answer;
 mod audit;
@@ -16,99 +18,63 @@ mod resume;
 mod runs;
 mod spend;
 
-use sqlx::AnyConnection;
-use toolwire::Receipt;
+use std::fmt;
+use std::future::Future;
 
-pub(crate) use answer::Answered;
-pub(crate) use audit::AuditRow;
-pub(crate) use claim::{Claim, Claimed};
+use sqlx::AnyConnection;
+
+pub(crate) use answer::{Answered, RecordAnswer};
+pub(crate) use audit::{Append, AuditRow};
+pub(crate) use claim::{Claim, Claimed, Renew};
 pub(crate) use complete::{Completion, PendingRow};
+pub(crate) use expire::ExpireDue;
 pub(crate) use resolve::Resolve;
 pub(crate) use resume::{BeginResume, ResumeStart};
-pub(crate) use runs::{RunAnswered, SaveRun, WaitRow};
+pub(crate) use runs::{AnswerRun, ClaimRun, ReleaseRun, RemoveRun, RunAnswered, SaveRun, WaitRow};
+pub(crate) use spend::Spend;
 
 use super::rows::{CALL_COLUMNS, REQUEST_COLUMNS};
 use super::{CallRow, RequestRow};
 use crate::error::JournalError;
 
-/// One write.
-#[derive(Debug, Clone)]
-pub(crate) enum Op {
-    /// Claim a call id for running, or learn why not.
-    Claim(Claim),
-    /// Extend the lease of a running call.
-    Renew { call_id: String, attempt: i64, until: i64 },
-    /// Record a call's receipt.
-    Complete(Box<Completion>),
-    /// Record an answer to a request.
-    Answer { answer: toolwire::Answer, now: i64 },
-    /// Claim an answered request's call for resuming.
-    BeginResume(BeginResume),
-    /// Resolve every request that lapsed by `now` as declined.
-    ExpireDue { now: i64 },
-    /// The host's resolution of a call of unknown outcome.
-    Resolve(Box<Resolve>),
-    /// Append a receipt to the audit log.
-    Append(AuditRow),
-    /// Save a paused agent run, with the requests it waits on.
-    SaveRun(Box<SaveRun>),
-    /// Claim a paused run for a resume, until `until`, unless a claim holds it at `now`.
-    ClaimRun { run_id: String, until: i64, now: i64 },
-    /// Let a claimed run be claimed again.
-    ReleaseRun { run_id: String },
-    /// Forget a paused run.
-    RemoveRun { run_id: String },
-    /// Record an answer (as JSON) to a paused run's request.
-    AnswerRun { request_id: String, answer: String, now: i64 },
-    /// Record an approval as spent, unless it was spent before; lapsed ones are dropped.
-    Spend { approval_id: String, digest: String, expires_at: i64, now: i64 },
-}
+/// One write to the journal, answered with its own [`Output`](Self::Output).
+pub(crate) trait Write: fmt::Debug + Send + Sync + 'static {
+    /// What the write found or did.
+    type Output: Send + 'static;
 
-/// What a write found or did.
-#[derive(Debug)]
-pub(crate) enum Reply {
-    Claimed(Claimed),
-    /// Whether the write applied.
-    Done(bool),
-    Answered(Answered),
-    Resume(ResumeStart),
-    Expired(Vec<Receipt>),
-    RunAnswered(RunAnswered),
-}
+    /// Runs the write on `conn`, which is inside a transaction that the backend commits.
+    fn run(
+        &self,
+        conn: &mut AnyConnection,
+        cx: &Cx<'_>,
+    ) -> impl Future<Output = Result<Self::Output, JournalError>> + Send;
 
-/// Runs `op` on `conn`, which is inside a transaction; `place` names the journal in errors.
-pub(crate) async fn run(
-    conn: &mut AnyConnection,
-    op: &Op,
-    place: &str,
-) -> Result<Reply, JournalError> {
-    let cx = Cx::new(place);
-    match op {
-        Op::Claim(claim) => claim::claim(conn, &cx, claim).await.map(Reply::Claimed),
-        Op::Renew { call_id, attempt, until } => {
-            claim::renew(conn, &cx, call_id, *attempt, *until).await.map(Reply::Done)
-        }
-        Op::Complete(done) => complete::complete(conn, &cx, done).await.map(Reply::Done),
-        Op::Answer { answer, now } => {
-            answer::answer(conn, &cx, answer, *now).await.map(Reply::Answered)
-        }
-        Op::BeginResume(begin) => resume::begin(conn, &cx, begin).await.map(Reply::Resume),
-        Op::ExpireDue { now } => expire::expire_due(conn, &cx, *now).await.map(Reply::Expired),
-        Op::Resolve(resolve) => resolve::resolve(conn, &cx, resolve).await.map(Reply::Done),
-        Op::Append(row) => audit::append(conn, &cx, row).await.map(|()| Reply::Done(true)),
-        Op::SaveRun(run) => runs::save(conn, &cx, run).await.map(|()| Reply::Done(true)),
-        Op::ClaimRun { run_id, until, now } => {
-            runs::claim(conn, &cx, run_id, *until, *now).await.map(Reply::Done)
-        }
-        Op::ReleaseRun { run_id } => runs::release(conn, &cx, run_id).await.map(Reply::Done),
-        Op::RemoveRun { run_id } => runs::remove(conn, &cx, run_id).await.map(Reply::Done),
-        Op::AnswerRun { request_id, answer, now } => {
-            runs::answer(conn, &cx, request_id, answer, *now).await.map(Reply::RunAnswered)
-        }
-        Op::Spend { approval_id, digest, expires_at, now } => {
-            spend::spend(conn, &cx, approval_id, digest, *expires_at, *now).await.map(Reply::Done)
-        }
+    /// The statement this write may share with others of its kind in an SQLite group commit.
+    #[cfg(feature = "sqlite")]
+    fn grouped(&self) -> Option<Grouped<'_>> {
+        None
     }
+
+    /// The output of a write that a shared statement settled (`won`: its row was the one
+    /// inserted or updated), or `None` when it must still [`run`](Self::run) on its own.
+    #[cfg(feature = "sqlite")]
+    fn grouped_output(won: bool) -> Option<Self::Output>
+    where
+        Self: Sized,
+    {
+        let _ = won;
+        None
+    }
+}
+
+/// A write that the SQLite writer can fold, with others of its kind, into one statement.
+#[cfg(feature = "sqlite")]
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Grouped<'a> {
+    /// The claim of a call id, which a shared insert settles if the id is new.
+    Claim(&'a Claim),
+    /// The completion of a call that neither suspended nor resumed.
+    Complete(&'a Completion),
 }
 
 /// What every operation needs to word its errors.

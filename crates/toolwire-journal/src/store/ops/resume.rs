@@ -3,8 +3,9 @@
 use sqlx::AnyConnection;
 
 use super::expire::expire_one;
-use super::{Cx, call_row, request_row};
+use super::{Cx, Write, call_row, request_row};
 use crate::error::JournalError;
+use crate::store::status::{CallStatus, RequestStatus};
 use crate::store::{CallRow, RequestRow};
 
 /// A process that wants to resume the call waiting on `request_id`.
@@ -28,54 +29,73 @@ pub(crate) enum ResumeStart {
     /// The request lapsed; it is now resolved as declined.
     Expired,
     /// Another process resumed it, or is resuming it now.
-    AlreadyResumed { state: String },
+    AlreadyResumed { state: RequestStatus },
 }
 
-pub(super) async fn begin(
+impl Write for BeginResume {
+    type Output = ResumeStart;
+
+    async fn run(
+        &self,
+        conn: &mut AnyConnection,
+        cx: &Cx<'_>,
+    ) -> Result<ResumeStart, JournalError> {
+        let Some(request) = request_row(conn, cx, &self.request_id).await? else {
+            return Ok(ResumeStart::Unknown);
+        };
+        match request.state {
+            RequestStatus::Answered => {}
+            RequestStatus::Pending if request.expires_at.is_some_and(|at| at <= self.now) => {
+                expire_one(conn, cx, &request, self.now).await?;
+                return Ok(ResumeStart::Expired);
+            }
+            RequestStatus::Pending => return Ok(ResumeStart::NotAnswered),
+            RequestStatus::Expired => return Ok(ResumeStart::Expired),
+            state @ (RequestStatus::Resuming | RequestStatus::Resolved) => {
+                return Ok(ResumeStart::AlreadyResumed { state });
+            }
+        }
+        if !take_call(conn, cx, self, &request.call_id).await? {
+            return Ok(ResumeStart::AlreadyResumed { state: RequestStatus::Resuming });
+        }
+        sqlx::query(
+            "UPDATE journal_requests SET state = $3, updated_at = $1 WHERE request_id = $2",
+        )
+        .bind(self.now)
+        .bind(&self.request_id)
+        .bind(RequestStatus::Resuming)
+        .execute(&mut *conn)
+        .await
+        .map_err(cx.fail("mark a request as resuming"))?;
+        let Some(call) = call_row(conn, cx, &request.call_id).await? else {
+            return Ok(ResumeStart::Unknown);
+        };
+        Ok(ResumeStart::Run { call: Box::new(call), request: Box::new(request) })
+    }
+}
+
+/// Moves the call `call_id` out of suspended, for `b`'s new attempt; false when another
+/// resume did first. The call's row is the gate: of two resumes, only one moves it.
+async fn take_call(
     conn: &mut AnyConnection,
     cx: &Cx<'_>,
     b: &BeginResume,
-) -> Result<ResumeStart, JournalError> {
-    let Some(request) = request_row(conn, cx, &b.request_id).await? else {
-        return Ok(ResumeStart::Unknown);
-    };
-    match request.state.as_str() {
-        "answered" => {}
-        "pending" if request.expires_at.is_some_and(|at| at <= b.now) => {
-            expire_one(conn, cx, &request, b.now).await?;
-            return Ok(ResumeStart::Expired);
-        }
-        "pending" => return Ok(ResumeStart::NotAnswered),
-        "expired" => return Ok(ResumeStart::Expired),
-        other => return Ok(ResumeStart::AlreadyResumed { state: other.to_owned() }),
-    }
-    // The call's row is the gate: of two resumes, only one moves it out of `suspended`.
+    call_id: &str,
+) -> Result<bool, JournalError> {
     let taken = sqlx::query(
-        "UPDATE journal_calls SET state = 'running', attempt = attempt + 1, owner = $1, \
+        "UPDATE journal_calls SET state = $6, attempt = attempt + 1, owner = $1, \
          lease_until = $2, updated_at = $3 \
-         WHERE call_id = $4 AND state = 'suspended' AND request_id = $5",
+         WHERE call_id = $4 AND state = $7 AND request_id = $5",
     )
     .bind(&b.owner)
     .bind(b.lease_until)
     .bind(b.now)
-    .bind(&request.call_id)
+    .bind(call_id)
     .bind(&b.request_id)
+    .bind(CallStatus::Running)
+    .bind(CallStatus::Suspended)
     .execute(&mut *conn)
     .await
     .map_err(cx.fail("claim a call to resume"))?;
-    if taken.rows_affected() == 0 {
-        return Ok(ResumeStart::AlreadyResumed { state: "resuming".into() });
-    }
-    sqlx::query(
-        "UPDATE journal_requests SET state = 'resuming', updated_at = $1 WHERE request_id = $2",
-    )
-    .bind(b.now)
-    .bind(&b.request_id)
-    .execute(&mut *conn)
-    .await
-    .map_err(cx.fail("mark a request as resuming"))?;
-    let Some(call) = call_row(conn, cx, &request.call_id).await? else {
-        return Ok(ResumeStart::Unknown);
-    };
-    Ok(ResumeStart::Run { call: Box::new(call), request: Box::new(request) })
+    Ok(taken.rows_affected() != 0)
 }
