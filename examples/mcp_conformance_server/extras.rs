@@ -5,9 +5,10 @@ use std::sync::Mutex;
 
 use rmcp::model::{
     CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResponse,
-    GetPromptResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
-    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    ServerCapabilities, ServerConfig, SubscribeRequestParams, UnsubscribeRequestParams,
+    GetPromptResult, InputRequests, InputRequiredResult, InputResponses, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerCapabilities,
+    ServerConfig, SubscribeRequestParams, UnsubscribeRequestParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -127,7 +128,8 @@ impl ServerHandler for Extras {
              "arguments": [argument("arg1", "First test argument"), argument("arg2", "Second test argument")]},
             {"name": "test_prompt_with_embedded_resource", "description": "A prompt with an embedded resource",
              "arguments": [argument("resourceUri", "URI of the resource to embed")]},
-            {"name": "test_prompt_with_image", "description": "A prompt with an image"}
+            {"name": "test_prompt_with_image", "description": "A prompt with an image"},
+            {"name": "test_input_required_result_prompt", "description": "A prompt that asks the client for its context first"}
         ]}))
     }
 
@@ -136,6 +138,9 @@ impl ServerHandler for Extras {
         request: GetPromptRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
+        if request.name == "test_input_required_result_prompt" {
+            return context_prompt(request.input_responses.as_ref());
+        }
         let arguments = request.arguments.unwrap_or_default();
         let argument =
             |name: &str| arguments.get(name).and_then(Value::as_str).unwrap_or_default().to_owned();
@@ -177,6 +182,33 @@ impl ServerHandler for Extras {
             .collect();
         typed(json!({"completion": {"values": values, "total": values.len(), "hasMore": false}}))
     }
+}
+
+/// MCP 2026-07-28 (SEP-2322): a prompt that asks the client for input before it is given.
+fn context_prompt(responses: Option<&InputResponses>) -> Result<GetPromptResponse, ErrorData> {
+    let context = responses
+        .and_then(|r| r.get("user_context"))
+        .and_then(|answer| answer.pointer("/content/context"))
+        .and_then(Value::as_str);
+    let Some(context) = context else {
+        let inputs: InputRequests = typed(json!({"user_context": {
+            "method": "elicitation/create",
+            "params": {
+                "message": "What context should the prompt use?",
+                "requestedSchema": {
+                    "type": "object",
+                    "properties": {"context": {"type": "string"}},
+                    "required": ["context"]
+                }
+            }
+        }}))?;
+        return Ok(InputRequiredResult::new(Some(inputs), None).into());
+    };
+    let text = format!("Answer with this context in mind: {context}");
+    typed::<GetPromptResult>(json!({"messages": [
+        {"role": "user", "content": {"type": "text", "text": text}}
+    ]}))
+    .map(Into::into)
 }
 
 impl Extras {

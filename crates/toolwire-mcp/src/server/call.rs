@@ -14,8 +14,8 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use toolwire::{AbortSignal, Answer, CallId, Receipt};
 
-use super::events::Forwarder;
-use super::{Extras, McpServer, content, elicit, limits, task_peer};
+use super::events::{Forwarder, floor_of};
+use super::{Extras, McpServer, content, elicit, limits, mrtr, task_peer};
 
 /// How many times one `tools/call` may suspend and be answered before it gives up.
 const MAX_ROUNDS: usize = 8;
@@ -23,7 +23,7 @@ const MAX_ROUNDS: usize = 8;
 /// Runs a `tools/call`.
 pub(crate) async fn call_tool<H: Extras>(
     server: &McpServer<H>,
-    request: CallToolRequestParams,
+    mut request: CallToolRequestParams,
     ctx: RequestContext<RoleServer>,
 ) -> Result<CallToolResponse, ErrorData> {
     let shared = &server.shared;
@@ -36,6 +36,9 @@ pub(crate) async fn call_tool<H: Extras>(
         Ok(permits) => permits,
         Err(why) => return Ok(error(why)),
     };
+    let stateless = mrtr::is_stateless(&ctx);
+    let retry = mrtr::Retry::take(&mut request);
+    let name = request.name.as_ref();
     let arguments = request.arguments.map_or(Value::Null, Value::Object);
     let call = Call {
         server,
@@ -47,19 +50,25 @@ pub(crate) async fn call_tool<H: Extras>(
             session: &server.session,
             progress_token: ctx.meta.get_progress_token(),
             logger: name,
+            floor: stateless.then(|| floor_of(ctx.meta.log_level())),
         },
     };
+    if stateless {
+        // No session and no requests to the client: one round per `tools/call`, each
+        // retry carrying the sealed state of the last.
+        return mrtr::run(&call, retry, &ctx, arguments).await;
+    }
     // The handler runs on this task, so it reaches the client through `peer()`.
     task_peer::scope(ctx.peer.clone(), call.run(arguments)).await
 }
 
 /// A call in progress, across its rounds of suspension.
-struct Call<'a, H> {
-    server: &'a McpServer<H>,
-    name: &'a str,
-    call_id: CallId,
-    signal: AbortSignal,
-    forwarder: Forwarder<'a>,
+pub(super) struct Call<'a, H> {
+    pub(super) server: &'a McpServer<H>,
+    pub(super) name: &'a str,
+    pub(super) call_id: CallId,
+    pub(super) signal: AbortSignal,
+    pub(super) forwarder: Forwarder<'a>,
 }
 
 impl<H: Extras> Call<'_, H> {
@@ -83,7 +92,17 @@ impl<H: Extras> Call<'_, H> {
     }
 
     /// One round: the invocation, with its events forwarded as they come.
-    async fn invoke(&self, arguments: Value, answer: Option<Answer>) -> Receipt {
+    pub(super) async fn invoke(&self, arguments: Value, answer: Option<Answer>) -> Receipt {
+        self.invoke_as(&self.call_id, arguments, answer).await
+    }
+
+    /// One round under `call_id`.
+    pub(super) async fn invoke_as(
+        &self,
+        call_id: &CallId,
+        arguments: Value,
+        answer: Option<Answer>,
+    ) -> Receipt {
         let shared = &self.server.shared;
         let (events, mut received) = mpsc::unbounded_channel::<Value>();
         let mut options =
@@ -94,11 +113,8 @@ impl<H: Extras> Call<'_, H> {
         if let Some(answer) = answer {
             options = options.answer(answer);
         }
-        let invocation = shared
-            .registry
-            .invoke(self.name, arguments)
-            .call_id(self.call_id.clone())
-            .options(options);
+        let invocation =
+            shared.registry.invoke(self.name, arguments).call_id(call_id.clone()).options(options);
         let mut running = pin!(invocation.into_future());
         let receipt = loop {
             tokio::select! {
@@ -124,6 +140,6 @@ fn call_id(id: &NumberOrString) -> CallId {
 }
 
 /// An `isError` result with `text`.
-fn error(text: String) -> CallToolResponse {
+pub(super) fn error(text: String) -> CallToolResponse {
     CallToolResult::error(vec![ContentBlock::text(text)]).into()
 }

@@ -46,7 +46,7 @@ pub(crate) async fn ask(
 
 /// The form a request asks for: its `data` when that is an elicitation schema (an object of
 /// primitive properties), otherwise an empty form, which asks only to accept or decline.
-fn form_schema(data: Option<&Value>) -> ElicitationSchema {
+pub(crate) fn form_schema(data: Option<&Value>) -> ElicitationSchema {
     let empty = || ElicitationSchema::builder().build_unchecked();
     match data {
         Some(schema) if schema.get("type").and_then(Value::as_str) == Some("object") => {

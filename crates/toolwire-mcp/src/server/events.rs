@@ -16,6 +16,10 @@ pub(crate) struct Forwarder<'a> {
     pub(crate) session: &'a Session,
     pub(crate) progress_token: Option<ProgressToken>,
     pub(crate) logger: &'a str,
+    /// The lowest level sent, when the request sets it rather than the session: on MCP
+    /// 2026-07-28 it comes from the request's `_meta` (`io.modelcontextprotocol/logLevel`),
+    /// and a request without one gets no messages.
+    pub(crate) floor: Option<u8>,
 }
 
 impl Forwarder<'_> {
@@ -47,7 +51,8 @@ impl Forwarder<'_> {
     /// `{"level"?, "logger"?, "data"?}` or any other value, sent as a log message.
     async fn log(&self, mut event: Value) {
         let level = event.get("level").and_then(Value::as_str).map_or(1, rank);
-        if !self.session.passes(level) {
+        let passes = self.floor.map_or_else(|| self.session.passes(level), |floor| level >= floor);
+        if !passes {
             return;
         }
         let logger = event.get("logger").and_then(Value::as_str).unwrap_or(self.logger).to_owned();
@@ -77,6 +82,11 @@ fn level_of(rank: u8) -> LoggingLevel {
 }
 
 /// The rank of an rmcp level.
+/// The floor of a 2026-07-28 request: its `_meta` level, or above every level.
+pub(crate) fn floor_of(level: Option<LoggingLevel>) -> u8 {
+    level.map_or(u8::MAX, rank_of)
+}
+
 pub(crate) fn rank_of(level: LoggingLevel) -> u8 {
     let name = match level {
         LoggingLevel::Debug => "debug",

@@ -4,18 +4,30 @@
 #![expect(deprecated, reason = "MCP logging is deprecated by SEP-2577 but still specified")]
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
+    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, DiscoverResult,
     GetPromptRequestParams, GetPromptResponse, ListPromptsResult, ListResourceTemplatesResult,
     ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, ServerCapabilities, ServerConfig, SetLevelRequestParams,
-    SubscribeRequestParams, Tool as McpTool, ToolsCapability, UnsubscribeRequestParams,
+    ReadResourceResponse, ResultType, ServerCapabilities, ServerConfig, SetLevelRequestMethod,
+    SetLevelRequestParams, SubscribeRequestParams, Tool as McpTool, ToolsCapability,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use toolwire::{Provider, Tool};
 
 use super::events::rank_of;
-use super::{Extras, McpServer, call};
+use super::{Extras, McpServer, call, mrtr};
+
+/// Sets `resultType: "complete"` on a result that lacks it, as MCP 2026-07-28 requires of
+/// every result (rmcp drops it again for a client on an older revision). The extras' results
+/// may be built from JSON, which leaves it out.
+macro_rules! complete {
+    ($result:expr) => {{
+        let mut result = $result;
+        result.result_type.get_or_insert(ResultType::COMPLETE);
+        result
+    }};
+}
 
 impl<H: Extras> ServerHandler for McpServer<H> {
     fn get_info(&self) -> ServerConfig {
@@ -33,11 +45,35 @@ impl<H: Extras> ServerHandler for McpServer<H> {
         info
     }
 
+    async fn discover(
+        &self,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        let mut info = self.get_info();
+        // There is no session to notify under 2026-07-28, and this server does not serve
+        // `subscriptions/listen`: it promises no list changes and no resource subscriptions.
+        if let Some(resources) = &mut info.capabilities.resources {
+            resources.subscribe = None;
+            resources.list_changed = None;
+        }
+        if let Some(prompts) = &mut info.capabilities.prompts {
+            prompts.list_changed = None;
+        }
+        if let Some(tools) = &mut info.capabilities.tools {
+            tools.list_changed = None;
+        }
+        Ok(DiscoverResult::from_server_info(self.supported_protocol_versions().into_owned(), info))
+    }
+
     async fn set_level(
         &self,
         request: SetLevelRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        // 2026-07-28 removed the method: each request sets its own level in `_meta`.
+        if mrtr::is_stateless(&context) {
+            return Err(ErrorData::method_not_found::<SetLevelRequestMethod>());
+        }
         self.session.set_level(rank_of(request.level));
         Ok(())
     }
@@ -64,7 +100,7 @@ impl<H: Extras> ServerHandler for McpServer<H> {
         request: CompleteRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
-        self.shared.extras.complete(request, context).await
+        self.shared.extras.complete(request, context).await.map(|result| complete!(result))
     }
 
     async fn get_prompt(
@@ -72,7 +108,10 @@ impl<H: Extras> ServerHandler for McpServer<H> {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        self.shared.extras.get_prompt(request, context).await
+        Ok(match self.shared.extras.get_prompt(request, context).await? {
+            GetPromptResponse::Complete(result) => GetPromptResponse::Complete(complete!(result)),
+            other => other,
+        })
     }
 
     async fn list_prompts(
@@ -80,7 +119,7 @@ impl<H: Extras> ServerHandler for McpServer<H> {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        self.shared.extras.list_prompts(request, context).await
+        self.shared.extras.list_prompts(request, context).await.map(|result| complete!(result))
     }
 
     async fn list_resources(
@@ -88,7 +127,7 @@ impl<H: Extras> ServerHandler for McpServer<H> {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        self.shared.extras.list_resources(request, context).await
+        self.shared.extras.list_resources(request, context).await.map(|result| complete!(result))
     }
 
     async fn list_resource_templates(
@@ -96,7 +135,11 @@ impl<H: Extras> ServerHandler for McpServer<H> {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        self.shared.extras.list_resource_templates(request, context).await
+        self.shared
+            .extras
+            .list_resource_templates(request, context)
+            .await
+            .map(|result| complete!(result))
     }
 
     async fn read_resource(
@@ -104,7 +147,12 @@ impl<H: Extras> ServerHandler for McpServer<H> {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        self.shared.extras.read_resource(request, context).await
+        Ok(match self.shared.extras.read_resource(request, context).await? {
+            ReadResourceResponse::Complete(result) => {
+                ReadResourceResponse::Complete(complete!(result))
+            }
+            other => other,
+        })
     }
 
     async fn subscribe(

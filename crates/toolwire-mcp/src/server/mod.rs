@@ -56,7 +56,10 @@ mod handler;
 mod http;
 #[cfg(feature = "http")]
 mod http_options;
+mod input;
 mod limits;
+mod mrtr;
+mod request_state;
 mod session;
 #[cfg(feature = "stdio")]
 mod stdio;
@@ -74,7 +77,9 @@ pub use extras::{Extras, NoExtras};
 pub use http::{router, serve_http, serve_http_with, serve_on};
 #[cfg(feature = "http")]
 pub use http_options::{DEFAULT_MAX_BODY_BYTES, HttpOptions};
+pub use input::INPUT_REQUESTS_KIND;
 pub use limits::CallLimits;
+pub use request_state::DEFAULT_REQUEST_STATE_TTL;
 pub use task_peer::peer;
 
 /// How many tools one `tools/list` page holds, by default.
@@ -102,6 +107,8 @@ pub(crate) struct Shared<H> {
     pub(crate) options: CallOptions,
     /// Which tools a session lists, for the application state; all active ones without it.
     pub(crate) active: Option<ActiveHook>,
+    /// How long a 2026-07-28 `requestState` stays good.
+    pub(crate) state_ttl: Duration,
     pub(crate) extras: Arc<H>,
 }
 
@@ -115,6 +122,7 @@ impl<H> Clone for Shared<H> {
             limits: self.limits.clone(),
             options: self.options.clone(),
             active: self.active.clone(),
+            state_ttl: self.state_ttl,
             extras: Arc::clone(&self.extras),
         }
     }
@@ -135,6 +143,7 @@ impl McpServer<NoExtras> {
             limits: limits::Limits::new(CallLimits::default()),
             options: CallOptions::new(),
             active: None,
+            state_ttl: DEFAULT_REQUEST_STATE_TTL,
             extras: Arc::new(NoExtras),
         };
         Self::from_shared(shared)
@@ -180,6 +189,13 @@ impl<H: Extras> McpServer<H> {
         self.map_shared(|shared| shared.options = shared.options.clone().timeout(timeout))
     }
 
+    /// How long a client on MCP 2026-07-28 has to answer a call that asked for input: the
+    /// `requestState` of its `InputRequiredResult` lapses after this, and a retry with it is
+    /// refused. By default [`DEFAULT_REQUEST_STATE_TTL`], ten minutes.
+    pub fn request_state_ttl(self, ttl: Duration) -> Self {
+        self.map_shared(|shared| shared.state_ttl = ttl)
+    }
+
     /// How many calls may run at once, per session and in total.
     pub fn call_limits(self, limits: CallLimits) -> Self {
         self.map_shared(|shared| shared.limits = limits::Limits::new(limits))
@@ -208,6 +224,7 @@ impl<H: Extras> McpServer<H> {
             limits: shared.limits.clone(),
             options: shared.options.clone(),
             active: shared.active.clone(),
+            state_ttl: shared.state_ttl,
             extras: Arc::new(extras),
         })
     }

@@ -189,6 +189,14 @@ impl Spender {
         STORE.get_or_init(|| Spender::Memory(Arc::new(MemoryApprovalStore::new())))
     }
 
+    /// Spends `approval`: at once in the in-memory store, through its future in the host's.
+    pub(crate) fn spend(&self, approval: SpentApproval) -> SpendFuture {
+        match self {
+            Spender::Memory(store) => store.spend(approval),
+            Spender::Host(store) => store.spend(approval),
+        }
+    }
+
     /// Whether spending needs a future.
     pub(crate) fn is_async(&self) -> bool {
         matches!(self, Spender::Host(_))

@@ -64,7 +64,7 @@ pub use dispatch::{DEFAULT_CONCURRENCY, Dispatch, DispatchFuture};
 pub use invoke::{DROPPED_CALL_TEXT, Invocation, InvokeFuture};
 
 use crate::execute::Options;
-use crate::policy::{Approvals, Policy};
+use crate::policy::{ApprovalKey, Approvals, Policy, SpendError, SpentApproval};
 use crate::provider::Provider;
 use crate::record::{FailureKind, ToolResult};
 use crate::schema::ArgumentLimits;
@@ -93,6 +93,28 @@ impl Registry {
     /// Starts collecting tools.
     pub fn builder() -> RegistryBuilder {
         RegistryBuilder::default()
+    }
+
+    /// The key this registry binds approvals and requests with, for a host that seals
+    /// single-use state of its own with it (see [`ApprovalKey::sign`]). Hosts that share a
+    /// key (set with [`RegistryBuilder::approval_key`]) accept each other's.
+    pub fn approval_key(&self) -> &ApprovalKey {
+        &self.inner.approvals.key
+    }
+
+    /// Records `approval` as used in this registry's approval store, the one the pipeline
+    /// spends answers in: for a host whose own tokens must work once, such as an MCP
+    /// server's `requestState`. The same id spent twice fails with
+    /// [`SpendError::AlreadySpent`], across every registry that shares the store.
+    ///
+    /// # Cancel safety
+    ///
+    /// With a host's store, dropping the future may leave the spend recorded or not.
+    pub fn spend_once(
+        &self,
+        approval: SpentApproval,
+    ) -> impl std::future::Future<Output = Result<(), SpendError>> + Send + 'static {
+        self.inner.approvals.store.spend(approval)
     }
 
     /// The tool called `name`, if there is one.

@@ -1,0 +1,135 @@
+//! A `tools/call` on MCP 2026-07-28 (SEP-2322, "multi round-trip requests"): a pending result
+//! becomes an `InputRequiredResult`, and the client's retry, with its `inputResponses` and the
+//! echoed `requestState`, resumes the call.
+//!
+//! The server sends no request of its own. Each round is a new `tools/call`, so what ties the
+//! retry to the first round is the state alone: it is sealed with the registry's key, bound
+//! to the tool, the call's digest and the client, short-lived, and spent once in the
+//! registry's approval store. A state that fails any of that is a JSON-RPC error, and nothing
+//! runs. The answer inside is then checked by the registry as every answer is: its keyed id,
+//! its digest, its expiry, and spent once.
+
+use rmcp::ErrorData;
+use rmcp::RoleServer;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, InputRequiredResult, InputResponses, ProtocolVersion,
+};
+use rmcp::service::RequestContext;
+use serde_json::Value;
+use toolwire::policy::{SpendError, call_digest};
+use toolwire::{Answer, CallId};
+
+use super::call::Call;
+use super::request_state::{Binding, RequestState, nonce};
+use super::{Extras, content, input};
+
+/// Whether the request speaks MCP 2026-07-28 or later: stateless, with no requests to the
+/// client.
+pub(crate) fn is_stateless(ctx: &RequestContext<RoleServer>) -> bool {
+    ctx.protocol_version()
+        .is_some_and(|version| version.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
+}
+
+/// What a retry carries over from the round before.
+pub(crate) struct Retry {
+    state: Option<String>,
+    responses: Option<InputResponses>,
+}
+
+impl Retry {
+    /// Takes the retry's fields out of the request.
+    pub(crate) fn take(request: &mut CallToolRequestParams) -> Self {
+        Self { state: request.request_state.take(), responses: request.input_responses.take() }
+    }
+}
+
+/// Runs one round of the call.
+pub(crate) async fn run<H: Extras>(
+    call: &Call<'_, H>,
+    retry: Retry,
+    ctx: &RequestContext<RoleServer>,
+    arguments: Value,
+) -> Result<CallToolResponse, ErrorData> {
+    let shared = &call.server.shared;
+    let principal = principal(call, ctx);
+    let (call_id, answer) = match retry.state {
+        Some(sealed) => {
+            resumed(call, &sealed, retry.responses.as_ref(), &arguments, principal.as_deref())
+                .await?
+        }
+        // Responses without a state answer nothing this server asked: the call starts over.
+        // JSON-RPC ids repeat across clients without sessions, so the call gets its own id.
+        None => (CallId::from(format!("mcp-{}", nonce())), None),
+    };
+    let digest = call_digest(call.name, &call_id, &arguments);
+    let receipt = call.invoke_as(&call_id, arguments, answer).await;
+    let Some(request) = receipt.result.pending_request() else {
+        return Ok(content::call_result(&receipt.result).into());
+    };
+    let capabilities = ctx.client_capabilities().unwrap_or_default();
+    let asked = input::input_requests(request, &capabilities)?;
+    let keys = asked.keys().cloned().collect();
+    let passthrough = request.kind == input::INPUT_REQUESTS_KIND;
+    let binding = Binding {
+        tool: call.name,
+        call_id: &call_id,
+        digest: &digest,
+        principal: principal.as_deref(),
+    };
+    let state = RequestState::new(binding, &request.id, keys, passthrough, shared.state_ttl);
+    let sealed = state.seal(shared.registry.approval_key());
+    Ok(InputRequiredResult::new(Some(asked), Some(sealed)).into())
+}
+
+/// The call id and the answer of a retry, once its state is checked and spent. The answer is
+/// `None` when the responses leave out a key that was asked: the round runs unanswered and
+/// asks again, as SEP-2322 advises, rather than failing.
+async fn resumed<H: Extras>(
+    call: &Call<'_, H>,
+    sealed: &str,
+    responses: Option<&InputResponses>,
+    arguments: &Value,
+    principal: Option<&str>,
+) -> Result<(CallId, Option<Answer>), ErrorData> {
+    let registry = &call.server.shared.registry;
+    let refused = |why: String| ErrorData::invalid_params(why, None);
+    let state =
+        RequestState::open(registry.approval_key(), sealed).map_err(|e| refused(e.to_string()))?;
+    let digest = call_digest(call.name, &state.call_id, arguments);
+    let binding = Binding { tool: call.name, call_id: &state.call_id, digest: &digest, principal };
+    state.check(binding).map_err(|e| refused(e.to_string()))?;
+    // The state is spent before anything runs, whatever the responses say: each state
+    // resumes one round, and a round that asks again issues a new one.
+    match registry.spend_once(state.spent()).await {
+        Ok(()) => {}
+        Err(SpendError::AlreadySpent) => {
+            return Err(refused("the requestState was already used; call the tool again".into()));
+        }
+        Err(SpendError::Store(why)) => {
+            return Err(ErrorData::internal_error(
+                format!("the requestState could not be spent: {why}"),
+                None,
+            ));
+        }
+    }
+    let answer = input::answer(&state.request_id, &state.keys, state.passthrough, responses)?;
+    Ok((CallId::from(state.call_id), answer))
+}
+
+/// The client's identity, as far as the transport knows it: a keyed hash of the HTTP request's
+/// `Authorization` header. A state made for one credential is refused with another.
+fn principal<H: Extras>(call: &Call<'_, H>, ctx: &RequestContext<RoleServer>) -> Option<String> {
+    #[cfg(feature = "http")]
+    {
+        let parts = ctx.extensions.get::<http::request::Parts>()?;
+        let credential = parts.headers.get(http::header::AUTHORIZATION)?;
+        let key = call.server.shared.registry.approval_key();
+        let tag = key.sign("toolwire-mcp/principal/v1", credential.as_bytes());
+        Some(tag.iter().take(16).map(|b| format!("{b:02x}")).collect())
+    }
+    #[cfg(not(feature = "http"))]
+    {
+        let _ = (call, ctx);
+        None
+    }
+}
