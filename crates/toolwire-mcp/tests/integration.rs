@@ -14,5 +14,7 @@ mod client_transports;
 mod http_guard;
 mod http_sessions;
 mod interop;
+mod mrtr;
+mod python_sdk;
 mod server_peer;
 mod server_settings;
