@@ -9,9 +9,16 @@
 //! npx conformance client --command "target/debug/examples/mcp_conformance_client" --scenario initialize
 //! ```
 //!
+//! It offers MCP 2026-07-28, toolwire's default, through `server/discover`, except in the
+//! scenarios that test a 2025-11-25 session (`initialize`, `sse-retry` and
+//! `elicitation-sep1034-client-defaults`), whose mock servers answer `server/discover` with an
+//! empty result rather than an error, so the client could not tell they are older.
+//!
 //! What each scenario needs:
 //! - `initialize`: the handshake, offering protocol 2025-11-25 and a client name and version;
-//! - `tools_call`: call `add_numbers`;
+//! - `tools_call`: call `add_numbers` (on either revision);
+//! - `request-metadata`: on 2026-07-28, the protocol version, client info and capabilities
+//!   in every request's `_meta`, and the `MCP-Protocol-Version` header;
 //! - `elicitation-sep1034-client-defaults`: declare elicitation and accept it, filling in the
 //!   requested schema's defaults;
 //! - `sse-retry`: call the tool whose SSE stream the server closes; rmcp's transport resumes
@@ -43,15 +50,22 @@ async fn main() -> ExitCode {
     }
 }
 
+/// The scenarios of a 2025-11-25 session.
+const LEGACY_SCENARIOS: [&str; 3] =
+    ["initialize", "sse-retry", "elicitation-sep1034-client-defaults"];
+
 /// Connects, runs the scenario's calls and closes the session.
 async fn run(url: &str, scenario: &str) -> Result<(), String> {
-    let options = ClientOptions::new()
+    let mut options = ClientOptions::new()
         .client_info("toolwire-conformance-client", env!("CARGO_PKG_VERSION"))
         .idle_timeout(Duration::from_secs(20))
         .on_elicitation(|request| async move {
             eprintln!("elicitation from {}: {}", request.server, request.message);
             ElicitationReply::accept_defaults(&request.schema)
         });
+    if LEGACY_SCENARIOS.contains(&scenario) {
+        options = options.protocol_version("2025-11-25");
+    }
     let server = RemoteServer::connect("conformance", &HttpConfig::new(url).into(), options)
         .await
         .map_err(|e| e.to_string())?;

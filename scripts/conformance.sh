@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# Runs the official MCP conformance suite (the version pinned in conformance/package-lock.json)
-# against examples/mcp_conformance_server.rs, with every scenario (`--suite all`).
+# Runs the official MCP conformance suite against examples/mcp_conformance_server.rs, in both
+# versions pinned in conformance/package-lock.json:
+# - 0.1.16 (MCP 2025-11-25), every scenario (`--suite all`);
+# - 0.2.0-alpha.12 (npm alias `conformance-next`), the scenarios MCP 2026-07-28 requires
+#   (`--requirements 2026-07-28`), judged by its exit status; the extension and pending
+#   scenarios it also runs are reported, not scored.
 #
 # Usage: scripts/conformance.sh   (from anywhere; honours CARGO_TARGET_DIR)
 #
@@ -62,6 +66,17 @@ if [[ $status -ne 0 ]] || ! grep -Eq '^Total: [0-9]+ passed, 0 failed' "$out/sum
 fi
 echo "conformance: all server scenarios passed" >&2
 
+echo "conformance: MCP 2026-07-28 requirements (0.2.0-alpha.12)" >&2
+next="$root/conformance/node_modules/conformance-next/dist/index.js"
+status=0
+timeout 600 node "$next" server --url "http://localhost:$port/mcp" --requirements 2026-07-28 \
+    -o "$out/2026-07-28" | tee "$out/summary-2026-07-28.txt" || status=$?
+if [[ $status -ne 0 ]]; then
+    echo "conformance: 2026-07-28 FAILED (exit status $status); details in $out/2026-07-28" >&2
+    exit 1
+fi
+echo "conformance: every server scenario 2026-07-28 requires passed" >&2
+
 # The client side: the suite starts a mock server per scenario and runs the example client
 # against it.
 for scenario in initialize tools_call elicitation-sep1034-client-defaults sse-retry; do
@@ -72,6 +87,17 @@ for scenario in initialize tools_call elicitation-sep1034-client-defaults sse-re
         | tee "$out/client-$scenario.txt" || status=$?
     if [[ $status -ne 0 ]] || grep -Eq '[1-9][0-9]* failed' "$out/client-$scenario.txt"; then
         echo "conformance: client scenario $scenario FAILED (exit status $status)" >&2
+        exit 1
+    fi
+done
+for scenario in tools_call request-metadata; do
+    echo "conformance: client scenario $scenario (2026-07-28)" >&2
+    status=0
+    timeout 120 node "$next" client --spec-version 2026-07-28 \
+        --command "$target/debug/examples/mcp_conformance_client" --scenario "$scenario" \
+        | tee "$out/client-2026-$scenario.txt" || status=$?
+    if [[ $status -ne 0 ]] || grep -Eq '[1-9][0-9]* failed' "$out/client-2026-$scenario.txt"; then
+        echo "conformance: client scenario $scenario (2026-07-28) FAILED (exit status $status)" >&2
         exit 1
     fi
 done

@@ -9,7 +9,9 @@ use crate::client_support::{duplex, eventually};
 
 #[tokio::test]
 async fn a_changed_tool_fails_closed_naming_the_change_until_accepted() {
-    let (server, client) = duplex("demo", ClientOptions::new()).await;
+    // The test server announces changes on its sessions, as 2025-11-25 has it.
+    let legacy = ClientOptions::new().protocol_version("2025-11-25");
+    let (server, client) = duplex("demo", legacy).await;
     let registry = Registry::builder().register_all(client.import().tools).seal().expect("seal");
     let pinned = client.pinned_digest("echo").expect("pinned at import");
     assert_eq!(pinned.len(), 64);

@@ -11,10 +11,12 @@ use crate::client_support::duplex;
 async fn an_elicitation_handler_answers_with_the_schema_defaults() {
     let asked = Arc::new(Mutex::new(Vec::<Elicitation>::new()));
     let record = Arc::clone(&asked);
-    let options = ClientOptions::new().on_elicitation(move |request| {
-        record.lock().unwrap().push(request.clone());
-        async move { ElicitationReply::accept_defaults(&request.schema) }
-    });
+    // This server elicits with a request of its own, which only a 2025-11-25 session allows.
+    let options =
+        ClientOptions::new().protocol_version("2025-11-25").on_elicitation(move |request| {
+            record.lock().unwrap().push(request.clone());
+            async move { ElicitationReply::accept_defaults(&request.schema) }
+        });
     let (_server, client) = duplex("ops", options).await;
     let import = client.import();
     let ask = import.tools.iter().find(|t| t.name() == "ops__ask").expect("ask");
@@ -32,7 +34,8 @@ async fn an_elicitation_handler_answers_with_the_schema_defaults() {
 
 #[tokio::test]
 async fn without_a_handler_elicitations_are_declined() {
-    let (_server, client) = duplex("ops", ClientOptions::new()).await;
+    let legacy = ClientOptions::new().protocol_version("2025-11-25");
+    let (_server, client) = duplex("ops", legacy).await;
     let import = client.import();
     let ask = import.tools.iter().find(|t| t.name() == "ops__ask").expect("ask");
     let result = ask.execute(json!({})).await;

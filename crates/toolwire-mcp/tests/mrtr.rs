@@ -277,7 +277,7 @@ async fn servers_that_share_a_key_and_a_store_accept_each_others_state_once() {
     let mut addrs = Vec::new();
     for _ in 0..2 {
         let registry = tools(&runs)
-            .approval_key(key.clone())
+            .approval_key(key)
             .approval_store_shared(store.clone())
             .seal()
             .expect("unique");

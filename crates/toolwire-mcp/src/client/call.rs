@@ -1,16 +1,22 @@
-//! One call to a remote tool: the drift check, the request with its timeouts, progress, and
-//! `notifications/cancelled` when the call is aborted or dropped.
+//! One call to a remote tool: the drift check, the request with its timeouts, progress,
+//! `notifications/cancelled` when the call is aborted or dropped, and the rounds of an MCP
+//! 2026-07-28 server that asks for input.
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotification, CancelledNotificationParam,
-    ClientRequest, RequestId,
+    ClientRequest, ElicitationCapability, FormElicitationCapability, ProtocolVersion, RequestId,
+    RequestMetaObject, ServerResult, UrlElicitationCapability,
 };
 use rmcp::service::{PeerRequestOptions, RoleClient};
 use serde_json::Value;
 use toolwire::{FailureKind, ToolContext, ToolResult};
 
 use super::connection::Connection;
+use super::input;
 use super::result::{Call, from_error, from_reply};
+
+/// How many rounds of input one call may take before it gives up.
+const MAX_ROUNDS: usize = 8;
 
 /// Calls the remote tool `name` with `args`; never panics, whatever the server does.
 ///
@@ -32,26 +38,71 @@ pub(crate) async fn call(
         );
         return ToolResult::failed(FailureKind::Denied, text);
     }
+    let digest =
+        toolwire::policy::call_digest(name, ctx.call_id().map_or("", |id| id.as_str()), &args);
     let arguments = match args {
         Value::Object(arguments) => Some(arguments),
         Value::Null => None,
         _ => return ToolResult::failed(FailureKind::InvalidInput, "arguments must be an object"),
     };
-    let mut params = CallToolRequestParams::new(name.to_owned());
-    params.arguments = arguments;
+    // A retry that carries the host's answer to this call's question resumes where the
+    // server left it; without the state (it lapsed, or the process restarted) the call
+    // starts over and the server asks again.
+    let mut retry = ctx
+        .answer()
+        .and_then(|answer| Some(input::responses(&connection.rounds.take(&digest)?, answer)));
+    for _ in 0..MAX_ROUNDS {
+        let mut params = CallToolRequestParams::new(name.to_owned());
+        params.arguments = arguments.clone();
+        if let Some((state, responses)) = retry.take() {
+            params.request_state = state;
+            params.input_responses = Some(responses);
+        }
+        let reply = match send(connection, &call, params, &ctx).await {
+            Ok(reply) => reply,
+            Err(result) => return result,
+        };
+        let ServerResult::InputRequiredResult(asked) = reply else {
+            return from_reply(&call, reply);
+        };
+        match input::next(server, connection.side.elicitation.as_ref(), asked).await {
+            input::Next::Retry(state, responses) => retry = Some((state, responses)),
+            input::Next::Ask(request, parked) => {
+                connection.rounds.park(digest, parked);
+                return ToolResult::pending(request);
+            }
+            input::Next::Fail(text) => return ToolResult::failure(text),
+        }
+    }
+    ToolResult::failure(format!(
+        "mcp server {server:?} asked for input {MAX_ROUNDS} times in one call to {name:?}; \
+         giving up"
+    ))
+}
+
+/// Sends one `tools/call` round and waits for its reply, forwarding progress, and cancelling
+/// it when the call is aborted or dropped; the failure as a result when there is no reply.
+async fn send(
+    connection: &Connection,
+    call: &Call<'_>,
+    params: CallToolRequestParams,
+    ctx: &ToolContext,
+) -> Result<ServerResult, ToolResult> {
+    let (server, name) = (call.server, call.tool);
     let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
     let mut options = PeerRequestOptions::with_timeout(connection.options.idle_timeout)
         .reset_timeout_on_progress();
     options.max_total_timeout = Some(connection.options.max_duration);
+    options.meta = input_meta(connection);
     let handle = match connection.peer.send_request_with_option(request, options).await {
         Ok(handle) => handle,
         Err(rmcp::ServiceError::TransportClosed) => {
             let text = format!(
                 "the connection to mcp server {server:?} is closed; the call to {name:?} was not sent"
             );
-            return ToolResult::failure(text);
+            return Err(ToolResult::failure(text));
         }
-        Err(error) => return from_error(&call, error),
+        Err(error) => return Err(from_error(call, error)),
     };
     let _route = connection.side.progress.register(handle.progress_token.clone(), ctx.clone());
     let mut cancel = CancelOnDrop { peer: connection.peer.clone(), id: Some(handle.id.clone()) };
@@ -60,16 +111,31 @@ pub(crate) async fn call(
         () = ctx.signal().aborted() => {
             let reason = ctx.signal().reason_or_default().to_owned();
             cancel.send(reason.clone());
-            return ToolResult::failed(FailureKind::Aborted, reason);
+            return Err(ToolResult::failed(FailureKind::Aborted, reason));
         }
     };
     cancel.disarm();
     // Progress sent before the reply is handled on tasks of its own: let them run first.
     tokio::task::yield_now().await;
-    match reply {
-        Ok(reply) => from_reply(&call, reply),
-        Err(error) => from_error(&call, error),
+    reply.map_err(|error| from_error(call, error))
+}
+
+/// On MCP 2026-07-28 the client's capabilities travel with each request: they say that this
+/// client takes elicitations in form and URL mode, which the host answers when no handler
+/// does. A 2025-11-25 session declared its capabilities once, in `initialize`.
+fn input_meta(connection: &Connection) -> Option<RequestMetaObject> {
+    let info = connection.peer.peer_info()?;
+    if info.protocol_version < ProtocolVersion::V_2026_07_28 {
+        return None;
     }
+    let mut capabilities = connection.side.info.capabilities.clone();
+    let elicitation = ElicitationCapability::new()
+        .with_form(FormElicitationCapability::new())
+        .with_url(UrlElicitationCapability::new());
+    capabilities.elicitation = Some(elicitation);
+    let mut meta = RequestMetaObject::default();
+    meta.set_client_capabilities(capabilities);
+    Some(meta)
 }
 
 /// Sends `notifications/cancelled` for a request unless disarmed: when the call is aborted,

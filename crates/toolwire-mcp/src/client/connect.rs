@@ -3,13 +3,14 @@
 
 use std::sync::Arc;
 
-use rmcp::service::{RoleClient, RunningService, ServiceExt};
+use rmcp::model::{ServerNotification, SubscriptionFilter};
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
 use rmcp::transport::IntoTransport;
 
 use super::config::{HttpConfig, ServerSpec, StdioConfig};
 use super::connection::Connection;
 use super::error::{ConnectError, ConnectErrorKind};
-use super::handler::{ClientSide, relist};
+use super::handler::{ClientSide, lifecycle, relist};
 use super::options::ClientOptions;
 
 /// Connects to the server `name` as `spec` describes.
@@ -85,8 +86,10 @@ where
     let side = ClientSide::new(name, &options)
         .map_err(|why| ConnectError::new(ConnectErrorKind::InvalidConfig, name, why))?;
     let side = Arc::new(side);
+    let mode = lifecycle(&options)
+        .map_err(|why| ConnectError::new(ConnectErrorKind::InvalidConfig, name, why))?;
     let limit = options.connect_timeout;
-    let started = tokio::time::timeout(limit, start(name, &side, transport)).await;
+    let started = tokio::time::timeout(limit, start(name, &side, transport, mode)).await;
     let running = started.map_err(|_| {
         let detail = format!("no answer within {limit:?}; is it an mcp server?");
         ConnectError::new(ConnectErrorKind::Handshake, name, detail)
@@ -99,18 +102,55 @@ async fn start<T, E, A>(
     name: &str,
     side: &Arc<ClientSide>,
     transport: T,
+    mode: ClientLifecycleMode,
 ) -> Result<RunningService<RoleClient, Arc<ClientSide>>, ConnectError>
 where
     T: IntoTransport<RoleClient, E, A>,
     E: std::error::Error + Send + Sync + 'static,
 {
-    let running = Arc::clone(side).serve(transport).await.map_err(|e| {
+    let running = Arc::clone(side).serve_with_lifecycle(transport, mode).await.map_err(|e| {
         ConnectError::new(ConnectErrorKind::Handshake, name, e.to_string()).with_source(e)
     })?;
     relist(side, running.peer())
         .await
         .map_err(|why| ConnectError::new(ConnectErrorKind::ListTools, name, why))?;
+    listen_for_changes(side, running.peer());
     Ok(running)
+}
+
+/// On MCP 2026-07-28 a server says its tools changed only on a `subscriptions/listen`
+/// stream, not on a session: when it offers `tools.listChanged`, a task of the connection's
+/// own keeps one open and lists the tools again on each change, which is what drift
+/// detection needs. It ends with the connection.
+fn listen_for_changes(side: &Arc<ClientSide>, peer: &rmcp::Peer<RoleClient>) {
+    let Some(info) = peer.peer_info() else { return };
+    let offered = info.capabilities.tools.as_ref().and_then(|tools| tools.list_changed);
+    if info.protocol_version.has_initialize() || offered != Some(true) {
+        return;
+    }
+    let side = Arc::downgrade(side);
+    let peer = peer.clone();
+    tokio::spawn(async move {
+        let filter = SubscriptionFilter::builder().tools_list_changed().build();
+        let mut subscription = match peer.listen(filter).await {
+            Ok(subscription) => subscription,
+            Err(error) => {
+                tracing::warn!(
+                    "cannot listen for tool changes; drift shows only on reconnect: {error}"
+                );
+                return;
+            }
+        };
+        while let Ok(Some(notification)) = subscription.next().await {
+            if !matches!(notification, ServerNotification::ToolListChangedNotification(_)) {
+                continue;
+            }
+            let Some(side) = side.upgrade() else { return };
+            if let Err(why) = relist(&side, &peer).await {
+                tracing::warn!(server = %side.server, "cannot list the tools again after a change: {why}");
+            }
+        }
+    });
 }
 
 #[cfg(feature = "stdio")]

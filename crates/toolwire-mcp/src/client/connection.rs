@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rmcp::service::{RoleClient, RunningService};
 
 use super::handler::ClientSide;
+use super::input::Rounds;
 use super::options::ClientOptions;
 
 /// One live session: the peer to call through, the client side's state, and the running
@@ -14,6 +15,8 @@ pub(crate) struct Connection {
     pub(crate) side: Arc<ClientSide>,
     pub(crate) peer: rmcp::Peer<RoleClient>,
     pub(crate) options: ClientOptions,
+    /// The calls waiting for the host's answer to a 2026-07-28 server's question.
+    pub(crate) rounds: Rounds,
     running: Mutex<Option<RunningService<RoleClient, Arc<ClientSide>>>>,
 }
 
@@ -25,7 +28,7 @@ impl Connection {
         options: ClientOptions,
     ) -> Self {
         let peer = running.peer().clone();
-        Self { side, peer, options, running: Mutex::new(Some(running)) }
+        Self { side, peer, options, rounds: Rounds::default(), running: Mutex::new(Some(running)) }
     }
 
     /// The server's name, as configured.

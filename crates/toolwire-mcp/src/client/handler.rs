@@ -9,7 +9,7 @@ use rmcp::model::{
     ElicitationCapability, ErrorData, FormElicitationCapability, Implementation,
     ProgressNotificationParam, ProtocolVersion,
 };
-use rmcp::service::{NotificationContext, RequestContext, RoleClient};
+use rmcp::service::{ClientLifecycleMode, NotificationContext, RequestContext, RoleClient};
 
 use super::catalog::Catalog;
 use super::elicit::{Elicitation, ElicitationHandler, ElicitationReply};
@@ -41,17 +41,38 @@ impl ClientSide {
     }
 }
 
-/// The `initialize` parameters: name, version, protocol version and capabilities.
+/// The client's parameters: name, version, capabilities, and the protocol version of an
+/// `initialize` handshake (for a 2026-07-28 client, the one it falls back to).
 fn client_info(options: &ClientOptions) -> Result<ClientConfig, String> {
-    let version: ProtocolVersion = serde_json::from_value(options.protocol_version.clone().into())
-        .map_err(|e| format!("invalid protocol version {:?}: {e}", options.protocol_version))?;
+    let version = protocol_version(options)?;
     let mut capabilities = ClientCapabilities::default();
     if options.elicitation.is_some() {
         let form = FormElicitationCapability::new();
         capabilities.elicitation = Some(ElicitationCapability::new().with_form(form));
     }
     let implementation = Implementation::new(&options.name, &options.version);
-    Ok(ClientConfig::new(capabilities, implementation).with_protocol_version(version))
+    let handshake =
+        if version.has_initialize() { version } else { ProtocolVersion::LATEST_WITH_INITIALIZE };
+    Ok(ClientConfig::new(capabilities, implementation).with_protocol_version(handshake))
+}
+
+/// How a session starts: a version from 2026-07-28 on is offered through `server/discover`,
+/// and a server that does not know it gets `initialize` with 2025-11-25; an older version is
+/// offered in `initialize` alone.
+pub(crate) fn lifecycle(options: &ClientOptions) -> Result<ClientLifecycleMode, String> {
+    let version = protocol_version(options)?;
+    if version.has_initialize() {
+        return Ok(ClientLifecycleMode::Initialize);
+    }
+    Ok(ClientLifecycleMode::Auto {
+        preferred_versions: vec![version],
+        legacy_version: Some(ProtocolVersion::LATEST_WITH_INITIALIZE),
+    })
+}
+
+fn protocol_version(options: &ClientOptions) -> Result<ProtocolVersion, String> {
+    serde_json::from_value(options.protocol_version.clone().into())
+        .map_err(|e| format!("invalid protocol version {:?}: {e}", options.protocol_version))
 }
 
 /// Lists the server's tools again and records the listing; a server that does not offer

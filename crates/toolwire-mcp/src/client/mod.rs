@@ -55,6 +55,7 @@ mod error;
 mod handler;
 mod headers;
 mod import;
+mod input;
 mod options;
 mod pin;
 mod progress;

@@ -5,9 +5,9 @@ use std::time::Duration;
 
 use super::elicit::{Elicitation, ElicitationHandler, ElicitationReply};
 
-/// The protocol version toolwire offers by default: the newest one that current servers and
-/// the conformance suite know.
-pub const DEFAULT_PROTOCOL_VERSION: &str = "2025-11-25";
+/// The protocol version toolwire offers by default: MCP 2026-07-28, through `server/discover`,
+/// with a fallback to an `initialize` handshake on 2025-11-25 for servers that do not know it.
+pub const DEFAULT_PROTOCOL_VERSION: &str = "2026-07-28";
 
 /// How long a call may go without a reply or a progress notification, by default.
 pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
@@ -71,7 +71,9 @@ impl ClientOptions {
         self
     }
 
-    /// The protocol version offered in `initialize`, such as `"2025-06-18"`.
+    /// The protocol version offered, such as `"2025-06-18"`. From `"2026-07-28"` on it is
+    /// offered through `server/discover`, and a server that does not know it is met with
+    /// `initialize` on 2025-11-25; an older version is offered in `initialize` alone.
     pub fn protocol_version(mut self, version: impl Into<String>) -> Self {
         self.protocol_version = version.into();
         self

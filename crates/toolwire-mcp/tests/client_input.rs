@@ -1,0 +1,99 @@
+//! The client on MCP 2026-07-28: a server that answers a call with an `InputRequiredResult`
+//! (here toolwire's own server, asking for an approval) is answered by the host's approval
+//! flow, through a pending result, or at once by an elicitation handler.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Value, json};
+use tokio::net::TcpListener;
+use toolwire::{Answer, FailureKind, Registry, Tool, ToolResult};
+use toolwire_mcp::client::{ClientOptions, ElicitationReply, HttpConfig, RemoteServer, ServerSpec};
+use toolwire_mcp::server::{HttpOptions, McpServer, serve_on};
+
+/// Serves a `deploy` tool that needs approval; returns its address and its run count.
+async fn approving_server() -> (String, Arc<AtomicUsize>) {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let counted = Arc::clone(&runs);
+    let deploy = Tool::define("deploy")
+        .description("Deploy")
+        .needs_approval(true)
+        .execute_sync(move |args: Value, _| {
+            counted.fetch_add(1, Ordering::SeqCst);
+            ToolResult::ok(args, "deployed")
+        })
+        .build()
+        .expect("valid");
+    let registry = Registry::builder().register(deploy).seal().expect("unique");
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+    let addr = listener.local_addr().expect("bound");
+    tokio::spawn(serve_on(listener, McpServer::new(registry), HttpOptions::default()));
+    (format!("http://{addr}/mcp"), runs)
+}
+
+/// The host's registry, with the remote tools imported.
+async fn host(url: &str, options: ClientOptions) -> (RemoteServer, Registry) {
+    let spec = ServerSpec::Http(HttpConfig::new(url));
+    let remote = RemoteServer::connect("ops", &spec, options).await.expect("connects");
+    let registry = Registry::builder().register_all(remote.import().tools).seal().expect("unique");
+    (remote, registry)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_2026_servers_question_is_a_pending_result_that_the_hosts_answer_completes() {
+    let (url, runs) = approving_server().await;
+    let (_remote, registry) = host(&url, ClientOptions::new()).await;
+    let args = json!({"env": "prod"});
+    let first = registry.invoke("ops__deploy", args.clone()).call_id("c1").await;
+    let request = first.result.pending_request().expect("the server asked").clone();
+    assert_eq!(request.kind, "input");
+    assert!(request.prompt.contains("deploy"), "{request:?}");
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+
+    let answer = Answer::accept(request.id.clone(), json!({}));
+    let done = registry.invoke("ops__deploy", args).call_id("c1").answer(answer).await;
+    assert_eq!(done.result.text(), Some("deployed"), "{:?}", done.result);
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_declined_question_fails_the_remote_call_and_runs_nothing() {
+    let (url, runs) = approving_server().await;
+    let (_remote, registry) = host(&url, ClientOptions::new()).await;
+    let first = registry.invoke("ops__deploy", json!({"env": "prod"})).call_id("c2").await;
+    let request = first.result.pending_request().expect("the server asked").clone();
+    let answer = Answer::decline(request.id, "not today");
+    let done =
+        registry.invoke("ops__deploy", json!({"env": "prod"})).call_id("c2").answer(answer).await;
+    assert_eq!(done.result.failure_kind(), Some(FailureKind::Handler), "{:?}", done.result);
+    assert!(done.result.text().unwrap_or_default().contains("declined"), "{:?}", done.result);
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_elicitation_handler_answers_a_2026_server_within_the_call() {
+    let (url, runs) = approving_server().await;
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let record = Arc::clone(&asked);
+    let options = ClientOptions::new().on_elicitation(move |request| {
+        record.lock().expect("not poisoned").push(request.message.clone());
+        async move { ElicitationReply::Accept(json!({})) }
+    });
+    let (_remote, registry) = host(&url, options).await;
+    let done = registry.invoke("ops__deploy", json!({"env": "prod"})).await;
+    assert_eq!(done.result.text(), Some("deployed"), "{:?}", done.result);
+    assert_eq!(asked.lock().expect("not poisoned").len(), 1);
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_pinned_to_2025_11_25_is_asked_through_elicitation_instead() {
+    let (url, runs) = approving_server().await;
+    let options = ClientOptions::new()
+        .protocol_version("2025-11-25")
+        .on_elicitation(|_| async { ElicitationReply::Accept(json!({})) });
+    let (_remote, registry) = host(&url, options).await;
+    let done = registry.invoke("ops__deploy", json!({"env": "prod"})).await;
+    assert_eq!(done.result.text(), Some("deployed"), "{:?}", done.result);
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+}

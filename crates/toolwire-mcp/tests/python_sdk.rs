@@ -1,0 +1,158 @@
+//! The official MCP Python SDK (PyPI `mcp`, pinned in `interop/python/requirements.txt`)
+//! completes an approval against toolwire-mcp's streamable HTTP server, in both eras:
+//!
+//! - in its default mode the SDK settles on 2026-07-28, gets an `InputRequiredResult` for a
+//!   tool that needs approval, answers its `approval` elicitation with its elicitation
+//!   callback and retries the call with `inputResponses` and the echoed `requestState`
+//!   (multi round-trip requests, SEP-2322);
+//! - forced to the initialize handshake (2025-11-25), it answers the server's own
+//!   `elicitation/create` request, sent in the session while the call waits.
+//!
+//! Either way the callback is asked once, the call succeeds, and the handler runs once.
+//! `interop/python/client.py` drives the SDK and prints what it saw as one JSON line.
+//!
+//! python3 must be installed with `venv` and `pip`. The first run creates a virtual
+//! environment in the target folder (`target/python-mcp-venv`) and installs the pinned SDK
+//! from PyPI into it, so it needs access to PyPI; the test fails (it does not skip) when it
+//! cannot.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Once};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::net::TcpListener;
+use toolwire::{Registry, Tool, ToolResult};
+use toolwire_mcp::server::{HttpOptions, McpServer, serve_on};
+
+/// The repository's `interop/python` folder.
+fn client_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../interop/python")
+}
+
+/// The Python of a virtual environment in the target folder, with the pinned SDK installed.
+fn python() -> PathBuf {
+    static INSTALL: Once = Once::new();
+    let exe = std::env::current_exe().expect("the test knows its path");
+    // target/<profile>/deps/<test>
+    let target = exe
+        .parent()
+        .and_then(Path::parent)
+        .and_then(Path::parent)
+        .expect("the test runs from target/<profile>/deps");
+    let venv = target.join("python-mcp-venv");
+    let python = venv.join(if cfg!(windows) { "Scripts/python.exe" } else { "bin/python" });
+    INSTALL.call_once(|| {
+        if !python.exists() {
+            let status = Command::new("python3")
+                .args(["-m", "venv"])
+                .arg(&venv)
+                .status()
+                .expect("python3 runs (install Python 3 with venv and pip)");
+            assert!(status.success(), "python3 -m venv {} failed", venv.display());
+        }
+        let has_sdk = Command::new(&python)
+            .args(["-c", "import mcp"])
+            .output()
+            .expect("the virtual environment's python runs")
+            .status
+            .success();
+        if !has_sdk {
+            let requirements = client_dir().join("requirements.txt");
+            let status = Command::new(&python)
+                .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r"])
+                .arg(&requirements)
+                .status()
+                .expect("pip runs in the virtual environment");
+            assert!(
+                status.success(),
+                "pip install -r {} into {} failed (it needs access to PyPI)",
+                requirements.display(),
+                venv.display()
+            );
+        }
+    });
+    python
+}
+
+/// A server of one tool, `deploy`, that needs approval; returns its URL and how many times
+/// the handler ran.
+async fn server() -> (String, Arc<AtomicUsize>) {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let counted = Arc::clone(&runs);
+    let deploy = Tool::define("deploy")
+        .needs_approval(true)
+        .execute_sync(move |args: Value, _| {
+            counted.fetch_add(1, Ordering::SeqCst);
+            ToolResult::ok(args, "deployed")
+        })
+        .build()
+        .expect("valid");
+    let registry = Registry::builder().register(deploy).seal().expect("unique");
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+    let addr = listener.local_addr().expect("bound");
+    tokio::spawn(serve_on(listener, McpServer::new(registry), HttpOptions::default()));
+    (format!("http://{addr}/mcp"), runs)
+}
+
+/// Runs the SDK client against `url` in `mode` and reads what it saw.
+async fn run_client(url: &str, mode: &str) -> Value {
+    let python = tokio::task::spawn_blocking(python).await.expect("the install finishes");
+    let run = tokio::process::Command::new(python)
+        .arg("client.py")
+        .args([url, mode])
+        .current_dir(client_dir())
+        .kill_on_drop(true)
+        .output();
+    let output = tokio::time::timeout(Duration::from_secs(60), run)
+        .await
+        .expect("the Python client finishes in time")
+        .expect("the Python client runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let line = stdout.lines().last().unwrap_or_default();
+    let seen: Value = serde_json::from_str(line).unwrap_or_else(|e| {
+        panic!(
+            "the client printed no JSON ({e}): {stdout}\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    assert_eq!(
+        seen.get("error"),
+        None,
+        "the client failed: {seen:#}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.status.success(), "the client exited with {}", output.status);
+    seen
+}
+
+/// What both eras must show: one question, the tool's result, and one run of its handler.
+fn assert_approved(seen: &Value, runs: &AtomicUsize) {
+    assert_eq!(seen["tools"], json!(["deploy"]), "{seen:#}");
+    let asked = seen["asked"].as_array().map(Vec::len);
+    assert_eq!(asked, Some(1), "the elicitation callback is asked once: {seen:#}");
+    assert_eq!(
+        seen["result"],
+        json!({"isError": false, "text": "deployed"}),
+        "the approved call runs: {seen:#}"
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 1, "the handler runs exactly once");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_python_sdk_in_its_default_mode_completes_an_approval_through_input_required_results() {
+    let (url, runs) = server().await;
+    let seen = run_client(&url, "default").await;
+    assert_eq!(seen["protocol"], "2026-07-28", "the SDK settles on the stateless era: {seen:#}");
+    assert_approved(&seen, &runs);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_python_sdk_client_on_2025_11_25_completes_an_approval_through_elicitation() {
+    let (url, runs) = server().await;
+    let seen = run_client(&url, "legacy").await;
+    assert_eq!(seen["protocol"], "2025-11-25", "the SDK shakes hands on 2025-11-25: {seen:#}");
+    assert_approved(&seen, &runs);
+}
