@@ -16,7 +16,15 @@
 //!   host [accepts](RemoteServer::accept) the change (see [`RemoteServer`]);
 //! - maps the reply: `isError: true` is a failure with its text; a success carries
 //!   `structuredContent` (or the content blocks as JSON) and the text of the text blocks; a
-//!   JSON-RPC error or a dead server is a failure that says so.
+//!   JSON-RPC error or a dead server is a failure that says so;
+//! - on MCP 2026-07-28 (the default, falling back to 2025-11-25 for older servers; see
+//!   [`ClientOptions::protocol_version`]), answers a server's `InputRequiredResult`: with an
+//!   [elicitation handler](ClientOptions::on_elicitation), at once, within the call; without
+//!   one, the server's question becomes a pending result whose
+//!   [`Request`](toolwire::Request) the host's own approval flow answers (a prompt, the
+//!   journal, an agent's pending run), and the call retried with that answer sends the
+//!   `inputResponses` and the server's `requestState`. The state waits in memory, per call;
+//!   after a restart the retry starts the call over and the server asks again.
 //!
 //! ```no_run
 //! use serde_json::json;

@@ -12,13 +12,32 @@
 //! - [`ToolContext::progress`](toolwire::ToolContext::progress) becomes
 //!   `notifications/progress` when the request carried a `progressToken`, and
 //!   [`ToolContext::emit`](toolwire::ToolContext::emit) becomes `notifications/message`,
-//!   filtered by the level the client set with `logging/setLevel`.
+//!   filtered by the level the client set with `logging/setLevel` (on 2026-07-28, by the
+//!   request's own `_meta` log level; none without one).
 //! - `notifications/cancelled` aborts the call through its signal: the handler's future is
 //!   dropped, and no response is sent.
+//! - Both protocol revisions are served. A 2025-11-25 client opens a session with
+//!   `initialize`; a 2026-07-28 client sends each request on its own (`server/discover`,
+//!   `_meta` on every request), and every result carries `resultType`.
 //! - A pending result (a handler's [`Request`](toolwire::Request), or an approval a policy
-//!   asked for) becomes `elicitation/create` when the client declared elicitation, and the
-//!   call is retried in the same `tools/call` with the client's answer. A client without
-//!   elicitation gets an `isError` result carrying the prompt.
+//!   asked for) is put to the client:
+//!   - on 2025-11-25, as `elicitation/create` when the client declared elicitation, and the
+//!     call is retried in the same `tools/call` with the client's answer; a client without
+//!     elicitation gets an `isError` result carrying the prompt;
+//!   - on 2026-07-28 (SEP-2322), as an `InputRequiredResult`: the request as a form (or URL)
+//!     elicitation under its kind's key (`approval`, `input`), and a `requestState` sealed
+//!     with the registry's [`ApprovalKey`](toolwire::policy::ApprovalKey). The client's
+//!     retry, with its `inputResponses` and the state, resumes the call. The state is bound
+//!     to the tool, the call's digest (canonical arguments and call id) and the bearer token
+//!     that asked, lapses after [`McpServer::request_state_ttl`], and is spent once in the
+//!     registry's approval store, so servers that share a key and a store (a journal) accept
+//!     each other's states, once. A state that was changed, forged, replayed or expired, or
+//!     made for another tool, other arguments or another client, is a JSON-RPC error
+//!     (`-32602`) and nothing runs. Responses that leave out the question ask it again with a
+//!     new state. A client that declared no elicitation gets `-32021`, naming it.
+//!   - A handler that speaks MCP returns a request of kind [`INPUT_REQUESTS_KIND`] whose
+//!     data is MCP `inputRequests` (elicitation, sampling, roots); the ones the client can
+//!     answer are passed on, and the retry's answer holds the responses by key.
 //! - A tool's handler reaches the session's client with [`peer`], to send requests of its
 //!   own such as `sampling/createMessage`.
 //! - Resources, prompts and completions come from an rmcp handler handed in with
