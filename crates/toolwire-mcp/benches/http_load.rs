@@ -1,7 +1,9 @@
 //! `tools/call` of a trivial tool over streamable HTTP on loopback, at concurrency 1 and 64,
-//! on three servers in one run: toolwire-mcp (validating, with receipts), a bare rmcp
-//! `ServerHandler` served with `axum::serve` and TCP_NODELAY, and the TypeScript SDK's
-//! `McpServer` (`interop/server.mjs`). Also the same call over an in-process pipe with rmcp's
+//! on both protocol revisions (a 2025-11-25 session, and 2026-07-28 without one), in one run:
+//! toolwire-mcp (validating, with receipts), a bare rmcp `ServerHandler` served with
+//! `axum::serve` and TCP_NODELAY, the TypeScript SDK's `McpServer` (`interop/server.mjs`, on
+//! 2025-11-25 only), and the limit, a bare axum handler that parses the JSON-RPC body and
+//! writes the same result (2026-07-28 requests, which need no session). Also the same call over an in-process pipe with rmcp's
 //! client, and the memory of 1,000 idle sessions.
 //!
 //! Run with `cargo bench -p toolwire-mcp --bench http_load` (needs Node.js; the npm packages
@@ -15,12 +17,12 @@ mod servers;
 
 use std::time::Duration;
 
-use client::{Stats, measure};
+use client::{Protocol, Stats, measure};
 
 /// One line of the table.
-fn row(server: &str, concurrency: usize, stats: &Stats) {
+fn row(server: &str, protocol: &str, concurrency: usize, stats: &Stats) {
     println!(
-        "| {server} | {concurrency} | {:.0} | {:.3} | {:.3} | {:.2} |",
+        "| {server} | {protocol} | {concurrency} | {:.0} | {:.3} | {:.3} | {:.2} |",
         stats.per_second,
         stats.p50.as_secs_f64() * 1e3,
         stats.p99.as_secs_f64() * 1e3,
@@ -37,16 +39,22 @@ fn main() {
     runtime.block_on(async {
         let targets =
             [servers::toolwire().await, servers::rmcp_bare().await, servers::typescript().await];
-        println!("| server | concurrency | req/s | p50 ms | p99 ms | p99/p50 |");
-        println!("|---|---|---|---|---|---|");
+        let limit = servers::axum_limit().await;
+        println!("| server | protocol | concurrency | req/s | p50 ms | p99 ms | p99/p50 |");
+        println!("|---|---|---|---|---|---|---|");
         for (concurrency, calls) in [(1, 3_000), (64, 30_000)] {
             for target in &targets {
-                let stats = measure(&target.url, concurrency, calls).await;
-                row(&target.name, concurrency, &stats);
+                let stats = measure(&target.url, Protocol::Session, concurrency, calls).await;
+                row(&target.name, "2025-11-25", concurrency, &stats);
+            }
+            // The TypeScript SDK 1.32 does not speak 2026-07-28; the limit speaks neither.
+            for target in [&targets[0], &targets[1], &limit] {
+                let stats = measure(&target.url, Protocol::Stateless, concurrency, calls).await;
+                row(&target.name, "2026-07-28", concurrency, &stats);
             }
         }
         let stdio = client::pipe_latency(3_000).await;
-        row("toolwire-mcp, in-process pipe (rmcp client)", 1, &stdio);
+        row("toolwire-mcp, in-process pipe (rmcp client)", "2025-11-25", 1, &stdio);
         let per_session = client::idle_session_bytes(&targets[0].url, 1_000).await;
         println!(
             "\nmemory of 1,000 idle sessions on toolwire-mcp: {:.1} KiB each",

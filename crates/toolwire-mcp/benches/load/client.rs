@@ -23,26 +23,48 @@ fn stats(mut latencies: Vec<Duration>, wall: Duration) -> Stats {
     Stats { per_second: latencies.len() as f64 / wall.as_secs_f64(), p50: at(0.50), p99: at(0.99) }
 }
 
-/// A session on `url`.
+/// The protocol revision a measurement speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Protocol {
+    /// 2025-11-25: one session, opened with `initialize`.
+    Session,
+    /// 2026-07-28: no session; each request carries its `_meta` and the new headers.
+    Stateless,
+}
+
+impl Protocol {
+    pub(crate) fn version(self) -> &'static str {
+        match self {
+            Protocol::Session => "2025-11-25",
+            Protocol::Stateless => "2026-07-28",
+        }
+    }
+}
+
+/// A client of `url`: a session on 2025-11-25, none on 2026-07-28.
 struct Session {
     http: reqwest::Client,
     url: String,
-    id: String,
+    id: Option<String>,
+    protocol: Protocol,
 }
 
 impl Session {
-    async fn open(url: &str) -> Self {
+    async fn open(url: &str, protocol: Protocol) -> Self {
         toolwire_mcp::install_tls_provider();
         let http = reqwest::Client::builder()
             .tcp_nodelay(true)
             .pool_max_idle_per_host(128)
             .build()
             .expect("a client");
+        if protocol == Protocol::Stateless {
+            return Self { http, url: url.to_owned(), id: None, protocol };
+        }
         let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
             "protocolVersion": "2025-11-25", "capabilities": {},
             "clientInfo": {"name": "toolwire-load", "version": "1"}
         }});
-        let reply = post(&http, url, None, &init).await;
+        let reply = post(&http, url, None, protocol, &init).await;
         let id = reply
             .headers()
             .get("mcp-session-id")
@@ -51,15 +73,21 @@ impl Session {
             .to_owned();
         let _ = reply.text().await;
         let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-        let _ = post(&http, url, Some(&id), &note).await.text().await;
-        Self { http, url: url.to_owned(), id }
+        let _ = post(&http, url, Some(&id), protocol, &note).await.text().await;
+        Self { http, url: url.to_owned(), id: Some(id), protocol }
     }
 
     async fn call(&self, id: u64) {
-        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-            "params": {"name": "test_simple_text", "arguments": {}}});
-        let body =
-            post(&self.http, &self.url, Some(&self.id), &call).await.text().await.expect("a body");
+        let mut params = json!({"name": "test_simple_text", "arguments": {}});
+        if self.protocol == Protocol::Stateless {
+            params["_meta"] = json!({
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {}
+            });
+        }
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
+        let reply = post(&self.http, &self.url, self.id.as_deref(), self.protocol, &call).await;
+        let body = reply.text().await.expect("a body");
         assert!(body.contains(TEXT), "unexpected reply: {body}");
     }
 }
@@ -68,23 +96,37 @@ async fn post(
     http: &reqwest::Client,
     url: &str,
     session: Option<&str>,
+    protocol: Protocol,
     body: &Value,
 ) -> reqwest::Response {
     let mut request = http
         .post(url)
         .header("accept", "application/json, text/event-stream")
         .header("content-type", "application/json")
-        .header("mcp-protocol-version", "2025-11-25")
+        .header("mcp-protocol-version", protocol.version())
         .body(body.to_string());
+    if protocol == Protocol::Stateless {
+        let method = body.get("method").and_then(Value::as_str).unwrap_or_default();
+        request = request.header("mcp-method", method);
+        if let Some(name) = body.pointer("/params/name").and_then(Value::as_str) {
+            request = request.header("mcp-name", name);
+        }
+    }
     if let Some(session) = session {
         request = request.header("mcp-session-id", session);
     }
     request.send().await.expect("the server answers")
 }
 
-/// `calls` calls from `concurrency` workers on one session, after a warm-up.
-pub(crate) async fn measure(url: &str, concurrency: usize, calls: usize) -> Stats {
-    let session = Arc::new(Session::open(url).await);
+/// `calls` calls from `concurrency` workers on one session (or none, on 2026-07-28), after a
+/// warm-up.
+pub(crate) async fn measure(
+    url: &str,
+    protocol: Protocol,
+    concurrency: usize,
+    calls: usize,
+) -> Stats {
+    let session = Arc::new(Session::open(url, protocol).await);
     for id in 0..200 {
         session.call(id).await;
     }

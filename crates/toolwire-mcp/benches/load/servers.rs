@@ -89,12 +89,13 @@ impl ServerHandler for Bare {
     }
 }
 
-/// rmcp's `StreamableHttpService` in axum, with TCP_NODELAY, as MCP.md measured it.
+/// rmcp's `StreamableHttpService` in axum, with TCP_NODELAY, as MCP.md measured it, and
+/// plain JSON replies for sessionless requests, as toolwire-mcp's default has them.
 pub(crate) async fn rmcp_bare() -> Target {
     let service = StreamableHttpService::new(
         || Ok(Bare),
         Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default(),
+        StreamableHttpServerConfig::default().with_json_response(true),
     );
     let router = axum::Router::new().nest_service("/mcp", service);
     let (listener, url) = listener().await;
@@ -103,6 +104,29 @@ pub(crate) async fn rmcp_bare() -> Target {
     });
     tokio::spawn(async move { axum::serve(listener, router).await });
     Target { name: "rmcp, bare handler".into(), url, _process: None }
+}
+
+/// The limit: a bare axum handler that parses the JSON-RPC body and writes the same result
+/// as `application/json`, with no MCP machinery at all.
+pub(crate) async fn axum_limit() -> Target {
+    async fn handle(body: axum::body::Bytes) -> axum::response::Response {
+        use axum::response::IntoResponse;
+        let Ok(request) = serde_json::from_slice::<serde_json::Value>(&body) else {
+            return axum::http::StatusCode::BAD_REQUEST.into_response();
+        };
+        let reply = json!({"jsonrpc": "2.0", "id": request.get("id"), "result": {
+            "content": [{"type": "text", "text": TEXT}], "resultType": "complete"
+        }});
+        ([(axum::http::header::CONTENT_TYPE, "application/json")], reply.to_string())
+            .into_response()
+    }
+    let router = axum::Router::new().route("/mcp", axum::routing::post(handle));
+    let (listener, url) = listener().await;
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    Target { name: "limit: bare axum JSON-RPC handler".into(), url, _process: None }
 }
 
 /// The TypeScript SDK's `McpServer`, in Node.

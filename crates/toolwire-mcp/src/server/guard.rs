@@ -103,7 +103,14 @@ async fn read_body(body: Body, max: usize) -> Result<Bytes, Response> {
 }
 
 /// The JSON-RPC error response for `bytes` that are not a JSON-RPC message or batch.
+///
+/// A well-formed body is read once here without building it (only its `jsonrpc` members
+/// are kept), and once by rmcp; only a body that fails that light read is parsed whole, to
+/// tell malformed JSON (`-32700`) from JSON that is not JSON-RPC (`-32600`).
 fn json_rpc_problem(bytes: &[u8]) -> Option<Response> {
+    if light_check(bytes) {
+        return None;
+    }
     let value: Value = match serde_json::from_slice(bytes) {
         Ok(value) => value,
         Err(error) => {
@@ -122,6 +129,25 @@ fn json_rpc_problem(bytes: &[u8]) -> Option<Response> {
     }
     let message = "the body is not a JSON-RPC 2.0 message: it needs \"jsonrpc\": \"2.0\"";
     Some(rejection(StatusCode::BAD_REQUEST, -32600, message))
+}
+
+/// The `jsonrpc` member of a message, every other member skipped unbuilt.
+#[derive(serde::Deserialize)]
+struct Envelope<'a> {
+    #[serde(borrow, default)]
+    jsonrpc: Option<std::borrow::Cow<'a, str>>,
+}
+
+/// Whether `bytes` are, at a glance, a JSON-RPC 2.0 message or a non-empty batch of them.
+/// `false` means "look closer", not "refused".
+fn light_check(bytes: &[u8]) -> bool {
+    let is_message = |envelope: &Envelope<'_>| envelope.jsonrpc.as_deref() == Some("2.0");
+    match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
+        Some(b'{') => serde_json::from_slice::<Envelope<'_>>(bytes).is_ok_and(|e| is_message(&e)),
+        Some(b'[') => serde_json::from_slice::<Vec<Envelope<'_>>>(bytes)
+            .is_ok_and(|batch| !batch.is_empty() && batch.iter().all(is_message)),
+        _ => false,
+    }
 }
 
 /// A JSON-RPC error response with `status`, and nothing else.
@@ -181,6 +207,34 @@ mod tests {
             origin("https://evil.example:443"),
             Some(("https".into(), at("evil.example", Some(443))))
         );
+    }
+
+    #[test]
+    fn the_light_read_agrees_with_the_whole_parse() {
+        let cases: [(&str, bool); 12] = [
+            (
+                r#"{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"a": [1, {"b": null}]}}"#,
+                true,
+            ),
+            (
+                r#"  [{"jsonrpc": "2.0", "method": "x"}, {"jsonrpc": "2.0", "id": 2, "result": {}}]"#,
+                true,
+            ),
+            (r#"{"jsonrpc": "2\u002e0", "method": "x"}"#, true),
+            (r#"{"jsonrpc": "1.0", "method": "x"}"#, false),
+            (r#"{"method": "x"}"#, false),
+            (r#"{"jsonrpc": 2, "method": "x"}"#, false),
+            (r#"[]"#, false),
+            (r#"[{"jsonrpc": "2.0"}, 7]"#, false),
+            (r#"{"jsonrpc": "2.0", "method": "x""#, false),
+            (r#""2.0""#, false),
+            (r#"{"jsonrpc": "2.0"} trailing"#, false),
+            ("", false),
+        ];
+        for (body, message) in cases {
+            assert_eq!(light_check(body.as_bytes()), message, "{body}");
+            assert_eq!(json_rpc_problem(body.as_bytes()).is_none(), message, "{body}");
+        }
     }
 
     #[test]

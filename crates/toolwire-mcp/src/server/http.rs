@@ -19,6 +19,7 @@ pub fn router<H: Extras>(server: McpServer<H>, options: HttpOptions) -> Router {
     let config = StreamableHttpServerConfig::default()
         .with_sse_retry(options.sse_retry)
         .with_legacy_session_mode(options.stateful)
+        .with_json_response(options.json_response)
         .with_max_request_body_bytes(options.max_body_bytes)
         // Toolwire's guard checks Host and Origin, with clear errors, before rmcp sees a
         // request; rmcp's own checks would only repeat them.

@@ -31,6 +31,11 @@ pub struct HttpOptions {
     /// Whether sessions keep state between requests (`Mcp-Session-Id`), which
     /// server-to-client requests such as elicitation need. Default: `true`.
     pub stateful: bool,
+    /// Whether a request served without a session (every MCP 2026-07-28 request, and every
+    /// request when [`stateless`](Self::stateless)) whose call sends nothing before its
+    /// result is answered as plain `application/json` rather than as an SSE stream. A call
+    /// that sends progress or log messages first still streams. Default: `true`.
+    pub json_response: bool,
 }
 
 impl Default for HttpOptions {
@@ -44,6 +49,7 @@ impl Default for HttpOptions {
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             sse_retry: Some(Duration::from_secs(3)),
             stateful: true,
+            json_response: true,
         }
     }
 }
@@ -76,6 +82,13 @@ impl HttpOptions {
     /// Sets the `retry:` delay of SSE streams.
     pub fn sse_retry(mut self, retry: Option<Duration>) -> Self {
         self.sse_retry = retry;
+        self
+    }
+
+    /// Sets whether a sessionless request whose call streams nothing is answered as plain
+    /// JSON (see [`json_response`](Self#structfield.json_response)).
+    pub fn json_response(mut self, json: bool) -> Self {
+        self.json_response = json;
         self
     }
 
