@@ -1,16 +1,17 @@
 //! The audit log: every receipt of a journaled call, and any the host appends, read back by
 //! call id, tool, time range and failure kind. Every case runs on SQLite and on PostgreSQL.
 
-mod common;
-
 use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
 use std::time::{Duration, SystemTime};
 
-use common::{Backend, Fixture, counting, die_mid_call, registry, slow, until_running};
 use serde_json::json;
 use toolwire::{AbortController, FailureKind, Registry, Tool, ToolCall, ToolResult};
 use toolwire_journal::{AuditQuery, Journal};
+
+use crate::common::{
+    self, Backend, Fixture, counting, die_mid_call, registry, slow, until_running,
+};
 
 on_both_backends!(
     receipts_read_back_by_call_id_tool_time_and_failure_kind,

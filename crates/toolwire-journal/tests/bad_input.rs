@@ -1,16 +1,15 @@
 //! Bad input gets a clear error, and nothing recorded before is lost: files that are not
 //! journals, newer schemas, locked or full databases.
 
-mod common;
-
 use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
 use std::time::Duration;
 
-use common::{Backend, Fixture, count, counting, registry};
 use serde_json::json;
 use sqlx::Connection;
 use toolwire_journal::{Journal, JournalErrorKind, JournalOptions};
+
+use crate::common::{Backend, Fixture, count, counting, registry};
 
 #[tokio::test]
 async fn a_file_that_is_not_a_database_is_not_a_journal() {

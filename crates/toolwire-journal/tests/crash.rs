@@ -5,8 +5,6 @@
 //! The workers are this test binary itself, started again with `TOOLWIRE_CRASH_WORKER` set:
 //! see [`worker_process`].
 
-mod common;
-#[path = "crash/harness.rs"]
 mod harness;
 
 use std::collections::HashSet;
@@ -16,7 +14,6 @@ use std::process::Child;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::{Backend, Fixture};
 use harness::{
     CALLS, KILLS, after, collect, done_ids, drive, effect_counts, run_to_end, spawn_worker,
     spawn_worker_with, tools, worker_drive, worker_options, worker_suspend,
@@ -24,6 +21,8 @@ use harness::{
 use serde_json::json;
 use toolwire::{Registry, ToolResult};
 use toolwire_journal::{CallState, Journal, PendingFilter, Resolution};
+
+use crate::common::{Backend, Fixture};
 
 /// The worker's side: with `TOOLWIRE_CRASH_WORKER` set, this process is a worker that the
 /// tests below start and kill. Without it, it checks in-process that a worker's drive

@@ -1,16 +1,17 @@
 //! A call id runs once: replays, mismatches, calls running elsewhere, and calls whose process
 //! died. Every case runs on SQLite and on PostgreSQL.
 
-mod common;
-
 use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
 use std::time::Duration;
 
-use common::{Backend, Fixture, count, counting, die_mid_call, registry, slow, until_running};
 use serde_json::json;
 use toolwire::{FailureKind, Tool, ToolResult};
 use toolwire_journal::{CallState, JournalErrorKind, Resolution};
+
+use crate::common::{
+    Backend, Fixture, count, counting, die_mid_call, registry, slow, until_running,
+};
 
 on_both_backends!(
     a_completed_call_replays_its_receipt_without_running,

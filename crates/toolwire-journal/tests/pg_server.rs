@@ -5,14 +5,12 @@
 //! The test processes are this test binary itself, started again with
 //! `TOOLWIRE_PG_SERVER_CHILD` set: see [`server_process`].
 
-mod common;
-
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::pg;
+use crate::common::pg;
 
 const CHILD: &str = "TOOLWIRE_PG_SERVER_CHILD";
 
@@ -50,7 +48,7 @@ fn start_and_end(mode: &str) {
 
 fn nothing_is_left_after(mode: &str) {
     let mut child = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "server_process", "--nocapture", "--test-threads=1"])
+        .args(["--exact", "pg_server::server_process", "--nocapture", "--test-threads=1"])
         .env(CHILD, mode)
         .env_remove("TOOLWIRE_TEST_PG_URL")
         .stdout(Stdio::piped())

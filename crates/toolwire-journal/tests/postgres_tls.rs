@@ -2,11 +2,11 @@
 //! servers that require it, and a TLS that cannot be had fails clearly. The throwaway test
 //! server has no TLS.
 
-mod common;
-
 use serde_json::json;
 use toolwire::{Tool, ToolResult};
 use toolwire_journal::{Journal, JournalErrorKind};
+
+use crate::common;
 
 /// `url` with the query parameter `param` added.
 fn with_param(url: &str, param: &str) -> String {

@@ -1,14 +1,13 @@
 //! Paused agent runs: saved with their requests, answered, claimed by one resume at a time,
 //! and removed, on both backends and across journal instances (each standing for a process).
 
-mod common;
-
 use std::time::Duration;
 
-use common::{Backend, Fixture};
 use serde_json::json;
 use toolwire::{Answer, Request};
 use toolwire_journal::{JournalErrorKind, PausedRun};
+
+use crate::common::{self, Backend, Fixture};
 
 on_both_backends!(
     a_paused_run_reads_back_in_another_process,

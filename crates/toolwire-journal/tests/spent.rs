@@ -1,8 +1,6 @@
 //! The journal as the registries' approval store: an approval opens one run across every
 //! process sharing the journal, and across restarts.
 
-mod common;
-
 use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
 
@@ -11,7 +9,7 @@ use toolwire::policy::SpentApproval;
 use toolwire::{Answer, FailureKind, Registry, Tool, ToolResult};
 use toolwire_journal::Journal;
 
-use common::{Backend, Fixture, count};
+use crate::common::{Backend, Fixture, count};
 
 /// A `deploy` tool that needs approval and counts its runs.
 fn deploy(runs: &Arc<AtomicUsize>) -> Tool {

@@ -1,17 +1,16 @@
 //! Durable suspensions: stored, listed, answered once, resumed once, expired. Every case runs
 //! on SQLite and on PostgreSQL.
 
-mod common;
-
 use std::future::IntoFuture;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime};
 
-use common::{Backend, Fixture, count, registry};
 use serde_json::{Value, json};
 use toolwire::{Answer, FailureKind, Request, Tool, ToolCall, ToolContext, ToolResult};
 use toolwire_journal::{CallState, JournalErrorKind, PendingFilter};
+
+use crate::common::{Backend, Fixture, count, registry};
 
 on_both_backends!(
     an_approval_is_stored_listed_answered_and_resumed_once,

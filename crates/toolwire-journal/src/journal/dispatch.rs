@@ -14,6 +14,7 @@ use toolwire::{
     AbortSignal, CallId, CallOptions, DEFAULT_CONCURRENCY, Receipt, Registry, ToolCall,
 };
 
+use super::call_options::journal_call_options;
 use super::{Journal, JournaledFuture};
 use crate::error::{JournalError, JournalErrorKind};
 
@@ -104,6 +105,20 @@ impl Journal {
     }
 }
 
+journal_call_options!(JournaledDispatch {
+    /// Gives each call its own time budget, as [`JournaledCall::timeout`](crate::JournaledCall::timeout)
+    /// does, counted from the call's start.
+    timeout;
+    /// Cancels every call, or its wait on the same call id running elsewhere, when `signal`
+    /// fires.
+    signal;
+    /// Hands every call the application state.
+    state;
+    /// Sets, for every call, each option that `options` sets, as
+    /// [`JournaledCall::options`](crate::JournaledCall::options) does for one call.
+    options;
+});
+
 impl JournaledDispatch {
     /// Runs at most `concurrency` calls at once (at least one). Default:
     /// [`DEFAULT_CONCURRENCY`].
@@ -112,43 +127,10 @@ impl JournaledDispatch {
         self
     }
 
-    /// Gives each call its own time budget, as [`JournaledCall::timeout`](crate::JournaledCall::timeout)
-    /// does, counted from the call's start.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
-    /// Cancels every call, or its wait on the same call id running elsewhere, when `signal`
-    /// fires.
-    pub fn signal(mut self, signal: AbortSignal) -> Self {
-        self.signal = Some(signal);
-        self
-    }
-
-    /// Hands every call the application state.
-    pub fn state<S: std::any::Any + Send + Sync>(mut self, state: Arc<S>) -> Self {
-        self.options = mem::take(&mut self.options).state(state);
-        self
-    }
-
     /// Receives the events every call's handler emits, each with its call's id. It wins over
     /// an event callback in [`options`](Self::options).
     pub fn on_event(mut self, callback: impl Fn(&CallId, Value) + Send + Sync + 'static) -> Self {
         self.events = Some(Arc::new(callback));
-        self
-    }
-
-    /// Sets, for every call, each option that `options` sets, as
-    /// [`JournaledCall::options`](crate::JournaledCall::options) does for one call.
-    pub fn options(mut self, options: CallOptions) -> Self {
-        if let Some(timeout) = options.get_timeout() {
-            self.timeout = Some(timeout);
-        }
-        if let Some(signal) = options.get_signal() {
-            self.signal = Some(signal.clone());
-        }
-        self.options = options;
         self
     }
 

@@ -14,6 +14,7 @@ use toolwire::{
 
 use super::Journal;
 use super::call::{in_progress, mismatch, own_receipt, read_receipt, unknown_outcome};
+use super::call_options::journal_call_options;
 use super::engine::Engine;
 use crate::error::{JournalError, JournalErrorKind};
 use crate::store::ops::Claimed;
@@ -74,6 +75,25 @@ impl Journal {
     }
 }
 
+journal_call_options!(JournaledCall {
+    /// The call's time budget: for the handler, and for waiting on the same call id running
+    /// elsewhere. A timeout too large to add to the clock (such as [`Duration::MAX`]) is no
+    /// timeout.
+    timeout;
+    /// Cancels the call, or its wait on the same call id running elsewhere, when `signal`
+    /// fires.
+    signal;
+    /// Hands the call the application state, as
+    /// [`Invocation::state`](toolwire::Invocation::state) does.
+    state;
+    /// Sets every option that `options` sets, as
+    /// [`Invocation::options`](toolwire::Invocation::options) does: its timeout and signal
+    /// bound the wait on the same call id running elsewhere too. An answer in it reaches the
+    /// call, unless the journal holds one recorded for the call's request (see
+    /// [`Journal::answer`] and [`Journal::resume`]), which wins.
+    options;
+});
+
 impl JournaledCall {
     /// A call of `target` through `registry`, journaled in `journal`, with no options yet.
     pub(super) fn new(journal: &Journal, registry: &Registry, target: Target) -> Self {
@@ -94,48 +114,10 @@ impl JournaledCall {
         self
     }
 
-    /// The call's time budget: for the handler, and for waiting on the same call id running
-    /// elsewhere. A timeout too large to add to the clock (such as [`Duration::MAX`]) is no
-    /// timeout.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
-    /// Cancels the call, or its wait on the same call id running elsewhere, when `signal`
-    /// fires.
-    pub fn signal(mut self, signal: AbortSignal) -> Self {
-        self.signal = Some(signal);
-        self
-    }
-
-    /// Hands the call the application state, as
-    /// [`Invocation::state`](toolwire::Invocation::state) does.
-    pub fn state<S: std::any::Any + Send + Sync>(mut self, state: std::sync::Arc<S>) -> Self {
-        self.options = self.options.state(state);
-        self
-    }
-
     /// Receives the handler's events, as [`Invocation::on_event`](toolwire::Invocation::on_event)
     /// does.
     pub fn on_event(mut self, callback: impl Fn(Value) + Send + Sync + 'static) -> Self {
         self.options = self.options.on_event(callback);
-        self
-    }
-
-    /// Sets every option that `options` sets, as
-    /// [`Invocation::options`](toolwire::Invocation::options) does: its timeout and signal
-    /// bound the wait on the same call id running elsewhere too. An answer in it reaches the
-    /// call, unless the journal holds one recorded for the call's request (see
-    /// [`Journal::answer`] and [`Journal::resume`]), which wins.
-    pub fn options(mut self, options: CallOptions) -> Self {
-        if let Some(timeout) = options.get_timeout() {
-            self.timeout = Some(timeout);
-        }
-        if let Some(signal) = options.get_signal() {
-            self.signal = Some(signal.clone());
-        }
-        self.options = options;
         self
     }
 

@@ -2,6 +2,7 @@
 
 mod audit;
 mod call;
+mod call_options;
 mod dispatch;
 mod engine;
 mod invoke;

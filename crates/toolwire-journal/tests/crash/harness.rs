@@ -169,7 +169,7 @@ pub(crate) fn spawn_worker_with(
 ) -> Child {
     Command::new(std::env::current_exe().unwrap())
         .env("TW_CONCURRENCY", concurrency.to_string())
-        .args(["--exact", "worker_process", "--nocapture", "--test-threads=1"])
+        .args(["--exact", "crash::worker_process", "--nocapture", "--test-threads=1"])
         .env("TOOLWIRE_CRASH_WORKER", mode)
         .env("TW_URL", url)
         .env("TW_EFFECTS", effects)
