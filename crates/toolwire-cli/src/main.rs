@@ -73,7 +73,7 @@ async fn run(cli: Cli) -> Result<Exit, CliError> {
     };
     let places = Places { manifest, journal, lease };
     match cli.command {
-        Command::Serve(args) => commands::serve::run(manifest, args).await,
+        Command::Serve(args) => commands::serve::run(places, args).await,
         Command::Call(args) => commands::call::run(places, args).await,
         Command::Schema(args) => commands::schema::run(manifest, args.provider),
         Command::Check => commands::check::run(manifest),

@@ -4,6 +4,14 @@
 //! dependency graph is linked once, not once per file.
 
 mod common;
+// The journal's throwaway PostgreSQL server, shared with its tests.
+#[path = "../../toolwire-journal/tests/common/pg.rs"]
+#[allow(
+    dead_code,
+    unreachable_pub,
+    reason = "written for the journal's tests, which use all of it"
+)]
+mod pg;
 
 mod api_key;
 mod bad_input;
@@ -15,4 +23,5 @@ mod journaled;
 mod manifest_errors;
 mod option_injection;
 mod process_tree;
+mod serve_shared;
 mod terminal;

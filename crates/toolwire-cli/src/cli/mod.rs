@@ -35,8 +35,9 @@ pub(crate) struct Cli {
     /// The manifest of tools.
     #[arg(long, short, global = true, value_name = "PATH", default_value = DEFAULT_MANIFEST)]
     pub(crate) manifest: PathBuf,
-    /// The journal (SQLite); by default `journal.sqlite` in the platform's data folder.
-    #[arg(long, global = true, value_name = "PATH")]
+    /// The journal: an SQLite file, by default `journal.sqlite` in the platform's data folder,
+    /// or a PostgreSQL URL (postgres://...) that several processes share.
+    #[arg(long, global = true, value_name = "PATH|URL")]
     pub(crate) journal: Option<PathBuf>,
     /// How long the journal holds a running call for its process (30s by default; also
     /// TOOLWIRE_LEASE). After a crash, the call's id is held this long before it reports an
@@ -52,6 +53,10 @@ pub(crate) struct Cli {
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
     /// Serve the manifest's tools over MCP, on stdio or streamable HTTP.
+    ///
+    /// With --journal, approvals are sealed with the journal's key and spent in it: servers
+    /// that share a journal (a PostgreSQL URL) accept each other's MCP 2026-07-28
+    /// requestStates, each once, so a load balancer may send a client's retry to any of them.
     Serve(ServeArgs),
     /// Run one call of a tool.
     #[command(after_help = EXIT_CODES)]

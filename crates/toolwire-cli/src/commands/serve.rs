@@ -1,21 +1,28 @@
 //! `toolwire serve`: the manifest's tools over MCP.
 
-use std::path::Path;
-
 use toolwire_mcp::server::{HttpOptions, McpServer, serve_http_with};
 
 use crate::build;
 use crate::cli::ServeArgs;
 use crate::exit::{CliError, Exit};
+use crate::hint::Places;
+use crate::journal;
 use crate::manifest::Manifest;
 
 /// Serves until the client leaves (stdio) or the process is stopped (HTTP).
 ///
 /// # Errors
 ///
-/// A bad manifest, a token variable that is not set, or the I/O error that ended serving.
-pub(crate) async fn run(manifest: &Path, args: ServeArgs) -> Result<Exit, CliError> {
-    let registry = build::registry(Manifest::load(manifest)?)?;
+/// A bad manifest, a journal that cannot be opened, a token variable that is not set, or the
+/// I/O error that ended serving.
+pub(crate) async fn run(places: Places<'_>, args: ServeArgs) -> Result<Exit, CliError> {
+    let manifest = Manifest::load(places.manifest)?;
+    // Only a journal asked for: a server keeps no state of its own by default.
+    let journal = match places.journal {
+        Some(_) => Some(journal::open(places).await?),
+        None => None,
+    };
+    let registry = build::registry_keyed(manifest, journal.as_ref())?;
     let server = McpServer::new(registry).name("toolwire", env!("CARGO_PKG_VERSION"));
     let Some(addr) = args.http else {
         server

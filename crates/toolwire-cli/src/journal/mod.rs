@@ -50,21 +50,42 @@ pub(crate) async fn open(places: Places<'_>) -> Result<Journal, CliError> {
         Some(path) => path.to_path_buf(),
         None => default_path()?,
     };
-    if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(folder).map_err(|error| {
-            CliError::usage(format!(
-                "cannot make the journal's folder {}: {error}",
-                folder.display()
-            ))
-        })?;
-    }
-    let url = format!("sqlite:{}", path.display());
     let lease = places.lease.unwrap_or(JournalOptions::default().lease_duration());
     let options = JournalOptions::default().lease(lease);
-    let inner = toolwire_journal::Journal::open_with(&url, options).await.map_err(|error| {
-        CliError::usage(format!("cannot open the journal {}: {error}", path.display()))
-    })?;
+    let text = path.to_string_lossy();
+    // A PostgreSQL URL names a journal that many processes and machines share.
+    let (url, shown) = if is_postgres_url(&text) {
+        (text.to_string(), redacted(&text))
+    } else {
+        if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(folder).map_err(|error| {
+                CliError::usage(format!(
+                    "cannot make the journal's folder {}: {error}",
+                    folder.display()
+                ))
+            })?;
+        }
+        (format!("sqlite:{}", path.display()), path.display().to_string())
+    };
+    let inner = toolwire_journal::Journal::open_with(&url, options)
+        .await
+        .map_err(|error| CliError::usage(format!("cannot open the journal {shown}: {error}")))?;
     Ok(Journal { inner, lease })
+}
+
+/// Whether `text` is a PostgreSQL URL rather than the path of an SQLite file.
+fn is_postgres_url(text: &str) -> bool {
+    text.starts_with("postgres://") || text.starts_with("postgresql://")
+}
+
+/// A URL for messages: its password, if any, left out.
+fn redacted(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else { return url.to_owned() };
+    let (authority, tail) = rest.split_once('/').map_or((rest, ""), |(a, t)| (a, t));
+    let Some((credentials, host)) = authority.rsplit_once('@') else { return url.to_owned() };
+    let user = credentials.split_once(':').map_or(credentials, |(user, _)| user);
+    let slash = if rest.contains('/') { "/" } else { "" };
+    format!("{scheme}://{user}:***@{host}{slash}{tail}")
 }
 
 /// `journal.sqlite` in the platform's data folder, such as `~/.local/share/toolwire` on Linux.
@@ -210,5 +231,21 @@ impl Journal {
             query = query.tool(tool);
         }
         self.inner.receipts(&query).await.map_err(failed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{is_postgres_url, redacted};
+
+    #[test]
+    fn a_postgres_url_is_told_from_a_path_and_shown_without_its_password() {
+        assert!(is_postgres_url("postgres://u:p@db:5432/toolwire"));
+        assert!(is_postgres_url("postgresql://db/toolwire?sslmode=require"));
+        assert!(!is_postgres_url("./postgres://not-a-url.sqlite"));
+        assert!(!is_postgres_url("journal.sqlite"));
+        assert_eq!(redacted("postgres://u:s3cr@t@db:5432/j"), "postgres://u:***@db:5432/j");
+        assert_eq!(redacted("postgres://db/j"), "postgres://db/j");
+        assert_eq!(redacted("postgres://u@db"), "postgres://u:***@db");
     }
 }

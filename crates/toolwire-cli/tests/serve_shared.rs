@@ -1,0 +1,176 @@
+//! Two `toolwire serve --http` processes on one PostgreSQL journal, as behind a load balancer
+//! on MCP 2026-07-28, where a client has no session and each of its requests may reach either
+//! server. A call that needs approval is parked by one server; the client's retry, with the
+//! sealed `requestState`, completes it on the other; the same state again, on either, runs
+//! nothing. The PostgreSQL server is a throwaway one the tests start (see the journal's
+//! `tests/common/pg.rs`).
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::common;
+use crate::pg;
+
+/// A `toolwire serve --http` process, stopped when dropped.
+struct Server {
+    child: Child,
+    port: u16,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Server {
+    fn start(manifest: &Path, journal: &str) -> Self {
+        let port = free_port();
+        let child = Command::new(common::binary())
+            .args(["--journal", journal, "-m"])
+            .arg(manifest)
+            .args(["serve", "--http", &format!("127.0.0.1:{port}")])
+            .env("XDG_DATA_HOME", common::scratch("data"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap_or_else(|error| panic!("toolwire serve does not start: {error}"));
+        let server = Self { child, port };
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "toolwire serve did not listen on {port}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        server
+    }
+
+    /// A 2026-07-28 `tools/call` of `deploy`, with the retry's fields when given.
+    fn call(&self, log: &str, retry: Option<(&str, Value)>) -> Value {
+        let mut params = json!({
+            "name": "deploy",
+            "arguments": {"log": log},
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+            }
+        });
+        if let Some((state, responses)) = retry {
+            params["requestState"] = json!(state);
+            params["inputResponses"] = responses;
+        }
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params});
+        post(self.port, &body.to_string())
+    }
+}
+
+fn free_port() -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
+    listener.local_addr().expect("bound").port()
+}
+
+/// POSTs `body` to the server's `/mcp` and reads the JSON-RPC reply (plain JSON, or the last
+/// message of an SSE stream).
+fn post(port: u16, body: &str) -> Value {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
+    stream.set_read_timeout(Some(Duration::from_secs(30))).expect("a timeout");
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n\
+         Mcp-Method: tools/call\r\nMcp-Name: deploy\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).expect("writes");
+    stream.write_all(body.as_bytes()).expect("writes");
+    let mut raw = String::new();
+    stream.read_to_string(&mut raw).expect("reads the reply");
+    let (_, payload) = raw.split_once("\r\n\r\n").unwrap_or_default();
+    if let Ok(value) = serde_json::from_str(payload) {
+        return value;
+    }
+    let data = payload.lines().filter_map(|line| line.strip_prefix("data:")).map(str::trim);
+    let mut data = data.filter(|d| d.starts_with('{'));
+    let last = data.next_back().unwrap_or("null");
+    serde_json::from_str(last).unwrap_or_else(|_| panic!("no JSON-RPC reply in {raw:?}"))
+}
+
+const MANIFEST: &str = r#"
+[[tool]]
+name = "deploy"
+description = "Deploy, once a human approves; each run adds a line to the log file"
+needs_approval = true
+parameters = { type = "object", properties = { log = { type = "string" } }, required = ["log"] }
+[tool.command]
+argv = ["sh", "-c", "echo ran >> \"$1\"; echo deployed", "deploy", "{log}"]
+timeout = "10s"
+# The log is kept beside the manifest; the sandbox lets the tool write there.
+[tool.command.sandbox]
+write = ["."]
+"#;
+
+fn runs(log: &Path) -> usize {
+    std::fs::read_to_string(log).map_or(0, |text| text.lines().count())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_servers_on_one_postgresql_journal_accept_each_others_request_state_once() {
+    let journal = pg::fresh_database("serve_shared").await;
+    let manifest = common::manifest(MANIFEST);
+    let log = manifest.with_file_name("runs.log");
+    let log_text = log.display().to_string();
+    let (one, other) = tokio::task::spawn_blocking(move || {
+        (Server::start(&manifest, &journal), Server::start(&manifest, &journal))
+    })
+    .await
+    .expect("the servers start");
+
+    let first = one.call(&log_text, None);
+    let result = &first["result"];
+    assert_eq!(result["resultType"], "input_required", "{first}");
+    assert!(result["inputRequests"]["approval"].is_object(), "{first}");
+    let state = result["requestState"].as_str().expect("a requestState").to_owned();
+    assert_eq!(runs(&log), 0, "nothing runs before the approval");
+
+    let accept = || json!({"approval": {"action": "accept", "content": {}}});
+    let done = other.call(&log_text, Some((&state, accept())));
+    assert_eq!(done["result"]["resultType"], "complete", "{done}");
+    let text = done["result"]["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("deployed"), "{done}");
+    assert_eq!(runs(&log), 1);
+
+    for server in [&one, &other] {
+        let replayed = server.call(&log_text, Some((&state, accept())));
+        assert_eq!(replayed["error"]["code"], -32602, "{replayed}");
+        let message = replayed["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("already used"), "{replayed}");
+    }
+    assert_eq!(runs(&log), 1, "a state spent on one server is spent on both");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn servers_on_different_journals_refuse_each_others_request_state() {
+    let (first_db, second_db) =
+        (pg::fresh_database("serve_apart").await, pg::fresh_database("serve_apart").await);
+    let manifest = common::manifest(MANIFEST);
+    let log = manifest.with_file_name("runs.log");
+    let log_text = log.display().to_string();
+    let (one, other) = tokio::task::spawn_blocking(move || {
+        (Server::start(&manifest, &first_db), Server::start(&manifest, &second_db))
+    })
+    .await
+    .expect("the servers start");
+    let first = one.call(&log_text, None);
+    let state = first["result"]["requestState"].as_str().expect("a requestState").to_owned();
+    let accept = json!({"approval": {"action": "accept", "content": {}}});
+    let refused = other.call(&log_text, Some((&state, accept)));
+    let message = refused["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("integrity check"), "{refused}");
+    assert_eq!(runs(&log), 0);
+}
