@@ -141,6 +141,13 @@ fn listen_for_changes(side: &Arc<ClientSide>, peer: &rmcp::Peer<RoleClient>) {
                 return;
             }
         };
+        // A change made between the first listing and the stream's acknowledgment would
+        // otherwise go unheard: list once more now that changes are heard.
+        if let Some(side) = side.upgrade()
+            && let Err(why) = relist(&side, &peer).await
+        {
+            tracing::warn!(server = %side.server, "cannot list the tools again: {why}");
+        }
         while let Ok(Some(notification)) = subscription.next().await {
             if !matches!(notification, ServerNotification::ToolListChangedNotification(_)) {
                 continue;

@@ -5,12 +5,15 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use rmcp::model::SubscriptionFilter;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CancelledNotificationParam,
     ContentBlock, ErrorData, Implementation, JsonObject, ListToolsResult, PaginatedRequestParams,
     ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool,
 };
-use rmcp::service::{NotificationContext, RequestContext, RoleServer};
+use rmcp::service::{
+    NotificationContext, RequestContext, RoleServer, SubscriptionContext, SubscriptionSink,
+};
 use rmcp::{Peer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 use toolwire_mcp::client::{ClientOptions, RemoteServer};
@@ -28,6 +31,8 @@ pub(crate) struct Seen {
     pub calls: AtomicUsize,
     /// The peers of the sessions, to send `tools/list_changed`.
     pub peers: Mutex<Vec<Peer<RoleServer>>>,
+    /// The open `subscriptions/listen` streams of 2026-07-28 clients, which hear the same.
+    pub listeners: Mutex<Vec<SubscriptionSink>>,
     /// The description of `echo`, changed by [`TestServer::change_echo`].
     pub echo_description: Mutex<String>,
 }
@@ -85,6 +90,10 @@ impl TestServer {
         let peers = self.seen.peers.lock().unwrap().clone();
         for peer in peers {
             let _ = peer.notify_tool_list_changed().await;
+        }
+        let listeners = self.seen.listeners.lock().unwrap().clone();
+        for listener in listeners {
+            let _ = listener.notify_tool_list_changed().await;
         }
     }
 
@@ -187,6 +196,19 @@ impl ServerHandler for TestServer {
         _ctx: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         Ok(ListToolsResult::with_all_items(self.tools()))
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(requested.clone())
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        self.seen.listeners.lock().unwrap().push(context.sink().clone());
+        context.cancelled().await;
+        Ok(())
     }
 
     async fn call_tool(
