@@ -67,3 +67,103 @@ fn the_network_on_lets_a_connection_through() {
     assert!(result.is_success(), "{}", text(&result));
     assert!(saw_a_connection(&listener));
 }
+
+/// A UDP socket on loopback that never blocks when read.
+fn udp_listener() -> (std::net::UdpSocket, u16) {
+    let socket = std::net::UdpSocket::bind("127.0.0.1:0").unwrap_or_else(|error| panic!("{error}"));
+    socket.set_nonblocking(true).unwrap_or_else(|error| panic!("{error}"));
+    let port = socket.local_addr().unwrap_or_else(|error| panic!("{error}")).port();
+    (socket, port)
+}
+
+/// Whether `socket` received a datagram (given a moment to arrive).
+fn saw_a_datagram(socket: &std::net::UdpSocket) -> bool {
+    std::thread::sleep(Duration::from_millis(50));
+    let mut buf = [0u8; 64];
+    socket.recv(&mut buf).is_ok()
+}
+
+#[test]
+fn a_udp_datagram_with_the_network_off_is_refused() {
+    let work = folder();
+    let (socket, port) = udp_listener();
+    let script = format!(
+        "import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); \
+         s.sendto(b'secret', ('127.0.0.1', {port})); print('sent')"
+    );
+    let result = run(default_sandbox(), work.path(), &[PYTHON, "-c", &script]);
+    assert!(!result.is_success(), "it sent: {}", text(&result));
+    assert!(text(&result).contains("Permission denied"), "{}", text(&result));
+    assert!(!saw_a_datagram(&socket), "the UDP socket received the datagram");
+}
+
+#[test]
+fn udp_over_ipv6_and_raw_sockets_are_refused_too() {
+    let work = folder();
+    for (what, script) in [
+        ("udp6", "import socket; socket.socket(socket.AF_INET6, socket.SOCK_DGRAM); print('made')"),
+        ("raw", "import socket; socket.socket(socket.AF_INET, socket.SOCK_RAW, 1); print('made')"),
+        (
+            "packet",
+            "import socket; socket.socket(socket.AF_PACKET, socket.SOCK_RAW); print('made')",
+        ),
+        (
+            "netlink",
+            "import socket; socket.socket(socket.AF_NETLINK, socket.SOCK_DGRAM); print('made')",
+        ),
+    ] {
+        let result = run(default_sandbox(), work.path(), &[PYTHON, "-c", script]);
+        assert!(!result.is_success(), "{what}: it made the socket: {}", text(&result));
+    }
+}
+
+#[test]
+fn a_unix_socket_outside_the_sandbox_cannot_be_reached_with_the_network_off() {
+    let work = folder();
+    let outside = folder();
+    let path = outside.path().join("agent.sock");
+    let listener =
+        std::os::unix::net::UnixListener::bind(&path).unwrap_or_else(|error| panic!("{error}"));
+    listener.set_nonblocking(true).unwrap_or_else(|error| panic!("{error}"));
+    let script = format!(
+        "import socket; s = socket.socket(socket.AF_UNIX); s.connect({:?}); print('connected')",
+        path.display().to_string()
+    );
+    let result = run(default_sandbox(), work.path(), &[PYTHON, "-c", &script]);
+    assert!(!result.is_success(), "it connected: {}", text(&result));
+    std::thread::sleep(Duration::from_millis(50));
+    assert!(listener.accept().is_err(), "the Unix listener saw a connection");
+    // An abstract socket has no path for the file rules to guard.
+    let abstract_script = "import socket; s = socket.socket(socket.AF_UNIX); \
+        s.connect('\\0toolwire-test-abstract'); print('connected')";
+    let result = run(default_sandbox(), work.path(), &[PYTHON, "-c", abstract_script]);
+    assert!(!result.is_success(), "abstract: {}", text(&result));
+}
+
+#[test]
+fn allowed_ports_let_tcp_through_but_not_udp() {
+    let work = folder();
+    let (socket, port) = udp_listener();
+    let policy = sandbox(|policy| policy.network = Network::Ports(vec![port]));
+    let script = format!(
+        "import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); \
+         s.sendto(b'secret', ('127.0.0.1', {port})); print('sent')"
+    );
+    let result = run(policy, work.path(), &[PYTHON, "-c", &script]);
+    assert!(!result.is_success(), "it sent: {}", text(&result));
+    assert!(!saw_a_datagram(&socket), "the UDP socket received the datagram");
+}
+
+#[test]
+fn the_network_on_lets_a_udp_datagram_through() {
+    let work = folder();
+    let (socket, port) = udp_listener();
+    let policy = sandbox(|policy| policy.network = Network::On);
+    let script = format!(
+        "import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); \
+         s.sendto(b'hello', ('127.0.0.1', {port})); print('sent')"
+    );
+    let result = run(policy, work.path(), &[PYTHON, "-c", &script]);
+    assert!(result.is_success(), "{}", text(&result));
+    assert!(saw_a_datagram(&socket));
+}

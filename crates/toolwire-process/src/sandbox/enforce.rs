@@ -5,10 +5,11 @@ use nix::sys::resource::{Resource, setrlimit};
 use nix::unistd::{Gid, Uid, setgroups, setresgid, setresuid};
 
 use super::plan::Plan;
-use super::{Limits, User, landlock, pids};
+use super::{Limits, Network, User, landlock, pids, seccomp};
 
 /// Applies `plan`: joins the cgroup, sets the limits, becomes the user, then restricts itself
-/// with Landlock and `no_new_privs`.
+/// with Landlock and `no_new_privs`, and, unless the network is on, with the seccomp filter
+/// that refuses every socket but TCP.
 ///
 /// # Errors
 ///
@@ -21,7 +22,11 @@ pub(crate) fn enforce(plan: &Plan) -> Result<(), String> {
     if let Some(user) = plan.user {
         become_user(user)?;
     }
-    landlock::restrict(plan)
+    landlock::restrict(plan)?;
+    if plan.network != Network::On {
+        seccomp::restrict()?;
+    }
+    Ok(())
 }
 
 /// Sets each limit given, soft and hard (CPU: the hard limit a second later, so that the

@@ -16,6 +16,8 @@ mod landlock;
 mod limits;
 mod pids;
 pub(crate) mod plan;
+#[cfg(target_os = "linux")]
+mod seccomp;
 mod show;
 
 use std::path::PathBuf;
@@ -93,13 +95,14 @@ impl Default for Policy {
 /// The network a sandboxed program may reach.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Network {
-    /// No TCP connection and no TCP listener (the default).
+    /// No network (the default): no TCP connection and no TCP listener (Landlock), and no
+    /// socket of any other kind, UDP, raw, netlink or Unix (a seccomp filter).
     #[default]
     Off,
     /// Any network.
     On,
-    /// TCP connections to these ports only (on any host, such as a service on loopback), and
-    /// no listener.
+    /// TCP connections to these ports only (on any host, such as a service on loopback), no
+    /// listener, and no socket of another kind, as with [`Off`](Self::Off).
     Ports(Vec<u16>),
 }
 
