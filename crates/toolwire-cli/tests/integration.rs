@@ -23,5 +23,6 @@ mod journaled;
 mod manifest_errors;
 mod option_injection;
 mod process_tree;
+mod sandbox_escape;
 mod serve_shared;
 mod terminal;

@@ -1,0 +1,90 @@
+//! The sandbox as a manifest user gets it: a command tool with no `sandbox` table, called by
+//! `toolwire call` with arguments an attacker chose, cannot write outside its folder, read a
+//! secret outside its read list, or reach the network by TCP or UDP. Each escape fails the
+//! call (exit 1) and is checked from the outside too.
+
+use std::net::{TcpListener, UdpSocket};
+use std::time::Duration;
+
+use crate::common::{manifest, scratch, stderr, toolwire};
+
+/// A tool that runs a Python one-liner the model chose: the worst case of a command tool.
+const PYTHON_TOOL: &str = r#"
+[[tool]]
+name = "py"
+description = "Run a line of Python"
+parameters = { type = "object", properties = { code = { type = "string" } }, required = ["code"] }
+[tool.command]
+argv = ["/usr/bin/python3", "-c", "{code}"]
+timeout = "20s"
+"#;
+
+/// `toolwire call py` with `code`, from the manifest `text`; its exit code and stderr.
+fn call(text: &str, code: &str) -> (Option<i32>, String) {
+    let args = serde_json::json!({ "code": code }).to_string();
+    let output = toolwire()
+        .args(["call", "py", "--yes", "--args", &args, "-m"])
+        .arg(manifest(text))
+        .output()
+        .unwrap_or_else(|error| panic!("toolwire runs: {error}"));
+    (output.status.code(), stderr(&output))
+}
+
+#[test]
+fn a_model_cannot_write_outside_the_tools_folder() {
+    let outside = scratch("outside").join("planted");
+    let code = format!("open({:?}, 'w').write('x')", outside.display().to_string());
+    let (exit, stderr) = call(PYTHON_TOOL, &code);
+    assert_eq!(exit, Some(1), "{stderr}");
+    assert!(stderr.contains("Permission denied"), "{stderr}");
+    assert!(!outside.exists(), "the file was written outside the sandbox");
+}
+
+#[test]
+fn a_model_cannot_read_a_secret_outside_the_read_list() {
+    let home = scratch("home");
+    let secret = home.join(".ssh").join("id_ed25519");
+    std::fs::create_dir_all(secret.parent().unwrap_or(&home)).expect("a .ssh folder");
+    std::fs::write(&secret, "PRIVATE KEY").expect("a fake key");
+    let text =
+        format!("{PYTHON_TOOL}[tool.command.sandbox]\nread = [\"/usr\", \"/lib\", \"/etc\"]\n");
+    let code = format!("print(open({:?}).read())", secret.display().to_string());
+    let (exit, stderr) = call(&text, &code);
+    assert_eq!(exit, Some(1), "{stderr}");
+    assert!(stderr.contains("PermissionError"), "{stderr}");
+    assert!(!stderr.contains("PRIVATE KEY"), "{stderr}");
+}
+
+#[test]
+fn a_model_cannot_reach_a_tcp_listener_or_send_udp() {
+    let tcp = TcpListener::bind("127.0.0.1:0").expect("a TCP port");
+    tcp.set_nonblocking(true).expect("nonblocking");
+    let udp = UdpSocket::bind("127.0.0.1:0").expect("a UDP port");
+    udp.set_nonblocking(true).expect("nonblocking");
+    let (tcp_port, udp_port) =
+        (tcp.local_addr().expect("bound").port(), udp.local_addr().expect("bound").port());
+    let connect = format!("import socket; socket.create_connection(('127.0.0.1', {tcp_port}), 2)");
+    let (exit, stderr) = call(PYTHON_TOOL, &connect);
+    assert_eq!(exit, Some(1), "{stderr}");
+    assert!(stderr.contains("PermissionError"), "{stderr}");
+    let send = format!(
+        "import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\
+         .sendto(b'exfiltrated', ('127.0.0.1', {udp_port}))"
+    );
+    let (exit, stderr) = call(PYTHON_TOOL, &send);
+    assert_eq!(exit, Some(1), "{stderr}");
+    assert!(stderr.contains("PermissionError"), "{stderr}");
+    std::thread::sleep(Duration::from_millis(50));
+    assert!(tcp.accept().is_err(), "the TCP listener saw a connection");
+    assert!(udp.recv(&mut [0u8; 64]).is_err(), "the UDP socket received a datagram");
+}
+
+#[test]
+fn sandbox_none_opts_out_explicitly() {
+    let outside = scratch("opted-out").join("written");
+    let text = format!("{PYTHON_TOOL}sandbox = \"none\"\n");
+    let code = format!("open({:?}, 'w').write('x')", outside.display().to_string());
+    let (exit, stderr) = call(&text, &code);
+    assert_eq!(exit, Some(0), "{stderr}");
+    assert!(outside.exists());
+}
