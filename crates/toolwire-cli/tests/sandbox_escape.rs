@@ -88,3 +88,37 @@ fn sandbox_none_opts_out_explicitly() {
     assert_eq!(exit, Some(0), "{stderr}");
     assert!(outside.exists());
 }
+
+#[test]
+fn temporary_folders_left_by_a_killed_parent_are_removed_by_the_next_call() {
+    let tmp = scratch("tmpdir");
+    let dead = {
+        let mut child = std::process::Command::new("true").spawn().expect("true runs");
+        let pid = child.id();
+        child.wait().expect("true ends");
+        pid
+    };
+    let mut alive = std::process::Command::new("sleep").arg("30").spawn().expect("sleep runs");
+    let left = tmp.join(format!("toolwire-call-{dead}-left"));
+    let running = tmp.join(format!("toolwire-call-{}-running", alive.id()));
+    let victim = scratch("victim");
+    std::fs::write(victim.join("keep"), "precious").expect("a file to keep");
+    let link = tmp.join(format!("toolwire-call-{dead}-link"));
+    for folder in [&left, &running] {
+        std::fs::create_dir_all(folder.join("inside")).expect("a leftover folder");
+    }
+    std::os::unix::fs::symlink(&victim, &link).expect("a symlink");
+
+    let output = toolwire()
+        .env("TMPDIR", &tmp)
+        .args(["call", "py", "--yes", "--args", r#"{"code": "print(1)"}"#, "-m"])
+        .arg(manifest(PYTHON_TOOL))
+        .output()
+        .expect("toolwire runs");
+    let _ = alive.kill();
+    let _ = alive.wait();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(!left.exists(), "the dead parent's folder is still there");
+    assert!(running.exists(), "a running parent's folder was removed");
+    assert!(victim.join("keep").exists(), "the sweep followed a symlink");
+}
