@@ -8,3 +8,4 @@ mod common;
 mod escape_files;
 mod escape_limits;
 mod escape_network;
+mod no_landlock;
