@@ -16,6 +16,8 @@ description = "Run a line of Python"
 parameters = { type = "object", properties = { code = { type = "string" } }, required = ["code"] }
 [tool.command]
 argv = ["/usr/bin/python3", "-c", "{code}"]
+# `-c` takes the next element as the program, whatever it starts with.
+allow_option_values = ["code"]
 timeout = "20s"
 "#;
 
@@ -121,4 +123,56 @@ fn temporary_folders_left_by_a_killed_parent_are_removed_by_the_next_call() {
     assert!(!left.exists(), "the dead parent's folder is still there");
     assert!(running.exists(), "a running parent's folder was removed");
     assert!(victim.join("keep").exists(), "the sweep followed a symlink");
+}
+
+/// Set in the child run of the check test below: the manifest to check.
+const NO_LANDLOCK_ENV: &str = "TOOLWIRE_CLI_TEST_NO_LANDLOCK";
+
+#[test]
+fn check_warns_when_this_machine_cannot_enforce_a_tools_sandbox() {
+    let manifest = manifest(PYTHON_TOOL);
+    let exe = std::env::current_exe().expect("the test knows its path");
+    let output = std::process::Command::new(exe)
+        .args(["--exact", "sandbox_escape::child_checks_without_landlock", "--nocapture"])
+        .env(NO_LANDLOCK_ENV, &manifest)
+        .output()
+        .expect("the child run starts");
+    let printed = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{printed}\n{}", String::from_utf8_lossy(&output.stderr));
+    let warning = printed
+        .lines()
+        .find(|line| line.starts_with("warning: \"py\": every call will fail here"))
+        .unwrap_or_else(|| panic!("no warning about the sandbox: {printed}"));
+    assert!(warning.contains("Landlock"), "{warning}");
+    assert!(warning.contains("sandbox = \"none\""), "{warning}");
+    assert!(printed.contains("0 errors, 1 warning"), "{printed}");
+}
+
+/// The child half of the test above: denies itself Landlock (`ENOSYS`, as a kernel without
+/// it answers), then runs `toolwire check`, which inherits the filter. Does nothing in a
+/// normal run.
+#[test]
+fn child_checks_without_landlock() {
+    let Some(manifest) = std::env::var_os(NO_LANDLOCK_ENV) else { return };
+    use nix::libc;
+    use seccompiler::{BpfProgram, SeccompAction, SeccompFilter, TargetArch};
+    let arch = TargetArch::try_from(std::env::consts::ARCH).expect("a seccomp architecture");
+    let calls = [
+        libc::SYS_landlock_create_ruleset,
+        libc::SYS_landlock_add_rule,
+        libc::SYS_landlock_restrict_self,
+    ];
+    let rules = calls.into_iter().map(|call| (call, Vec::new())).collect();
+    let filter = SeccompFilter::new(
+        rules,
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::ENOSYS as u32),
+        arch,
+    )
+    .expect("a filter");
+    let program = BpfProgram::try_from(filter).expect("a program");
+    nix::sys::prctl::set_no_new_privs().expect("no_new_privs");
+    seccompiler::apply_filter_all_threads(&program).expect("the filter is installed");
+    let output = toolwire().arg("check").arg("-m").arg(&manifest).output().expect("check runs");
+    println!("{}", stderr(&output));
 }

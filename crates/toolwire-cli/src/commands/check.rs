@@ -1,5 +1,6 @@
 //! `toolwire check`: lints the manifest for every provider, and checks what can be checked
-//! before a call: programs that exist, working directories, header variables.
+//! before a call: programs that exist, working directories, header variables, and whether this
+//! machine can enforce each command tool's sandbox.
 
 use std::path::Path;
 
@@ -8,6 +9,7 @@ use clap::ValueEnum;
 use crate::build;
 use crate::cli::ProviderArg;
 use crate::exit::{CliError, Exit};
+use toolwire_process::sandbox::Sandbox;
 use toolwire_process::{CommandSpec, argv, resolve_program};
 
 use crate::manifest::{HeaderSpec, Manifest, ToolDef, ToolKind};
@@ -75,6 +77,11 @@ fn runtime(tool: &ToolDef, findings: &mut Findings) {
                 findings.error(format!("{name:?}: {why}"));
             }
             option_position(tool, command, findings);
+            if let Sandbox::Policy(policy) = &command.sandbox
+                && let Err(why) = policy.check_enforceable()
+            {
+                findings.warning(format!("{name:?}: every call will fail here: {why}"));
+            }
         }
         ToolKind::Http(http) => {
             for (header, spec) in &http.headers {

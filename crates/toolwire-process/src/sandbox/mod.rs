@@ -92,6 +92,21 @@ impl Default for Policy {
     }
 }
 
+impl Policy {
+    /// Whether this machine can enforce the policy, checked as a call would check it before
+    /// it runs anything, without running anything: the OS has a backend, the kernel has the
+    /// Landlock rights the policy needs, and, under root, a `pids` cgroup for the process
+    /// limit. For `toolwire check` and hosts that want to warn before the first call.
+    ///
+    /// # Errors
+    ///
+    /// [`SandboxErrorKind::Unsupported`], with the message a call would fail with: the
+    /// missing feature and the opt-out.
+    pub fn check_enforceable(&self) -> Result<(), SandboxError> {
+        plan::check(self)
+    }
+}
+
 /// The network a sandboxed program may reach.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Network {

@@ -14,6 +14,21 @@ const V1_ROOT: &str = "/sys/fs/cgroup/pids";
 /// How many times the cgroup's processes are killed, and its removal tried, after a call.
 const REMOVE_TRIES: u32 = 100;
 
+/// Whether a `pids` controller is mounted where calls make their cgroups.
+///
+/// # Errors
+///
+/// Unsupported when none is.
+pub(crate) fn check_available() -> Result<(), SandboxError> {
+    if Path::new(V1_ROOT).join("cgroup.procs").exists() {
+        return Ok(());
+    }
+    Err(SandboxError::unsupported(format!(
+        "a process limit under root needs a pids cgroup (RLIMIT_NPROC does not bind root), and \
+         none is mounted at {V1_ROOT}"
+    )))
+}
+
 /// The cgroup of one call; dropping it kills everything in it and removes it.
 #[derive(Debug)]
 pub(crate) struct PidsCgroup {
@@ -29,12 +44,7 @@ impl PidsCgroup {
     pub(crate) fn create(max: u64) -> Result<Self, SandboxError> {
         static CALLS: AtomicU64 = AtomicU64::new(0);
         let root = Path::new(V1_ROOT);
-        if !root.join("cgroup.procs").exists() {
-            return Err(SandboxError::unsupported(format!(
-                "a process limit under root needs a pids cgroup (RLIMIT_NPROC does not bind \
-                 root), and none is mounted at {V1_ROOT}"
-            )));
-        }
+        check_available()?;
         remove_stale(root);
         let call = CALLS.fetch_add(1, Ordering::Relaxed);
         let path = root.join(format!("toolwire-{}-{call}", std::process::id()));

@@ -40,13 +40,21 @@ pub(crate) struct Prepared {
     _pids: Option<PidsCgroup>,
 }
 
-/// Prepares `policy` for a program whose working folder is `cwd`.
+/// Checks, without running anything, that this machine can enforce `policy`.
 ///
 /// # Errors
 ///
-/// Unsupported when this OS or kernel cannot enforce the policy; setup when a path does not
-/// exist or the temporary folder or cgroup cannot be made.
-pub(crate) fn prepare(policy: &Policy, cwd: &Path) -> Result<Prepared, SandboxError> {
+/// Unsupported, naming what is missing.
+pub(crate) fn check(policy: &Policy) -> Result<(), SandboxError> {
+    probe(policy)?;
+    if policy.limits.processes.is_some() && nix::unistd::geteuid().is_root() {
+        super::pids::check_available()?;
+    }
+    Ok(())
+}
+
+/// The OS backend and the kernel's Landlock rights.
+fn probe(policy: &Policy) -> Result<(), SandboxError> {
     let Some(backend) = Backend::native() else {
         return Err(SandboxError::unsupported(
             "toolwire has no sandbox backend for this OS yet (Landlock is Linux only)",
@@ -54,10 +62,20 @@ pub(crate) fn prepare(policy: &Policy, cwd: &Path) -> Result<Prepared, SandboxEr
     };
     match backend {
         #[cfg(target_os = "linux")]
-        Backend::Landlock => super::landlock::probe(&policy.network)?,
+        Backend::Landlock => super::landlock::probe(&policy.network),
         #[cfg(not(target_os = "linux"))]
-        _ => {}
+        _ => Ok(()),
     }
+}
+
+/// Prepares `policy` for a program whose working folder is `cwd`.
+///
+/// # Errors
+///
+/// Unsupported when this OS or kernel cannot enforce the policy; setup when a path does not
+/// exist or the temporary folder or cgroup cannot be made.
+pub(crate) fn prepare(policy: &Policy, cwd: &Path) -> Result<Prepared, SandboxError> {
+    probe(policy)?;
     let read = resolve_all(&policy.read, cwd, "read")?;
     let mut write = resolve_all(&policy.write, cwd, "write")?;
     if policy.write_working_folder {
