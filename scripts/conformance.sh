@@ -78,27 +78,26 @@ fi
 echo "conformance: every server scenario 2026-07-28 requires passed" >&2
 
 # The client side: the suite starts a mock server per scenario and runs the example client
-# against it.
-for scenario in initialize tools_call elicitation-sep1034-client-defaults sse-retry; do
-    echo "conformance: client scenario $scenario" >&2
-    status=0
-    timeout 120 "$root/conformance/node_modules/.bin/conformance" client \
-        --command "$target/debug/examples/mcp_conformance_client" --scenario "$scenario" \
-        | tee "$out/client-$scenario.txt" || status=$?
-    if [[ $status -ne 0 ]] || grep -Eq '[1-9][0-9]* failed' "$out/client-$scenario.txt"; then
-        echo "conformance: client scenario $scenario FAILED (exit status $status)" >&2
+# against it. `client_scenario LABEL SCENARIO SUITE [OPTIONS...]` runs one with the suite
+# whose command is in the array named SUITE, and fails the script when it fails.
+suite_0_1=("$root/conformance/node_modules/.bin/conformance")
+suite_0_2=(node "$next")
+client_scenario() {
+    local label=$1 scenario=$2
+    local -n suite=$3
+    local status=0 report="$out/client-$label-$scenario.txt"
+    echo "conformance: client scenario $scenario ($label)" >&2
+    timeout 120 "${suite[@]}" client --command "$target/debug/examples/mcp_conformance_client" \
+        --scenario "$scenario" "${@:4}" | tee "$report" || status=$?
+    if [[ $status -ne 0 ]] || grep -Eq '[1-9][0-9]* failed' "$report"; then
+        echo "conformance: client scenario $scenario ($label) FAILED (exit status $status)" >&2
         exit 1
     fi
+}
+for scenario in initialize tools_call elicitation-sep1034-client-defaults sse-retry; do
+    client_scenario 2025-11-25 "$scenario" suite_0_1
 done
 for scenario in tools_call request-metadata; do
-    echo "conformance: client scenario $scenario (2026-07-28)" >&2
-    status=0
-    timeout 120 node "$next" client --spec-version 2026-07-28 \
-        --command "$target/debug/examples/mcp_conformance_client" --scenario "$scenario" \
-        | tee "$out/client-2026-$scenario.txt" || status=$?
-    if [[ $status -ne 0 ]] || grep -Eq '[1-9][0-9]* failed' "$out/client-2026-$scenario.txt"; then
-        echo "conformance: client scenario $scenario (2026-07-28) FAILED (exit status $status)" >&2
-        exit 1
-    fi
+    client_scenario 2026-07-28 "$scenario" suite_0_2 --spec-version 2026-07-28
 done
 echo "conformance: all client scenarios passed" >&2

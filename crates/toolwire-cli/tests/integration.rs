@@ -12,6 +12,9 @@ mod common;
     reason = "written for the journal's tests, which use all of it"
 )]
 mod pg;
+// A kernel without Landlock, for a child run: shared with toolwire-process's tests.
+#[path = "../../toolwire-process/tests/common/deny_landlock.rs"]
+mod deny_landlock;
 
 mod api_key;
 mod bad_input;

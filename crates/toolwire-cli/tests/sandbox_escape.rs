@@ -7,6 +7,7 @@ use std::net::{TcpListener, UdpSocket};
 use std::time::Duration;
 
 use crate::common::{manifest, scratch, stderr, toolwire};
+use crate::deny_landlock::deny_landlock;
 
 /// A tool that runs a Python one-liner the model chose: the worst case of a command tool.
 const PYTHON_TOOL: &str = r#"
@@ -154,25 +155,7 @@ fn check_warns_when_this_machine_cannot_enforce_a_tools_sandbox() {
 #[test]
 fn child_checks_without_landlock() {
     let Some(manifest) = std::env::var_os(NO_LANDLOCK_ENV) else { return };
-    use nix::libc;
-    use seccompiler::{BpfProgram, SeccompAction, SeccompFilter, TargetArch};
-    let arch = TargetArch::try_from(std::env::consts::ARCH).expect("a seccomp architecture");
-    let calls = [
-        libc::SYS_landlock_create_ruleset,
-        libc::SYS_landlock_add_rule,
-        libc::SYS_landlock_restrict_self,
-    ];
-    let rules = calls.into_iter().map(|call| (call, Vec::new())).collect();
-    let filter = SeccompFilter::new(
-        rules,
-        SeccompAction::Allow,
-        SeccompAction::Errno(libc::ENOSYS as u32),
-        arch,
-    )
-    .expect("a filter");
-    let program = BpfProgram::try_from(filter).expect("a program");
-    nix::sys::prctl::set_no_new_privs().expect("no_new_privs");
-    seccompiler::apply_filter_all_threads(&program).expect("the filter is installed");
+    deny_landlock();
     let output = toolwire().arg("check").arg("-m").arg(&manifest).output().expect("check runs");
     println!("{}", stderr(&output));
 }

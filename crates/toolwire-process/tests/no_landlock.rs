@@ -5,6 +5,7 @@
 
 use std::process::Command;
 
+use crate::common::deny_landlock::deny_landlock;
 use crate::common::{PYTHON, default_sandbox, folder, run, text};
 
 /// Set in the child run: the marker file the program would write, had it run.
@@ -43,27 +44,4 @@ fn child_without_landlock() {
     let result = run(default_sandbox(), work.path(), &[PYTHON, "-c", &code]);
     assert!(!result.is_success(), "the call ran: {}", text(&result));
     println!("RESULT {}", text(&result));
-}
-
-/// Makes every Landlock system call of this process fail with `ENOSYS`.
-fn deny_landlock() {
-    use nix::libc;
-    use seccompiler::{BpfProgram, SeccompAction, SeccompFilter, TargetArch};
-    let arch = TargetArch::try_from(std::env::consts::ARCH).unwrap_or_else(|e| panic!("{e}"));
-    let calls = [
-        libc::SYS_landlock_create_ruleset,
-        libc::SYS_landlock_add_rule,
-        libc::SYS_landlock_restrict_self,
-    ];
-    let rules = calls.into_iter().map(|call| (call, Vec::new())).collect();
-    let filter = SeccompFilter::new(
-        rules,
-        SeccompAction::Allow,
-        SeccompAction::Errno(libc::ENOSYS as u32),
-        arch,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let program = BpfProgram::try_from(filter).unwrap_or_else(|e| panic!("{e}"));
-    nix::sys::prctl::set_no_new_privs().unwrap_or_else(|e| panic!("no_new_privs: {e}"));
-    seccompiler::apply_filter_all_threads(&program).unwrap_or_else(|e| panic!("{e}"));
 }
