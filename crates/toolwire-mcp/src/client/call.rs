@@ -69,7 +69,7 @@ pub(crate) async fn call(
             input::Next::Retry(state, responses) => retry = Some((state, responses)),
             input::Next::Ask(request, parked) => {
                 connection.rounds.park(digest, parked);
-                return ToolResult::pending(request);
+                return ToolResult::pending(*request);
             }
             input::Next::Fail(text) => return ToolResult::failure(text),
         }

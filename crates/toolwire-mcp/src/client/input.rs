@@ -69,7 +69,7 @@ pub(crate) enum Next {
     /// Send the call again with this state and these responses.
     Retry(Option<String>, InputResponses),
     /// Hand the question to the host, and keep what the retry needs.
-    Ask(Request, Parked),
+    Ask(Box<Request>, Parked),
     /// The server asked for something this client cannot give.
     Fail(String),
 }
@@ -132,7 +132,7 @@ pub(crate) async fn next(
         }
     };
     let parked = Parked { state, key: (*key).clone(), url_mode, at: Instant::now() };
-    Next::Ask(request, parked)
+    Next::Ask(Box::new(request), parked)
 }
 
 /// The `inputResponses` of a retry that carries the host's `answer`.
