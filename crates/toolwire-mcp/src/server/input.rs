@@ -8,14 +8,11 @@
 //! answer's value is then the client's `inputResponses` for those keys.
 
 use rmcp::ErrorData;
-use rmcp::model::{
-    ClientCapabilities, ElicitRequest, ElicitRequestParams, ElicitationAction, InputRequest,
-    InputRequests, InputResponses,
-};
+use rmcp::model::{ClientCapabilities, ElicitRequest, InputRequest, InputRequests, InputResponses};
 use serde_json::{Map, Value};
 use toolwire::{Answer, Request};
 
-use super::elicit::form_schema;
+use super::elicit::{answer_of, params};
 
 /// The kind of a [`Request`] whose `data` is MCP `inputRequests`, passed to the client as they
 /// are (after a check of their shape): for handlers that ask for sampling or the client's
@@ -34,20 +31,10 @@ pub(crate) fn input_requests(
     let Some(elicitation) = &client.elicitation else {
         return Err(missing(ClientCapabilities::builder().enable_elicitation().build()));
     };
+    // A client that names no mode takes forms.
     let form = elicitation.form.is_some() || elicitation.url.is_none();
-    let params = match &request.url {
-        Some(url) if elicitation.url.is_some() => ElicitRequestParams::UrlElicitationParams {
-            meta: None,
-            message: request.prompt.clone(),
-            url: url.clone(),
-            elicitation_id: request.id.clone(),
-        },
-        _ if form => ElicitRequestParams::FormElicitationParams {
-            meta: None,
-            message: request.prompt.clone(),
-            requested_schema: form_schema(request.data.as_ref()),
-        },
-        _ => return Err(missing(ClientCapabilities::builder().enable_elicitation().build())),
+    let Some(params) = params(request, elicitation.url.is_some(), form) else {
+        return Err(missing(ClientCapabilities::builder().enable_elicitation().build()));
     };
     let key = key_of(request);
     Ok(InputRequests::from([(key, InputRequest::Elicitation(ElicitRequest::new(params)))]))
@@ -129,15 +116,10 @@ pub(crate) fn answer(
     }
     let key = keys.first().map(String::as_str).unwrap_or("input");
     let Some(response) = responses.get(key) else { return Ok(None) };
-    let reply: rmcp::model::ElicitResult =
-        serde_json::from_value(response.clone()).map_err(|error| {
-            invalid(&format!("inputResponses.{key} is not an elicitation result: {error}"))
-        })?;
-    Ok(Some(match reply.action {
-        ElicitationAction::Accept => Answer::accept(id, reply.content.unwrap_or(Value::Null)),
-        ElicitationAction::Decline => Answer::decline(id, "declined by the user"),
-        _ => Answer::decline(id, "cancelled by the user"),
-    }))
+    let reply = serde_json::from_value(response.clone()).map_err(|error| {
+        invalid(&format!("inputResponses.{key} is not an elicitation result: {error}"))
+    })?;
+    Ok(Some(answer_of(id, reply)))
 }
 
 fn invalid(why: &str) -> ErrorData {

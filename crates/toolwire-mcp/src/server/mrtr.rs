@@ -20,7 +20,7 @@ use toolwire::policy::{SpendError, call_digest};
 use toolwire::{Answer, CallId};
 
 use super::call::Call;
-use super::request_state::{Binding, RequestState, nonce};
+use super::request_state::{Binding, RequestState, hex, nonce};
 use super::{Extras, content, input};
 
 /// Whether the request speaks MCP 2026-07-28 or later: stateless, with no requests to the
@@ -51,9 +51,9 @@ pub(crate) async fn run<H: Extras>(
     arguments: Value,
 ) -> Result<CallToolResponse, ErrorData> {
     let shared = &call.server.shared;
-    let principal = principal(call, ctx);
     let (call_id, answer) = match retry.state {
         Some(sealed) => {
+            let principal = principal(call, ctx);
             resumed(call, &sealed, retry.responses.as_ref(), &arguments, principal.as_deref())
                 .await?
         }
@@ -61,21 +61,21 @@ pub(crate) async fn run<H: Extras>(
         // JSON-RPC ids repeat across clients without sessions, so the call gets its own id.
         None => (CallId::from(format!("mcp-{}", nonce())), None),
     };
-    let digest = call_digest(call.name, &call_id, &arguments);
     let receipt = call.invoke_as(&call_id, arguments, answer).await;
     let Some(request) = receipt.result.pending_request() else {
         return Ok(content::call_result(&receipt.result).into());
     };
+    // The pipeline binds every request it returns to the call's digest.
+    let Some(digest) = request.digest.as_deref() else {
+        return Err(ErrorData::internal_error("the pending request has no call digest", None));
+    };
+    let principal = principal(call, ctx);
     let capabilities = ctx.client_capabilities().unwrap_or_default();
     let asked = input::input_requests(request, &capabilities)?;
     let keys = asked.keys().cloned().collect();
     let passthrough = request.kind == input::INPUT_REQUESTS_KIND;
-    let binding = Binding {
-        tool: call.name,
-        call_id: &call_id,
-        digest: &digest,
-        principal: principal.as_deref(),
-    };
+    let binding =
+        Binding { tool: call.name, call_id: &call_id, digest, principal: principal.as_deref() };
     let state = RequestState::new(binding, &request.id, keys, passthrough, shared.state_ttl);
     let sealed = state.seal(shared.registry.approval_key());
     Ok(InputRequiredResult::new(Some(asked), Some(sealed)).into())
@@ -125,7 +125,7 @@ fn principal<H: Extras>(call: &Call<'_, H>, ctx: &RequestContext<RoleServer>) ->
         let credential = parts.headers.get(http::header::AUTHORIZATION)?;
         let key = call.server.shared.registry.approval_key();
         let tag = key.sign("toolwire-mcp/principal/v1", credential.as_bytes());
-        Some(tag.iter().take(16).map(|b| format!("{b:02x}")).collect())
+        Some(hex(&tag[..16]))
     }
     #[cfg(not(feature = "http"))]
     {

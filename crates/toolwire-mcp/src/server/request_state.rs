@@ -170,6 +170,7 @@ fn millis(time: SystemTime) -> u64 {
     u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
 }
 
+/// 16 random bytes in hex: every state (and every fresh call id) is unique.
 pub(crate) fn nonce() -> String {
     let mut bytes = [0u8; 16];
     if getrandom::fill(&mut bytes).is_err() {
@@ -177,7 +178,18 @@ pub(crate) fn nonce() -> String {
         let nanos = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default().as_nanos();
         bytes = nanos.to_le_bytes();
     }
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    hex(&bytes)
+}
+
+/// `bytes` in lower-case hex.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut text = String::with_capacity(bytes.len() * 2);
+    for byte in bytes {
+        text.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        text.push(char::from(DIGITS[usize::from(byte & 0xf)]));
+    }
+    text
 }
 
 #[cfg(test)]
