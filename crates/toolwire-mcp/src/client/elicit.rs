@@ -82,6 +82,26 @@ impl ElicitationHandler {
     pub(crate) fn call(&self, request: Elicitation) -> ElicitationFuture {
         (self.0)(request)
     }
+
+    /// Asks the handler the form elicitation `message` with `schema` from `server`; its reply
+    /// as MCP's `ElicitResult`.
+    pub(crate) async fn answer(
+        &self,
+        server: &str,
+        message: String,
+        schema: &rmcp::model::ElicitationSchema,
+    ) -> rmcp::model::ElicitResult {
+        use rmcp::model::{ElicitResult, ElicitationAction};
+        let schema = serde_json::to_value(schema).unwrap_or_default();
+        let request = Elicitation { server: server.to_owned(), message, schema };
+        match self.call(request).await {
+            ElicitationReply::Accept(content) => {
+                ElicitResult::new(ElicitationAction::Accept).with_content(content)
+            }
+            ElicitationReply::Decline => ElicitResult::new(ElicitationAction::Decline),
+            ElicitationReply::Cancel => ElicitResult::new(ElicitationAction::Cancel),
+        }
+    }
 }
 
 impl fmt::Debug for ElicitationHandler {

@@ -12,7 +12,7 @@ use rmcp::model::{
 use rmcp::service::{ClientLifecycleMode, NotificationContext, RequestContext, RoleClient};
 
 use super::catalog::Catalog;
-use super::elicit::{Elicitation, ElicitationHandler, ElicitationReply};
+use super::elicit::ElicitationHandler;
 use super::options::ClientOptions;
 use super::progress::ProgressRoutes;
 
@@ -124,14 +124,6 @@ impl ClientHandler for ClientSide {
         else {
             return Ok(ElicitResult::new(ElicitationAction::Decline));
         };
-        let schema = serde_json::to_value(&requested_schema).unwrap_or_default();
-        let request = Elicitation { server: self.server.to_string(), message, schema };
-        Ok(match handler.call(request).await {
-            ElicitationReply::Accept(content) => {
-                ElicitResult::new(ElicitationAction::Accept).with_content(content)
-            }
-            ElicitationReply::Decline => ElicitResult::new(ElicitationAction::Decline),
-            ElicitationReply::Cancel => ElicitResult::new(ElicitationAction::Cancel),
-        })
+        Ok(handler.answer(&self.server, message, &requested_schema).await)
     }
 }

@@ -23,7 +23,7 @@ use rmcp::model::{
 use serde_json::Value;
 use toolwire::{Answer, Request};
 
-use super::elicit::{Elicitation, ElicitationHandler, ElicitationReply};
+use super::elicit::ElicitationHandler;
 
 /// How many calls may wait for an answer per connection; the oldest is forgotten past it.
 const MAX_PARKED: usize = 1024;
@@ -153,21 +153,13 @@ pub(crate) fn responses(parked: &Parked, answer: &Answer) -> (Option<String>, In
     (parked.state.clone(), responses)
 }
 
-/// Asks the handler one form elicitation; its reply as an `ElicitResult`.
+/// Asks the handler one form elicitation; its reply as an `ElicitResult`, in JSON.
 async fn ask(server: &str, handler: &ElicitationHandler, params: &ElicitRequestParams) -> Value {
     let ElicitRequestParams::FormElicitationParams { message, requested_schema, .. } = params
     else {
         return decline();
     };
-    let schema = serde_json::to_value(requested_schema).unwrap_or(Value::Null);
-    let request = Elicitation { server: server.to_owned(), message: message.clone(), schema };
-    let result = match handler.call(request).await {
-        ElicitationReply::Accept(content) => {
-            ElicitResult::new(ElicitationAction::Accept).with_content(content)
-        }
-        ElicitationReply::Decline => ElicitResult::new(ElicitationAction::Decline),
-        ElicitationReply::Cancel => ElicitResult::new(ElicitationAction::Cancel),
-    };
+    let result = handler.answer(server, message.clone(), requested_schema).await;
     serde_json::to_value(result).unwrap_or_else(|_| decline())
 }
 
