@@ -2,34 +2,14 @@
 //! (here toolwire's own server, asking for an approval) is answered by the host's approval
 //! flow, through a pending result, or at once by an elicitation handler.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
-use serde_json::{Value, json};
-use tokio::net::TcpListener;
-use toolwire::{Answer, FailureKind, Registry, Tool, ToolResult};
+use serde_json::json;
+use toolwire::{Answer, FailureKind, Registry};
 use toolwire_mcp::client::{ClientOptions, ElicitationReply, HttpConfig, RemoteServer, ServerSpec};
-use toolwire_mcp::server::{HttpOptions, McpServer, serve_on};
 
-/// Serves a `deploy` tool that needs approval; returns its address and its run count.
-async fn approving_server() -> (String, Arc<AtomicUsize>) {
-    let runs = Arc::new(AtomicUsize::new(0));
-    let counted = Arc::clone(&runs);
-    let deploy = Tool::define("deploy")
-        .description("Deploy")
-        .needs_approval(true)
-        .execute_sync(move |args: Value, _| {
-            counted.fetch_add(1, Ordering::SeqCst);
-            ToolResult::ok(args, "deployed")
-        })
-        .build()
-        .expect("valid");
-    let registry = Registry::builder().register(deploy).seal().expect("unique");
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
-    let addr = listener.local_addr().expect("bound");
-    tokio::spawn(serve_on(listener, McpServer::new(registry), HttpOptions::default()));
-    (format!("http://{addr}/mcp"), runs)
-}
+use crate::common::approving_server;
 
 /// The host's registry, with the remote tools imported.
 async fn host(url: &str, options: ClientOptions) -> (RemoteServer, Registry) {

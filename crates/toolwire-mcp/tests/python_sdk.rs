@@ -18,14 +18,13 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Once;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Once};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tokio::net::TcpListener;
-use toolwire::{Registry, Tool, ToolResult};
-use toolwire_mcp::server::{HttpOptions, McpServer, serve_on};
+
+use crate::common::approving_server;
 
 /// The repository's `interop/python` folder.
 fn client_dir() -> PathBuf {
@@ -77,26 +76,6 @@ fn python() -> PathBuf {
     python
 }
 
-/// A server of one tool, `deploy`, that needs approval; returns its URL and how many times
-/// the handler ran.
-async fn server() -> (String, Arc<AtomicUsize>) {
-    let runs = Arc::new(AtomicUsize::new(0));
-    let counted = Arc::clone(&runs);
-    let deploy = Tool::define("deploy")
-        .needs_approval(true)
-        .execute_sync(move |args: Value, _| {
-            counted.fetch_add(1, Ordering::SeqCst);
-            ToolResult::ok(args, "deployed")
-        })
-        .build()
-        .expect("valid");
-    let registry = Registry::builder().register(deploy).seal().expect("unique");
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
-    let addr = listener.local_addr().expect("bound");
-    tokio::spawn(serve_on(listener, McpServer::new(registry), HttpOptions::default()));
-    (format!("http://{addr}/mcp"), runs)
-}
-
 /// Runs the SDK client against `url` in `mode` and reads what it saw.
 async fn run_client(url: &str, mode: &str) -> Value {
     let python = tokio::task::spawn_blocking(python).await.expect("the install finishes");
@@ -143,7 +122,7 @@ fn assert_approved(seen: &Value, runs: &AtomicUsize) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_python_sdk_in_its_default_mode_completes_an_approval_through_input_required_results() {
-    let (url, runs) = server().await;
+    let (url, runs) = approving_server().await;
     let seen = run_client(&url, "default").await;
     assert_eq!(seen["protocol"], "2026-07-28", "the SDK settles on the stateless era: {seen:#}");
     assert_approved(&seen, &runs);
@@ -151,7 +130,7 @@ async fn the_python_sdk_in_its_default_mode_completes_an_approval_through_input_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_python_sdk_client_on_2025_11_25_completes_an_approval_through_elicitation() {
-    let (url, runs) = server().await;
+    let (url, runs) = approving_server().await;
     let seen = run_client(&url, "legacy").await;
     assert_eq!(seen["protocol"], "2025-11-25", "the SDK shakes hands on 2025-11-25: {seen:#}");
     assert_approved(&seen, &runs);

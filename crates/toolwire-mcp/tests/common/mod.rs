@@ -47,6 +47,25 @@ pub(crate) fn registry(probe: &Arc<Probe>) -> Registry {
     Registry::builder().register(hang).register(echo).seal().expect("unique")
 }
 
+/// Serves one tool, `deploy`, that needs approval, over HTTP on a free port; returns its
+/// endpoint's URL and how many times the handler ran.
+pub(crate) async fn approving_server() -> (String, Arc<AtomicUsize>) {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let counted = Arc::clone(&runs);
+    let deploy = Tool::define("deploy")
+        .description("Deploy")
+        .needs_approval(true)
+        .execute_sync(move |args: Value, _| {
+            counted.fetch_add(1, Ordering::SeqCst);
+            ToolResult::ok(args, "deployed")
+        })
+        .build()
+        .expect("valid");
+    let registry = Registry::builder().register(deploy).seal().expect("unique");
+    let addr = serve(registry, HttpOptions::default()).await;
+    (format!("http://{addr}/mcp"), runs)
+}
+
 /// Serves `registry` with `options` on a free port; returns the address.
 pub(crate) async fn serve(registry: Registry, options: HttpOptions) -> std::net::SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
