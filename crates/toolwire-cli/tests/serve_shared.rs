@@ -174,3 +174,16 @@ async fn servers_on_different_journals_refuse_each_others_request_state() {
     assert!(message.contains("integrity check"), "{refused}");
     assert_eq!(runs(&log), 0);
 }
+
+#[test]
+fn a_journal_url_that_cannot_be_reached_is_refused_without_showing_its_password() {
+    let output = common::toolwire()
+        .args(["--journal", "postgres://toolwire:hunter2@127.0.0.1:1/journal", "approvals", "list"])
+        .output()
+        .unwrap_or_else(|error| panic!("toolwire runs: {error}"));
+    let stderr = common::stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("cannot open the journal"), "{stderr}");
+    assert!(stderr.contains("postgres://toolwire@127.0.0.1:1/journal"), "{stderr}");
+    assert!(!stderr.contains("hunter2"), "the password is shown: {stderr}");
+}
