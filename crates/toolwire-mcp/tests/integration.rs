@@ -17,5 +17,6 @@ mod http_sessions;
 mod interop;
 mod mrtr;
 mod python_sdk;
+mod revision_2026;
 mod server_peer;
 mod server_settings;
