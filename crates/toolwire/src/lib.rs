@@ -101,6 +101,7 @@ pub mod registry;
 mod schema;
 mod state;
 pub mod suspend;
+pub mod tasks;
 mod tls;
 mod tool;
 #[cfg(feature = "typed")]
@@ -121,7 +122,7 @@ pub use registry::{
 };
 pub use schema::ArgumentLimits;
 pub use tls::install_tls_provider;
-pub use tool::{Annotations, Proposal, Tool, ToolBuilder};
+pub use tool::{Annotations, Proposal, TaskSupport, Tool, ToolBuilder};
 #[cfg(feature = "typed")]
 pub use typed::TypedTool;
 

@@ -38,5 +38,6 @@ mod streaming_anthropic;
 mod streaming_gemini;
 mod streaming_openai;
 mod suspend;
+mod task_store;
 mod timeout;
 mod typed;

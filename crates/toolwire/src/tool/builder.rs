@@ -16,6 +16,7 @@ use crate::schema::{
 };
 use crate::tool::annotations::Annotations;
 use crate::tool::hooks::Hooks;
+use crate::tool::task_support::TaskSupport;
 use crate::tool::{Tool, ToolInner};
 
 /// Collects a tool's definition; made by [`Tool::define`], finished by [`ToolBuilder::build`].
@@ -30,6 +31,7 @@ pub struct ToolBuilder {
     cache_control: Option<Value>,
     output_schema: Option<Value>,
     annotations: Annotations,
+    pub(super) task_support: TaskSupport,
     limits: ArgumentLimits,
     hooks: Hooks,
     handler: Option<Handler>,
@@ -193,6 +195,7 @@ impl ToolBuilder {
             validator,
             output,
             limits: self.limits,
+            task_support: self.task_support,
             strict,
             dialects,
             hooks: self.hooks,

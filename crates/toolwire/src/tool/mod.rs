@@ -3,6 +3,7 @@
 mod annotations;
 mod builder;
 pub(crate) mod hooks;
+mod task_support;
 
 use std::any::Any;
 use std::fmt;
@@ -13,6 +14,7 @@ use serde_json::Value;
 pub use annotations::Annotations;
 pub use builder::ToolBuilder;
 pub use hooks::Proposal;
+pub use task_support::TaskSupport;
 
 use crate::dialect::{CompileError, Compiled, Dialect, Dialects};
 use crate::execute::Execution;
@@ -65,6 +67,8 @@ pub(crate) struct ToolInner {
     /// The compiled output schema, if the tool declared one.
     pub(crate) output: Option<CompiledSchema>,
     pub(crate) limits: ArgumentLimits,
+    /// Whether a bridge may run its calls as tasks.
+    pub(crate) task_support: TaskSupport,
     /// Marked `strict(true)`: optional properties may arrive as `null`.
     pub(crate) strict: bool,
     /// The parameters compiled for each dialect, on first use.
