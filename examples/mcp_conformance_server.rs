@@ -13,6 +13,8 @@ mod extras;
 mod media;
 #[path = "mcp_conformance_server/mrtr.rs"]
 mod mrtr;
+#[path = "mcp_conformance_server/tasks.rs"]
+mod tasks;
 #[path = "mcp_conformance_server/tools.rs"]
 mod tools;
 
@@ -26,8 +28,11 @@ const DEFAULT_ADDR: &str = "127.0.0.1:3000";
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let addr = address(std::env::args().skip(1))?;
-    let registry =
-        Registry::builder().register_all(tools::all()?).register_all(mrtr::all()?).seal()?;
+    let registry = Registry::builder()
+        .register_all(tools::all()?)
+        .register_all(mrtr::all()?)
+        .register_all(tasks::all()?)
+        .seal()?;
     let server = McpServer::new(registry)
         .name("toolwire-conformance-server", env!("CARGO_PKG_VERSION"))
         .with_extras(extras::Extras::default());

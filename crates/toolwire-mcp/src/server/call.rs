@@ -7,15 +7,16 @@ use std::pin::pin;
 use rmcp::ErrorData;
 use rmcp::RoleServer;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, NumberOrString,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ContentBlock,
+    NumberOrString,
 };
 use rmcp::service::RequestContext;
 use serde_json::Value;
 use tokio::sync::mpsc;
-use toolwire::{AbortSignal, Answer, CallId, Receipt};
+use toolwire::{AbortSignal, Answer, CallId, Receipt, TaskSupport};
 
 use super::events::{Forwarder, floor_of};
-use super::{Extras, McpServer, content, elicit, limits, mrtr, task_peer};
+use super::{Extras, McpServer, content, elicit, limits, mrtr, task_peer, tasks};
 
 /// How many times one `tools/call` may suspend and be answered before it gives up.
 const MAX_ROUNDS: usize = 8;
@@ -28,15 +29,27 @@ pub(crate) async fn call_tool<H: Extras>(
 ) -> Result<CallToolResponse, ErrorData> {
     let shared = &server.shared;
     let name = request.name.as_ref();
-    if shared.registry.get(name).is_none() {
+    let Some(tool) = shared.registry.get(name) else {
         let shown: String = name.chars().take(128).collect();
         return Err(ErrorData::invalid_params(format!("unknown tool {shown:?}"), None));
-    }
-    let _permits = match limits::admit(&server.session.calls, &shared.limits) {
+    };
+    let stateless = mrtr::is_stateless(&ctx);
+    // Tasks are the 2026-07-28 extension; a client follows them if it says so.
+    let follows_tasks =
+        stateless && ctx.client_capabilities().is_some_and(|caps| caps.supports_tasks());
+    let as_task = match tool.task_support() {
+        TaskSupport::Required if !follows_tasks => {
+            return Err(ErrorData::missing_required_client_capability(
+                ClientCapabilities::builder().enable_tasks().build(),
+            ));
+        }
+        TaskSupport::Forbidden => false,
+        _ => follows_tasks,
+    };
+    let permits = match limits::admit(&server.session.calls, &shared.limits) {
         Ok(permits) => permits,
         Err(why) => return Ok(error(why)),
     };
-    let stateless = mrtr::is_stateless(&ctx);
     let retry = mrtr::Retry::take(&mut request);
     let name = request.name.as_ref();
     let arguments = request.arguments.map_or(Value::Null, Value::Object);
@@ -53,6 +66,10 @@ pub(crate) async fn call_tool<H: Extras>(
             floor: stateless.then(|| floor_of(ctx.meta.log_level())),
         },
     };
+    if as_task {
+        return tasks::start(&call, retry, &ctx, arguments, permits).await;
+    }
+    let _permits = permits;
     if stateless {
         // No session and no requests to the client: one round per `tools/call`, each
         // retry carrying the sealed state of the last.

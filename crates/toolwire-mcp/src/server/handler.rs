@@ -4,19 +4,20 @@
 #![expect(deprecated, reason = "MCP logging is deprecated by SEP-2577 but still specified")]
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, DiscoverResult,
-    GetPromptRequestParams, GetPromptResponse, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, ResultType, ServerCapabilities, ServerConfig, SetLevelRequestMethod,
-    SetLevelRequestParams, SubscribeRequestParams, Tool as McpTool, ToolsCapability,
-    UnsubscribeRequestParams,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, CompleteRequestParams,
+    CompleteResult, DiscoverResult, GetPromptRequestParams, GetPromptResponse, GetTaskParams,
+    GetTaskResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
+    ResultType, ServerCapabilities, ServerConfig, SetLevelRequestMethod, SetLevelRequestParams,
+    SubscribeRequestParams, TASKS_EXTENSION_ID, Tool as McpTool, ToolsCapability,
+    UnsubscribeRequestParams, UpdateTaskParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use toolwire::{Provider, Tool};
 
 use super::events::rank_of;
-use super::{Extras, McpServer, call, mrtr};
+use super::{Extras, McpServer, call, mrtr, tasks};
 
 /// Sets `resultType: "complete"` on a result that lacks it, as MCP 2026-07-28 requires of
 /// every result (rmcp drops it again for a client on an older revision). The extras' results
@@ -38,6 +39,9 @@ impl<H: Extras> ServerHandler for McpServer<H> {
         capabilities.completions = extras.capabilities.completions;
         capabilities.tools = Some(ToolsCapability::default());
         capabilities.logging = Some(Default::default());
+        let mut extensions = extras.capabilities.extensions.unwrap_or_default();
+        extensions.insert(TASKS_EXTENSION_ID.to_owned(), Default::default());
+        capabilities.extensions = Some(extensions);
         let mut info = ServerConfig::new(capabilities).with_server_info(self.shared.info.clone());
         if let Some(instructions) = &self.shared.instructions {
             info = info.with_instructions(instructions.clone());
@@ -93,6 +97,30 @@ impl<H: Extras> ServerHandler for McpServer<H> {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         call::call_tool(self, request, context).await
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        tasks::get(self, request, context).await
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        tasks::update(self, request, context).await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        tasks::cancel(self, request, context).await
     }
 
     async fn complete(

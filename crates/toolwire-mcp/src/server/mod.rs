@@ -83,11 +83,13 @@ mod session;
 #[cfg(feature = "stdio")]
 mod stdio;
 mod task_peer;
+mod tasks;
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::model::Implementation;
+use toolwire::tasks::TaskStore;
 use toolwire::{CallOptions, Registry};
 
 pub use content::{CONTENT_KEY, with_content};
@@ -100,6 +102,7 @@ pub use input::INPUT_REQUESTS_KIND;
 pub use limits::CallLimits;
 pub use request_state::DEFAULT_REQUEST_STATE_TTL;
 pub use task_peer::peer;
+pub use tasks::{DEFAULT_TASK_GRACE, DEFAULT_TASK_LEASE, DEFAULT_TASK_TTL};
 
 /// How many tools one `tools/list` page holds, by default.
 pub const DEFAULT_PAGE_SIZE: usize = 100;
@@ -128,6 +131,8 @@ pub(crate) struct Shared<H> {
     pub(crate) active: Option<ActiveHook>,
     /// How long a 2026-07-28 `requestState` stays good.
     pub(crate) state_ttl: Duration,
+    /// Where tasks are kept, and how long they run and live.
+    pub(crate) tasks: tasks::Tasks,
     pub(crate) extras: Arc<H>,
 }
 
@@ -142,6 +147,7 @@ impl<H> Clone for Shared<H> {
             options: self.options.clone(),
             active: self.active.clone(),
             state_ttl: self.state_ttl,
+            tasks: self.tasks.clone(),
             extras: Arc::clone(&self.extras),
         }
     }
@@ -163,6 +169,7 @@ impl McpServer<NoExtras> {
             options: CallOptions::new(),
             active: None,
             state_ttl: DEFAULT_REQUEST_STATE_TTL,
+            tasks: tasks::Tasks::new(),
             extras: Arc::new(NoExtras),
         };
         Self::from_shared(shared)
@@ -215,6 +222,35 @@ impl<H: Extras> McpServer<H> {
         self.map_shared(|shared| shared.state_ttl = ttl)
     }
 
+    /// Where the server keeps its tasks (see the tasks extension above); by default a
+    /// [`MemoryTaskStore`](toolwire::tasks::MemoryTaskStore), which loses them when the
+    /// process stops. Servers that share a store (a `toolwire-journal` journal) serve each
+    /// other's tasks, and take over those of a server that stopped.
+    pub fn task_store(self, store: Arc<dyn TaskStore>) -> Self {
+        self.map_shared(|shared| shared.tasks.store = store)
+    }
+
+    /// How long a call of a task-supporting tool may run within its request before it
+    /// becomes a task; by default [`DEFAULT_TASK_GRACE`]. A call that ends sooner is
+    /// answered as any call (a `Required` tool's, as a task already ended).
+    pub fn task_grace(self, grace: Duration) -> Self {
+        self.map_shared(|shared| shared.tasks.grace = grace)
+    }
+
+    /// How long a task is kept after it starts, by default [`DEFAULT_TASK_TTL`]: the
+    /// `ttlMs` clients are told, after which `tasks/get` no longer finds it.
+    pub fn task_ttl(self, ttl: Duration) -> Self {
+        self.map_shared(|shared| shared.tasks.ttl = ttl.max(Duration::from_millis(1)))
+    }
+
+    /// How long this server's claim on a task it runs lasts unless renewed (it renews it
+    /// every third of that); by default [`DEFAULT_TASK_LEASE`]. When a server stops, another
+    /// sharing its [`task_store`](Self::task_store) takes its tasks over once their leases
+    /// lapse.
+    pub fn task_lease(self, lease: Duration) -> Self {
+        self.map_shared(|shared| shared.tasks.lease = lease.max(Duration::from_millis(30)))
+    }
+
     /// How many calls may run at once, per session and in total.
     pub fn call_limits(self, limits: CallLimits) -> Self {
         self.map_shared(|shared| shared.limits = limits::Limits::new(limits))
@@ -244,6 +280,7 @@ impl<H: Extras> McpServer<H> {
             options: shared.options.clone(),
             active: shared.active.clone(),
             state_ttl: shared.state_ttl,
+            tasks: shared.tasks.clone(),
             extras: Arc::new(extras),
         })
     }

@@ -17,7 +17,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use serde_json::Value;
 use toolwire::policy::{SpendError, call_digest};
-use toolwire::{Answer, CallId};
+use toolwire::{Answer, CallId, Registry, Request};
 
 use super::call::Call;
 use super::request_state::{Binding, RequestState, hex, nonce};
@@ -50,32 +50,52 @@ pub(crate) async fn run<H: Extras>(
     ctx: &RequestContext<RoleServer>,
     arguments: Value,
 ) -> Result<CallToolResponse, ErrorData> {
-    let shared = &call.server.shared;
-    let (call_id, answer) = match retry.state {
+    let (call_id, answer) = begin(call, retry, ctx, &arguments).await?;
+    let receipt = call.invoke_as(&call_id, arguments, answer).await;
+    match receipt.result.pending_request() {
+        Some(request) => input_required(call, ctx, &call_id, request),
+        None => Ok(content::call_result(&receipt.result).into()),
+    }
+}
+
+/// The call id a round runs under, and the answer it runs with: a retry's, once its state
+/// is checked and spent, or a fresh call id and no answer for a first round.
+pub(crate) async fn begin<H: Extras>(
+    call: &Call<'_, H>,
+    retry: Retry,
+    ctx: &RequestContext<RoleServer>,
+    arguments: &Value,
+) -> Result<(CallId, Option<Answer>), ErrorData> {
+    match retry.state {
         Some(sealed) => {
-            let principal = principal(call, ctx);
-            resumed(call, &sealed, retry.responses.as_ref(), &arguments, principal.as_deref())
-                .await?
+            let principal = principal(&call.server.shared.registry, ctx);
+            resumed(call, &sealed, retry.responses.as_ref(), arguments, principal.as_deref()).await
         }
         // Responses without a state answer nothing this server asked: the call starts over.
         // JSON-RPC ids repeat across clients without sessions, so the call gets its own id.
-        None => (CallId::from(format!("mcp-{}", nonce())), None),
-    };
-    let receipt = call.invoke_as(&call_id, arguments, answer).await;
-    let Some(request) = receipt.result.pending_request() else {
-        return Ok(content::call_result(&receipt.result).into());
-    };
+        None => Ok((CallId::from(format!("mcp-{}", nonce())), None)),
+    }
+}
+
+/// The `InputRequiredResult` that asks the client `request`, the pending request of the
+/// round that ran under `call_id`, with its sealed state.
+pub(crate) fn input_required<H: Extras>(
+    call: &Call<'_, H>,
+    ctx: &RequestContext<RoleServer>,
+    call_id: &CallId,
+    request: &Request,
+) -> Result<CallToolResponse, ErrorData> {
+    let shared = &call.server.shared;
     // The pipeline binds every request it returns to the call's digest.
     let Some(digest) = request.digest.as_deref() else {
         return Err(ErrorData::internal_error("the pending request has no call digest", None));
     };
-    let principal = principal(call, ctx);
+    let principal = principal(&shared.registry, ctx);
     let capabilities = ctx.client_capabilities().unwrap_or_default();
     let asked = input::input_requests(request, &capabilities)?;
     let keys = asked.keys().cloned().collect();
     let passthrough = request.kind == input::INPUT_REQUESTS_KIND;
-    let binding =
-        Binding { tool: call.name, call_id: &call_id, digest, principal: principal.as_deref() };
+    let binding = Binding { tool: call.name, call_id, digest, principal: principal.as_deref() };
     let state = RequestState::new(binding, &request.id, keys, passthrough, shared.state_ttl);
     let sealed = state.seal(shared.registry.approval_key());
     Ok(InputRequiredResult::new(Some(asked), Some(sealed)).into())
@@ -117,19 +137,20 @@ async fn resumed<H: Extras>(
 }
 
 /// The client's identity, as far as the transport knows it: a keyed hash of the HTTP request's
-/// `Authorization` header. A state made for one credential is refused with another.
-fn principal<H: Extras>(call: &Call<'_, H>, ctx: &RequestContext<RoleServer>) -> Option<String> {
+/// `Authorization` header. A state (or a task) made for one credential is refused with
+/// another.
+pub(crate) fn principal(registry: &Registry, ctx: &RequestContext<RoleServer>) -> Option<String> {
     #[cfg(feature = "http")]
     {
         let parts = ctx.extensions.get::<http::request::Parts>()?;
         let credential = parts.headers.get(http::header::AUTHORIZATION)?;
-        let key = call.server.shared.registry.approval_key();
+        let key = registry.approval_key();
         let tag = key.sign("toolwire-mcp/principal/v1", credential.as_bytes());
         Some(hex(&tag[..16]))
     }
     #[cfg(not(feature = "http"))]
     {
-        let _ = (call, ctx);
+        let _ = (registry, ctx);
         None
     }
 }
