@@ -3,8 +3,9 @@
 # versions pinned in conformance/package-lock.json:
 # - 0.1.16 (MCP 2025-11-25), every scenario (`--suite all`);
 # - 0.2.0-alpha.12 (npm alias `conformance-next`), the scenarios MCP 2026-07-28 requires
-#   (`--requirements 2026-07-28`), judged by its exit status; the extension and pending
-#   scenarios it also runs are reported, not scored.
+#   (`--requirements 2026-07-28`), judged by its exit status, and the ten scenarios of the
+#   Tasks extension it also runs, which must all pass; the other pending scenarios it runs
+#   are reported, not scored.
 #
 # Usage: scripts/conformance.sh   (from anywhere; honours CARGO_TARGET_DIR)
 #
@@ -76,6 +77,14 @@ if [[ $status -ne 0 ]]; then
     exit 1
 fi
 echo "conformance: every server scenario 2026-07-28 requires passed" >&2
+# The Tasks extension (SEP-2663) is not a requirement of 2026-07-28, but toolwire-mcp serves
+# it: its ten scenarios, run above and reported, must all pass too.
+tasks_passed=$(grep -Ec '^✓ tasks-[a-z-]+: [0-9]+ passed, 0 failed' "$out/summary-2026-07-28.txt" || true)
+if [[ $tasks_passed -ne 10 ]] || grep -Eq '^✗ tasks-' "$out/summary-2026-07-28.txt"; then
+    echo "conformance: a Tasks scenario FAILED ($tasks_passed of 10 passed); details in $out/2026-07-28" >&2
+    exit 1
+fi
+echo "conformance: every Tasks scenario passed" >&2
 
 # The client side: the suite starts a mock server per scenario and runs the example client
 # against it. `client_scenario LABEL SCENARIO SUITE [OPTIONS...]` runs one with the suite

@@ -20,3 +20,4 @@ mod python_sdk;
 mod revision_2026;
 mod server_peer;
 mod server_settings;
+mod tasks;
