@@ -85,7 +85,7 @@ fn tool(manifest: &Manifest, def: ToolDef) -> Result<Tool, ManifestError> {
     if let Some(strict) = def.strict {
         builder = builder.strict(strict);
     }
-    builder = hints(builder, def.hints);
+    builder = hints(builder, def.hints).task_support(def.task_support);
     builder.needs_approval(def.needs_approval).build().map_err(|error| {
         let span = match (error.kind(), &def.parameters_span) {
             (DefineErrorKind::InvalidName, _) | (_, None) => def.name_span.clone(),

@@ -111,3 +111,10 @@ fn zero_concurrency() {
         "[[tool]]\nname = \"x\"\nconcurrency = 0\n[tool.command]\nargv = [\"true\"]\n"
     ));
 }
+
+#[test]
+fn unknown_task_support() {
+    insta::assert_snapshot!(check(
+        "[[tool]]\nname = \"x\"\ntask = \"sometimes\"\n[tool.command]\nargv = [\"true\"]\n"
+    ));
+}

@@ -66,7 +66,24 @@ impl Server {
             params["inputResponses"] = responses;
         }
         let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params});
-        post(self.port, &body.to_string())
+        post(self.port, ("tools/call", "deploy"), &body.to_string())
+    }
+
+    /// A 2026-07-28 request from a client that follows tasks: `tools/call` of `tool`
+    /// (`name` is the tool), or `tasks/*` (`name` is the task id).
+    fn tasks_request(&self, method: &str, name: &str, mut params: Value) -> Value {
+        params["_meta"] = json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {
+                "extensions": {"io.modelcontextprotocol/tasks": {}}
+            },
+        });
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+        post(self.port, (method, name), &body.to_string())
+    }
+
+    fn task_status(&self, id: &str) -> Value {
+        self.tasks_request("tasks/get", id, json!({"taskId": id}))
     }
 }
 
@@ -75,15 +92,15 @@ fn free_port() -> u16 {
     listener.local_addr().expect("bound").port()
 }
 
-/// POSTs `body` to the server's `/mcp` and reads the JSON-RPC reply (plain JSON, or the last
-/// message of an SSE stream).
-fn post(port: u16, body: &str) -> Value {
+/// POSTs `body`, a request of `method` whose `Mcp-Name` is `name`, to the server's `/mcp` and
+/// reads the JSON-RPC reply (plain JSON, or the last message of an SSE stream).
+fn post(port: u16, (method, name): (&str, &str), body: &str) -> Value {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
     stream.set_read_timeout(Some(Duration::from_secs(30))).expect("a timeout");
     let head = format!(
         "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n\
          Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n\
-         Mcp-Method: tools/call\r\nMcp-Name: deploy\r\nContent-Length: {}\r\n\
+         Mcp-Method: {method}\r\nMcp-Name: {name}\r\nContent-Length: {}\r\n\
          Connection: close\r\n\r\n",
         body.len()
     );
@@ -186,4 +203,56 @@ fn a_journal_url_that_cannot_be_reached_is_refused_without_showing_its_password(
     assert!(stderr.contains("cannot open the journal"), "{stderr}");
     assert!(stderr.contains("postgres://toolwire@127.0.0.1:1/journal"), "{stderr}");
     assert!(!stderr.contains("hunter2"), "the password is shown: {stderr}");
+}
+
+const TASK_MANIFEST: &str = r#"
+[[tool]]
+name = "build"
+description = "A slow build: a call past the grace period becomes an MCP task"
+task = "optional"
+parameters = { type = "object", properties = {} }
+[tool.command]
+argv = ["sh", "-c", "sleep 1; echo built"]
+timeout = "30s"
+"#;
+
+/// Polls task `id` on `server` until it ends; the last `tasks/get` result.
+fn ended(server: &Server, id: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let body = server.task_status(id);
+        let status = body["result"]["status"].as_str().unwrap_or_default().to_owned();
+        if ["completed", "failed", "cancelled"].contains(&status.as_str()) {
+            return body["result"].clone();
+        }
+        assert_eq!(status, "working", "{body}");
+        assert!(Instant::now() < deadline, "task {id} did not end: {body}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_started_on_one_server_is_followed_on_another_and_outlives_both() {
+    let journal = pg::fresh_database("serve_tasks").await;
+    let manifest = common::manifest(TASK_MANIFEST);
+    let reopened = tokio::task::spawn_blocking(move || {
+        let (one, other) = (Server::start(&manifest, &journal), Server::start(&manifest, &journal));
+        let created =
+            one.tasks_request("tools/call", "build", json!({"name": "build", "arguments": {}}));
+        assert_eq!(created["result"]["resultType"], "task", "{created}");
+        let id = created["result"]["taskId"].as_str().expect("a task id").to_owned();
+        // The task is in the shared journal before the client hears of it.
+        assert_eq!(other.task_status(&id)["result"]["status"], "working");
+        let done = ended(&other, &id);
+        assert_eq!(done["status"], "completed", "{done}");
+        let text = done["result"]["content"][0]["text"].as_str().unwrap_or_default();
+        assert!(text.contains("built"), "{done}");
+        drop((one, other));
+        // A server started after both stopped still has it.
+        let third = Server::start(&manifest, &journal);
+        third.task_status(&id)
+    })
+    .await
+    .expect("the servers run");
+    assert_eq!(reopened["result"]["status"], "completed", "{reopened}");
 }

@@ -17,3 +17,4 @@ mod postgres_tls;
 mod runs;
 mod spent;
 mod suspensions;
+mod tasks;

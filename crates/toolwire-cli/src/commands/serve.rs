@@ -1,5 +1,7 @@
 //! `toolwire serve`: the manifest's tools over MCP.
 
+use std::sync::Arc;
+
 use toolwire_mcp::server::{HttpOptions, McpServer, serve_http_with};
 
 use crate::build;
@@ -23,7 +25,12 @@ pub(crate) async fn run(places: Places<'_>, args: ServeArgs) -> Result<Exit, Cli
         None => None,
     };
     let registry = build::registry_keyed(manifest, journal.as_ref())?;
-    let server = McpServer::new(registry).name("toolwire", env!("CARGO_PKG_VERSION"));
+    let mut server = McpServer::new(registry).name("toolwire", env!("CARGO_PKG_VERSION"));
+    if let Some(journal) = &journal {
+        // MCP tasks are kept in the journal too: they survive a restart, and servers sharing
+        // a PostgreSQL journal serve (and take over) each other's.
+        server = server.task_store(Arc::new(journal.library().clone()));
+    }
     let Some(addr) = args.http else {
         server
             .serve_stdio()

@@ -59,6 +59,8 @@ pub(crate) struct ToolDef {
     pub(crate) needs_approval: bool,
     /// At most this many calls at once.
     pub(crate) concurrency: Option<usize>,
+    /// Whether a call may run as an MCP task.
+    pub(crate) task_support: toolwire::TaskSupport,
     /// What runs.
     pub(crate) kind: ToolKind,
     /// Where the name is written, for errors.

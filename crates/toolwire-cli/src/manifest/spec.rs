@@ -42,6 +42,9 @@ pub(crate) struct ToolSpec {
     pub(crate) needs_approval: bool,
     /// At most this many calls of the tool run at once.
     pub(crate) concurrency: Option<Spanned<u32>>,
+    /// Whether `toolwire serve` may run a call as an MCP task: `"forbidden"` (the default),
+    /// `"optional"` or `"required"`.
+    pub(crate) task: Option<Spanned<String>>,
     /// A command tool.
     pub(crate) command: Option<Spanned<CommandSpec>>,
     /// An HTTP tool.

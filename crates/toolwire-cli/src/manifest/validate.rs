@@ -10,6 +10,7 @@ use serde_json::Value;
 use toml::Spanned;
 
 use super::spec::{CommandSpec, HttpSpec, OptionValuesSpec, ToolSpec};
+use toolwire::TaskSupport;
 use toolwire_process::Template;
 use toolwire_process::argv::OptionValues;
 
@@ -73,6 +74,20 @@ impl Checker<'_> {
             }
             limit => limit.map(|limit| *limit.get_ref() as usize),
         };
+        let task_support = match &spec.task {
+            None => TaskSupport::Forbidden,
+            Some(word) => match word.get_ref().as_str() {
+                "forbidden" => TaskSupport::Forbidden,
+                "optional" => TaskSupport::Optional,
+                "required" => TaskSupport::Required,
+                other => {
+                    let message = format!(
+                        "task must be \"forbidden\", \"optional\" or \"required\", not {other:?}"
+                    );
+                    return Err(self.error(word.span(), message));
+                }
+            },
+        };
         Ok(ToolDef {
             name_span: spec.name.span(),
             parameters_span: spec.parameters.as_ref().map(Spanned::span),
@@ -84,6 +99,7 @@ impl Checker<'_> {
             hints: [spec.read_only, spec.destructive, spec.idempotent, spec.open_world],
             needs_approval: spec.needs_approval,
             concurrency,
+            task_support,
             kind,
         })
     }

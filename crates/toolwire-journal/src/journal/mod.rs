@@ -12,6 +12,7 @@ mod replays;
 mod runs;
 mod spent;
 mod suspend;
+mod tasks;
 
 use std::fmt;
 #[cfg(feature = "sqlite")]

@@ -127,3 +127,25 @@ pub(crate) async fn receipts(
         .map(|row| row.try_get::<String, _>(0).map_err(|e| JournalError::corrupt("receipt", e)))
         .collect()
 }
+
+/// The record and version of task `task_id`, unless it is unknown or expired by `now`.
+pub(crate) async fn task(
+    pool: &AnyPool,
+    place: &str,
+    task_id: &str,
+    now: i64,
+) -> Result<Option<(String, i64)>, JournalError> {
+    let row = sqlx::query(
+        "SELECT record, version FROM journal_tasks WHERE task_id = $1 AND expires_at > $2",
+    )
+    .bind(task_id)
+    .bind(now)
+    .fetch_optional(pool)
+    .await
+    .map_err(|e| JournalError::database("read a task", place, e))?;
+    let Some(row) = row else { return Ok(None) };
+    let bad = |e: sqlx::Error| JournalError::corrupt("task row", e);
+    let record: String = row.try_get(0).map_err(bad)?;
+    let version: i64 = row.try_get(1).map_err(bad)?;
+    Ok(Some((record, version)))
+}

@@ -34,7 +34,7 @@ impl Flavor {
 }
 
 /// The newest schema version this crate knows.
-pub(crate) const LATEST: i64 = 3;
+pub(crate) const LATEST: i64 = 4;
 
 /// The migrations, compiled into the crate: version, name and SQL of each, in order.
 fn migrations(flavor: Flavor) -> Vec<Migration> {
@@ -46,7 +46,8 @@ fn migrations(flavor: Flavor) -> Vec<Migration> {
     };
     let runs = include_str!("../../migrations/shared/0002_runs.sql");
     let spent = include_str!("../../migrations/shared/0003_spent.sql");
-    [(1, "journal", first), (2, "runs", runs), (3, "spent", spent)]
+    let tasks = include_str!("../../migrations/shared/0004_tasks.sql");
+    [(1, "journal", first), (2, "runs", runs), (3, "spent", spent), (4, "tasks", tasks)]
         .into_iter()
         .map(|(version, name, sql)| {
             Migration::new(

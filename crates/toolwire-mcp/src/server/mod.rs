@@ -38,6 +38,25 @@
 //!   - A handler that speaks MCP returns a request of kind [`INPUT_REQUESTS_KIND`] whose
 //!     data is MCP `inputRequests` (elicitation, sampling, roots); the ones the client can
 //!     answer are passed on, and the retry's answer holds the responses by key.
+//! - Long calls become tasks (the tasks extension of 2026-07-28, SEP-2663), for tools built
+//!   with [`task_support`](toolwire::ToolBuilder::task_support) `Optional` or `Required` and
+//!   clients that declare the extension:
+//!   - the call runs in the background; if it ends or asks for input within
+//!     [`McpServer::task_grace`], the client gets that as for any call (a `Required` tool's
+//!     result as a task already ended), and otherwise a `CreateTaskResult`, sent only once
+//!     the task is in the server's [`task_store`](McpServer::task_store);
+//!   - `tasks/get` gives its status and, once it ended, its result (a tool's failure is a
+//!     completed task with `isError`; a panic fails it with `-32603`); a question it asks
+//!     is `input_required` with its `inputRequests`, answered with `tasks/update`, key by
+//!     key, and the call resumes once every key has its answer, once;
+//!   - `tasks/cancel` stops the handler, on whichever server sharing the store runs it;
+//!   - a task belongs to the bearer token that started it: for any other client its id is
+//!     unknown (`-32602`), as is a forged one;
+//!   - the server running a task keeps a lease on it ([`McpServer::task_lease`]); when it
+//!     stops, a server sharing its store takes the task over at the next `tasks/get`: it
+//!     runs the call again if the tool is idempotent and no answer was spent on it, and
+//!     otherwise fails the task saying whether the call took effect is unknown;
+//!   - a `Required` tool called by a client without the extension is refused with `-32021`.
 //! - A tool's handler reaches the session's client with [`peer`], to send requests of its
 //!   own such as `sampling/createMessage`.
 //! - Resources, prompts and completions come from an rmcp handler handed in with

@@ -17,6 +17,7 @@ mod resolve;
 mod resume;
 mod runs;
 mod spend;
+mod tasks;
 
 use std::fmt;
 use std::future::Future;
@@ -32,6 +33,7 @@ pub(crate) use resolve::Resolve;
 pub(crate) use resume::{BeginResume, ResumeStart};
 pub(crate) use runs::{AnswerRun, ClaimRun, ReleaseRun, RemoveRun, RunAnswered, SaveRun, WaitRow};
 pub(crate) use spend::Spend;
+pub(crate) use tasks::{CreateTask, UpdateTask};
 
 use super::rows::{CALL_COLUMNS, REQUEST_COLUMNS};
 use super::{CallRow, RequestRow};
