@@ -2,8 +2,10 @@
 //! on MCP 2026-07-28, where a client has no session and each of its requests may reach either
 //! server. A call that needs approval is parked by one server; the client's retry, with the
 //! sealed `requestState`, completes it on the other; the same state again, on either, runs
-//! nothing. The PostgreSQL server is a throwaway one the tests start (see the journal's
-//! `tests/common/pg.rs`).
+//! nothing. A task started through one is followed through the other, and outlives both; a
+//! task whose server is killed mid-call is reported honestly by the next one (failed as
+//! outcome unknown, or run again when its tool is idempotent). The PostgreSQL server is a
+//! throwaway one the tests start (see the journal's `tests/common/pg.rs`).
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -31,8 +33,14 @@ impl Drop for Server {
 
 impl Server {
     fn start(manifest: &Path, journal: &str) -> Self {
+        Self::start_with(manifest, journal, &[])
+    }
+
+    /// Starts a server with `flags` before the subcommand.
+    fn start_with(manifest: &Path, journal: &str, flags: &[&str]) -> Self {
         let port = free_port();
         let child = Command::new(common::binary())
+            .args(flags)
             .args(["--journal", journal, "-m"])
             .arg(manifest)
             .args(["serve", "--http", &format!("127.0.0.1:{port}")])
@@ -255,4 +263,54 @@ async fn a_task_started_on_one_server_is_followed_on_another_and_outlives_both()
     .await
     .expect("the servers run");
     assert_eq!(reopened["result"]["status"], "completed", "{reopened}");
+}
+
+const CRASH_MANIFEST: &str = r#"
+[[tool]]
+name = "migrate"
+description = "A long migration that must not run twice"
+task = "optional"
+parameters = { type = "object", properties = {} }
+[tool.command]
+argv = ["sh", "-c", "sleep 30; echo migrated"]
+timeout = "60s"
+
+[[tool]]
+name = "rebuild"
+description = "A build that may run again"
+task = "optional"
+idempotent = true
+parameters = { type = "object", properties = {} }
+[tool.command]
+argv = ["sh", "-c", "sleep 2; echo rebuilt"]
+timeout = "60s"
+"#;
+
+#[test]
+fn a_task_running_when_its_server_is_killed_is_reported_honestly_after_a_restart() {
+    let manifest = common::manifest(CRASH_MANIFEST);
+    let journal = manifest.with_file_name("journal.sqlite").display().to_string();
+    let flags = ["--lease", "1s"];
+    let first = Server::start_with(&manifest, &journal, &flags);
+    let start = |tool: &str| {
+        let created =
+            first.tasks_request("tools/call", tool, json!({"name": tool, "arguments": {}}));
+        assert_eq!(created["result"]["resultType"], "task", "{created}");
+        created["result"]["taskId"].as_str().expect("a task id").to_owned()
+    };
+    let (migrate, rebuild) = (start("migrate"), start("rebuild"));
+    drop(first); // SIGKILL, mid-call
+
+    let second = Server::start_with(&manifest, &journal, &flags);
+    // Past the dead server's lease, the next tasks/get takes each task over.
+    std::thread::sleep(Duration::from_millis(1500));
+    let unknown = second.task_status(&migrate);
+    assert_eq!(unknown["result"]["status"], "failed", "{unknown}");
+    let message = unknown["result"]["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("whether it took effect is unknown"), "{unknown}");
+    assert_eq!(second.task_status(&rebuild)["result"]["status"], "working", "run again");
+    let done = ended(&second, &rebuild);
+    assert_eq!(done["status"], "completed", "{done}");
+    let text = done["result"]["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("rebuilt"), "{done}");
 }

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
+use toolwire::policy::ApprovalKey;
 use toolwire::tasks::MemoryTaskStore;
 use toolwire::{Registry, Request, TaskSupport, Tool, ToolContext, ToolResult};
 use toolwire_mcp::server::{HttpOptions, McpServer, serve_on};
@@ -81,6 +82,9 @@ fn registry(runs: &Arc<Runs>, idempotent: bool) -> Registry {
         .build()
         .expect("valid");
     Registry::builder()
+        // Servers that share a task store share the key too: a question one asked is
+        // answered on another.
+        .approval_key(ApprovalKey::from_bytes([7; 32]))
         .register(sleeper("work", TaskSupport::Optional))
         .register(sleeper("job", TaskSupport::Required))
         .register(ask)
@@ -422,4 +426,30 @@ async fn a_task_cancelled_through_another_server_sharing_the_store_stops_where_i
     assert_eq!(runs.started.load(Ordering::SeqCst), 1);
     assert_eq!(runs.stopped.load(Ordering::SeqCst), 1, "the handler was stopped");
     assert_eq!(running.get(&id).await["result"]["status"], "cancelled", "and stays cancelled");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_waiting_for_input_when_its_server_stops_still_waits_and_resumes_elsewhere() {
+    let runs = Arc::new(Runs::default());
+    let store = Arc::new(MemoryTaskStore::new());
+    let lease = Duration::from_millis(150);
+    let (first, first_addr) = tokio::task::block_in_place(|| {
+        serve_apart(registry(&runs, false), Arc::clone(&store), lease)
+    });
+    let starter = Client::new(first_addr);
+    let id = starter.task("ask", json!({})).await;
+    assert_eq!(starter.until(&id, "input_required").await["status"], "input_required");
+    tokio::task::block_in_place(|| first.shutdown_timeout(Duration::from_secs(5)));
+
+    let second = McpServer::new(registry(&runs, false)).task_lease(lease).task_store(store);
+    let client = Client::new(serve(second).await);
+    tokio::time::sleep(lease * 2).await;
+    let waiting = client.get(&id).await;
+    assert_eq!(waiting["result"]["status"], "input_required", "nothing runs it: {waiting}");
+    assert!(waiting["result"]["inputRequests"]["confirm"].is_object(), "{waiting}");
+    let answer = json!({"confirm": {"action": "accept", "content": {}}});
+    assert_eq!(client.update(&id, answer).await["result"]["resultType"], "complete");
+    let done = client.until(&id, "completed").await;
+    assert_eq!(done["result"]["content"][0]["text"], "confirmed", "{done}");
+    assert_eq!(runs.answered.load(Ordering::SeqCst), 1);
 }

@@ -41,7 +41,8 @@ pub(crate) struct Cli {
     pub(crate) journal: Option<PathBuf>,
     /// How long the journal holds a running call for its process (30s by default; also
     /// TOOLWIRE_LEASE). After a crash, the call's id is held this long before it reports an
-    /// unknown outcome.
+    /// unknown outcome; with serve, a stopped server's MCP tasks are held this long before
+    /// another server takes them over.
     #[arg(long, global = true, value_name = "DURATION", value_parser = lease)]
     pub(crate) lease: Option<Duration>,
     /// What to do.

@@ -30,6 +30,11 @@ pub(crate) async fn run(places: Places<'_>, args: ServeArgs) -> Result<Exit, Cli
         // MCP tasks are kept in the journal too: they survive a restart, and servers sharing
         // a PostgreSQL journal serve (and take over) each other's.
         server = server.task_store(Arc::new(journal.library().clone()));
+        // The same lease as the journal's calls: how long a stopped server's task is held
+        // before another server takes it over.
+        if let Some(lease) = places.lease {
+            server = server.task_lease(lease);
+        }
     }
     let Some(addr) = args.http else {
         server

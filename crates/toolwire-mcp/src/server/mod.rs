@@ -244,7 +244,9 @@ impl<H: Extras> McpServer<H> {
     /// Where the server keeps its tasks (see the tasks extension above); by default a
     /// [`MemoryTaskStore`](toolwire::tasks::MemoryTaskStore), which loses them when the
     /// process stops. Servers that share a store (a `toolwire-journal` journal) serve each
-    /// other's tasks, and take over those of a server that stopped.
+    /// other's tasks, and take over those of a server that stopped, if their registries also
+    /// share an [`ApprovalKey`](toolwire::policy::ApprovalKey) (the journal's): a question
+    /// one server asked is answered on another only under the key that issued it.
     pub fn task_store(self, store: Arc<dyn TaskStore>) -> Self {
         self.map_shared(|shared| shared.tasks.store = store)
     }
