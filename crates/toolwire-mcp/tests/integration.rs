@@ -11,6 +11,7 @@ mod client_config;
 mod client_drift;
 mod client_elicitation;
 mod client_input;
+mod client_tasks;
 mod client_transports;
 mod http_guard;
 mod http_sessions;

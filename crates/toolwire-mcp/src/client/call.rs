@@ -1,19 +1,19 @@
 //! One call to a remote tool: the drift check, the request with its timeouts, progress,
 //! `notifications/cancelled` when the call is aborted or dropped, and the rounds of an MCP
-//! 2026-07-28 server that asks for input.
+//! 2026-07-28 server that asks for input or makes the call a task.
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotification, CancelledNotificationParam,
     ClientRequest, ElicitationCapability, FormElicitationCapability, ProtocolVersion, RequestId,
-    RequestMetaObject, ServerResult, UrlElicitationCapability,
+    RequestMetaObject, ServerResult, TASKS_EXTENSION_ID, UrlElicitationCapability,
 };
 use rmcp::service::{PeerRequestOptions, RoleClient};
 use serde_json::Value;
 use toolwire::{FailureKind, ToolContext, ToolResult};
 
 use super::connection::Connection;
-use super::input;
 use super::result::{Call, from_error, from_reply};
+use super::{input, task};
 
 /// How many rounds of input one call may take before it gives up.
 const MAX_ROUNDS: usize = 8;
@@ -48,9 +48,18 @@ pub(crate) async fn call(
     // A retry that carries the host's answer to this call's question resumes where the
     // server left it; without the state (it lapsed, or the process restarted) the call
     // starts over and the server asks again.
-    let mut retry = ctx
-        .answer()
-        .and_then(|answer| Some(input::responses(&connection.rounds.take(&digest)?, answer)));
+    let mut retry = None;
+    if let Some(answer) = ctx.answer()
+        && let Some(parked) = connection.rounds.take(&digest)
+    {
+        let (state, responses) = input::responses(&parked, answer);
+        // A question of a task is answered with `tasks/update`, and the task followed on.
+        if let Some(task) = parked.task() {
+            return task::resume(connection, &call, task.to_owned(), responses, &ctx, &digest)
+                .await;
+        }
+        retry = Some((state, responses));
+    }
     for _ in 0..MAX_ROUNDS {
         let mut params = CallToolRequestParams::new(name.to_owned());
         params.arguments = arguments.clone();
@@ -62,8 +71,12 @@ pub(crate) async fn call(
             Ok(reply) => reply,
             Err(result) => return result,
         };
-        let ServerResult::InputRequiredResult(asked) = reply else {
-            return from_reply(&call, reply);
+        let asked = match reply {
+            ServerResult::InputRequiredResult(asked) => asked,
+            ServerResult::CreateTaskResult(created) => {
+                return task::follow(connection, &call, created.task, &ctx, &digest).await;
+            }
+            other => return from_reply(&call, other),
         };
         match input::next(server, connection.side.elicitation.as_ref(), asked).await {
             input::Next::Retry(state, responses) => retry = Some((state, responses)),
@@ -122,8 +135,9 @@ async fn send(
 
 /// On MCP 2026-07-28 the client's capabilities travel with each request: they say that this
 /// client takes elicitations in form and URL mode, which the host answers when no handler
-/// does. A 2025-11-25 session declared its capabilities once, in `initialize`.
-fn input_meta(connection: &Connection) -> Option<RequestMetaObject> {
+/// does, and follows tasks (SEP-2663). A 2025-11-25 session declared its capabilities once,
+/// in `initialize`.
+pub(crate) fn input_meta(connection: &Connection) -> Option<RequestMetaObject> {
     let info = connection.peer.peer_info()?;
     if info.protocol_version < ProtocolVersion::V_2026_07_28 {
         return None;
@@ -133,6 +147,10 @@ fn input_meta(connection: &Connection) -> Option<RequestMetaObject> {
         .with_form(FormElicitationCapability::new())
         .with_url(UrlElicitationCapability::new());
     capabilities.elicitation = Some(elicitation);
+    capabilities
+        .extensions
+        .get_or_insert_with(Default::default)
+        .insert(TASKS_EXTENSION_ID.to_owned(), Default::default());
     let mut meta = RequestMetaObject::default();
     meta.set_client_capabilities(capabilities);
     Some(meta)

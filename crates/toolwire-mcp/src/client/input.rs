@@ -37,6 +37,22 @@ pub(crate) struct Parked {
     key: String,
     url_mode: bool,
     at: Instant,
+    /// The task whose question it is, when the call became one: the answer goes to it with
+    /// `tasks/update`, not in a retried `tools/call`.
+    task: Option<String>,
+}
+
+impl Parked {
+    /// The same, for a question of the task `id`.
+    pub(crate) fn in_task(mut self, id: &str) -> Self {
+        self.task = Some(id.to_owned());
+        self
+    }
+
+    /// The task whose question it is, if any.
+    pub(crate) fn task(&self) -> Option<&str> {
+        self.task.as_deref()
+    }
 }
 
 /// The calls of one connection that wait for the host's answer, by call digest.
@@ -131,7 +147,7 @@ pub(crate) async fn next(
             ));
         }
     };
-    let parked = Parked { state, key: (*key).clone(), url_mode, at: Instant::now() };
+    let parked = Parked { state, key: (*key).clone(), url_mode, at: Instant::now(), task: None };
     Next::Ask(Box::new(request), parked)
 }
 

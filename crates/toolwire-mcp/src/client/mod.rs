@@ -24,7 +24,12 @@
 //!   [`Request`](toolwire::Request) the host's own approval flow answers (a prompt, the
 //!   journal, an agent's pending run), and the call retried with that answer sends the
 //!   `inputResponses` and the server's `requestState`. The state waits in memory, per call;
-//!   after a restart the retry starts the call over and the server asks again.
+//!   after a restart the retry starts the call over and the server asks again;
+//! - on 2026-07-28, declares the tasks extension (SEP-2663) and follows a call the server
+//!   makes a task: `tasks/get` at the interval the server suggests (50 ms to 5 s), its status
+//!   message passed on as progress, until it completes, fails or is cancelled, within the
+//!   call's [`max_duration`](ClientOptions::max_duration); the task's questions are answered
+//!   as a call's are, with `tasks/update`; aborting or dropping the call sends `tasks/cancel`.
 //!
 //! ```no_run
 //! use serde_json::json;
@@ -69,6 +74,7 @@ mod pin;
 mod progress;
 mod remote;
 mod result;
+mod task;
 
 pub use config::{HttpConfig, McpConfig, ServerSpec, StdioConfig};
 pub use config_error::{ConfigError, ConfigErrorKind};

@@ -20,14 +20,6 @@ pub(crate) fn from_reply(call: &Call<'_>, reply: ServerResult) -> ToolResult {
         ServerResult::CallToolResult(result) => from_result(result),
         // A reply without `content` decodes as an empty result: a success with nothing in it.
         ServerResult::EmptyResult(_) => ToolResult::ok_json(Value::Object(Default::default())),
-        ServerResult::InputRequiredResult(_) | ServerResult::CreateTaskResult(_) => {
-            let text = format!(
-                "mcp server {:?} answered the call to {:?} with a multi-round or task reply, \
-                 which toolwire does not support",
-                call.server, call.tool
-            );
-            ToolResult::failure(text)
-        }
         _ => ToolResult::failure(format!(
             "mcp server {:?} answered the call to {:?} with something other than a tool result",
             call.server, call.tool
