@@ -83,6 +83,7 @@ impl Server {
         params["_meta"] = json!({
             "io.modelcontextprotocol/protocolVersion": "2026-07-28",
             "io.modelcontextprotocol/clientCapabilities": {
+                "elicitation": {},
                 "extensions": {"io.modelcontextprotocol/tasks": {}}
             },
         });
@@ -313,4 +314,53 @@ fn a_task_running_when_its_server_is_killed_is_reported_honestly_after_a_restart
     assert_eq!(done["status"], "completed", "{done}");
     let text = done["result"]["content"][0]["text"].as_str().unwrap_or_default();
     assert!(text.contains("rebuilt"), "{done}");
+}
+
+const APPROVAL_TASK_MANIFEST: &str = r#"
+[[tool]]
+name = "deploy"
+description = "Deploy, once a human approves; the wait is an MCP task"
+needs_approval = true
+task = "optional"
+parameters = { type = "object", properties = {} }
+[tool.command]
+argv = ["sh", "-c", "echo deployed"]
+timeout = "10s"
+"#;
+
+/// Runs `toolwire ARGS --journal JOURNAL`; its stdout, which must be a success.
+fn toolwire_at(journal: &str, args: &[&str]) -> String {
+    let output = common::toolwire().args(args).args(["--journal", journal]).output();
+    let output = output.unwrap_or_else(|error| panic!("toolwire did not run: {error}"));
+    assert!(output.status.success(), "toolwire {args:?}: {}", common::stderr(&output));
+    common::stdout(&output)
+}
+
+#[test]
+fn an_approval_a_task_waits_for_is_listed_and_answered_from_another_terminal() {
+    let manifest = common::manifest(APPROVAL_TASK_MANIFEST);
+    let journal = manifest.with_file_name("journal.sqlite").display().to_string();
+    let server = Server::start(&manifest, &journal);
+    let created =
+        server.tasks_request("tools/call", "deploy", json!({"name": "deploy", "arguments": {}}));
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    let id = created["result"]["taskId"].as_str().expect("a task id").to_owned();
+    let waiting = server.task_status(&id);
+    assert_eq!(waiting["result"]["status"], "input_required", "{waiting}");
+    assert!(waiting["result"]["inputRequests"]["approval"].is_object(), "{waiting}");
+
+    // Another terminal: the human sees the call, and approves it.
+    let listed = toolwire_at(&journal, &["approvals", "list"]);
+    let line = listed.lines().find(|line| line.ends_with(&format!("mcp task {id}")));
+    let line = line.unwrap_or_else(|| panic!("the task is not listed: {listed:?}"));
+    let request_id = line.split('\t').next().unwrap_or_default().to_owned();
+    assert!(line.contains("\tdeploy\t"), "{line}");
+    toolwire_at(&journal, &["approvals", "answer", &request_id]);
+    assert!(!toolwire_at(&journal, &["approvals", "list"]).contains(&id), "no longer waiting");
+
+    // The client's next tasks/get sees it: the call runs.
+    let done = ended(&server, &id);
+    assert_eq!(done["status"], "completed", "{done}");
+    let text = done["result"]["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("deployed"), "{done}");
 }

@@ -23,6 +23,7 @@ fn record(id: &str, ttl: Duration) -> TaskRecord {
         lease: Some(TaskLease { owner: "server-a".into(), until: now + Duration::from_secs(30) }),
         answered: false,
         bridge: json!({"asked": {}}),
+        host_answer: None,
         message: None,
         created_at: now,
         updated_at: now,
@@ -94,7 +95,32 @@ async fn an_expired_task_is_gone(backend: Backend) {
     journal.create(record("twt-old", Duration::from_secs(60))).await.expect("created again");
 }
 
+async fn a_hosts_answer_goes_to_the_task_that_asked_once(backend: Backend) {
+    let fixture = Fixture::new(backend).await;
+    let journal = fixture.open().await;
+    let mut asking = record("twt-ask", Duration::from_secs(60));
+    asking.state = TaskState::InputRequired { request: toolwire::Request::new("approval", "ok?") };
+    let request_id = match &asking.state {
+        TaskState::InputRequired { request } => request.id.clone(),
+        _ => unreachable!("set just above"),
+    };
+    journal.create(asking).await.expect("created");
+    journal.create(record("twt-busy", Duration::from_secs(60))).await.expect("created");
+    let waiting = journal.waiting_tasks().await.expect("it reads");
+    assert_eq!(waiting.iter().map(|t| t.id.as_str()).collect::<Vec<_>>(), ["twt-ask"]);
+
+    let stray = toolwire::Answer::accept("not-asked", json!(null));
+    assert_eq!(journal.answer_task(&stray).await.expect("it reads"), None);
+    let answer = toolwire::Answer::accept(request_id, json!(null));
+    assert_eq!(journal.answer_task(&answer).await.expect("it writes").as_deref(), Some("twt-ask"));
+    let stored = journal.get("twt-ask").await.expect("it reads").expect("it is there");
+    assert_eq!(stored.host_answer, Some(answer.clone()));
+    assert!(journal.waiting_tasks().await.expect("it reads").is_empty(), "answered once");
+    assert_eq!(journal.answer_task(&answer).await.expect("it reads"), None, "not twice");
+}
+
 on_both_backends!(
+    a_hosts_answer_goes_to_the_task_that_asked_once,
     a_task_survives_a_restart_and_its_id_is_taken_once,
     an_update_from_a_stale_version_is_refused,
     of_many_racing_updates_across_processes_exactly_one_wins,

@@ -20,6 +20,7 @@ fn record(id: &str, ttl: Duration) -> TaskRecord {
         lease: Some(TaskLease { owner: "process-a".into(), until: now + Duration::from_secs(5) }),
         answered: false,
         bridge: json!({}),
+        host_answer: None,
         message: None,
         created_at: now,
         updated_at: now,

@@ -71,6 +71,14 @@ async fn list(journal: &Journal) -> Result<Exit, CliError> {
             );
         }
     }
+    for task in journal.waiting_tasks().await? {
+        if let toolwire::tasks::TaskState::InputRequired { request } = &task.state {
+            println!(
+                "{}\t{}\t{}\t{}\tmcp task {}",
+                request.id, task.call_id, task.tool, request.prompt, task.id
+            );
+        }
+    }
     Ok(Exit::Success)
 }
 

@@ -9,6 +9,25 @@ use toolwire_journal::PausedRun;
 use super::{Journal, failed};
 use crate::exit::CliError;
 
+/// What an answer went to.
+pub(crate) enum Answered {
+    /// A journaled call or a paused run.
+    Call(Waiter),
+    /// The MCP task with this id.
+    Task(String),
+}
+
+impl std::fmt::Display for Answered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Call(waiter) => waiter.fmt(f),
+            Self::Task(id) => {
+                write!(f, "MCP task {id}; its server resumes it at the next tasks/get")
+            }
+        }
+    }
+}
+
 /// A call that waits on a request: a journaled call, or a call of a paused agent run.
 #[derive(Debug, Clone)]
 pub(crate) struct Waiter {
@@ -99,10 +118,16 @@ impl Journal {
     ///
     /// A usage error when `id` names no waiting call, or several; a journal failure, such as
     /// a request answered already.
-    pub(crate) async fn answer(&self, id: &str, mut answer: Answer) -> Result<Waiter, CliError> {
+    pub(crate) async fn answer(&self, id: &str, mut answer: Answer) -> Result<Answered, CliError> {
         let Some(waiter) = self.waiter(id).await? else {
+            // An MCP task's question, asked through `toolwire serve`: the server resumes the
+            // call with the answer at its client's next `tasks/get`.
+            answer.id = id.to_owned();
+            if let Some(task) = self.inner.answer_task(&answer).await.map_err(failed)? {
+                return Ok(Answered::Task(task));
+            }
             return Err(CliError::usage(format!(
-                "no call or run waits on request or call {id:?} in the journal \
+                "no call, run or MCP task waits on request or call {id:?} in the journal \
                  (`toolwire approvals list` shows those that do)"
             )));
         };
@@ -112,7 +137,12 @@ impl Journal {
             None => self.inner.answer(answer).await.map(drop),
         }
         .map_err(failed)?;
-        Ok(waiter)
+        Ok(Answered::Call(waiter))
+    }
+
+    /// The MCP tasks whose question waits for an answer, oldest first.
+    pub(crate) async fn waiting_tasks(&self) -> Result<Vec<toolwire::tasks::TaskRecord>, CliError> {
+        self.inner.waiting_tasks().await.map_err(failed)
     }
 
     /// What `id` names to resume: a paused run (by its id, or the id of one of its calls or

@@ -149,3 +149,25 @@ pub(crate) async fn task(
     let version: i64 = row.try_get(1).map_err(bad)?;
     Ok(Some((record, version)))
 }
+
+/// The records and versions of the live tasks, oldest first, at most `limit`.
+pub(crate) async fn live_tasks(
+    pool: &AnyPool,
+    place: &str,
+    now: i64,
+    limit: i64,
+) -> Result<Vec<(String, i64)>, JournalError> {
+    let rows = sqlx::query(
+        "SELECT record, version FROM journal_tasks WHERE expires_at > $1 \
+         ORDER BY task_id LIMIT $2",
+    )
+    .bind(now)
+    .bind(limit)
+    .fetch_all(pool)
+    .await
+    .map_err(|e| JournalError::database("list tasks", place, e))?;
+    let bad = |e: sqlx::Error| JournalError::corrupt("task row", e);
+    rows.iter()
+        .map(|row| Ok((row.try_get(0).map_err(bad)?, row.try_get(1).map_err(bad)?)))
+        .collect()
+}

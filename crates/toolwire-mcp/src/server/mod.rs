@@ -45,6 +45,11 @@
 //!     [`McpServer::task_grace`], the client gets that as for any call (a `Required` tool's
 //!     result as a task already ended), and otherwise a `CreateTaskResult`, sent only once
 //!     the task is in the server's [`task_store`](McpServer::task_store);
+//!   - a call that waits for an approval (a policy's request) becomes a task at once,
+//!     `input_required`: a human may take long, and may answer outside MCP (the host writes
+//!     [`TaskRecord::host_answer`](toolwire::tasks::TaskRecord::host_answer), as `toolwire
+//!     approvals answer` does), which resumes the call at the next `tasks/get`; a handler's
+//!     own question within the grace period is an `InputRequiredResult`, as for any call;
 //!   - `tasks/get` gives its status and, once it ended, its result (a tool's failure is a
 //!     completed task with `isError`; a panic fails it with `-32603`); a question it asks
 //!     is `input_required` with its `inputRequests`, answered with `tasks/update`, key by

@@ -5,7 +5,7 @@ use std::time::SystemTime;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::record::{Request, ToolResult};
+use crate::record::{Answer, Request, ToolResult};
 
 /// Where a task stands.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -77,6 +77,11 @@ pub struct TaskRecord {
     /// What the bridge keeps with the task, for itself: an MCP server keeps the questions
     /// it asked and the answers it has so far.
     pub bridge: Value,
+    /// The host's answer to the task's question, given outside the bridge (such as with
+    /// `toolwire approvals answer`): the bridge resumes the call with it, as if the client
+    /// had answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_answer: Option<Answer>,
     /// A message for whoever follows the task, such as its last progress.
     pub message: Option<String>,
     /// When it was created.

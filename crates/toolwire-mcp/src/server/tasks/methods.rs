@@ -10,8 +10,8 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use serde_json::Value;
-use toolwire::CallId;
 use toolwire::tasks::{TaskRecord, TaskState};
+use toolwire::{Answer, CallId};
 
 use super::super::{Extras, McpServer, input, limits, mrtr};
 use super::launch::launch;
@@ -32,7 +32,43 @@ pub(crate) async fn get<H: Extras>(
     if lapsed(server, &record) {
         take_over(server, &mut record).await?;
     }
+    if let (TaskState::InputRequired { .. }, Some(answer)) = (&record.state, &record.host_answer) {
+        // The host answered the question itself, outside MCP: the call resumes with that.
+        let (answer, capabilities) =
+            (answer.clone(), ctx.client_capabilities().unwrap_or_default());
+        let mut next = record.clone();
+        next.host_answer = None;
+        if resume(server, next, answer, capabilities).await? {
+            record = find(server, &params.task_id, &ctx).await?;
+        }
+    }
     Ok(GetTaskResult::new(wire::detailed(&record, &server.shared.tasks)))
+}
+
+/// Resumes the call of `record`, a task waiting for input, with `answer`, here: `false` when
+/// the task changed meanwhile, and nothing was done.
+async fn resume<H: Extras>(
+    server: &McpServer<H>,
+    mut record: TaskRecord,
+    answer: Answer,
+    capabilities: ClientCapabilities,
+) -> Result<bool, ErrorData> {
+    let permits = limits::admit(&server.session.calls, &server.shared.limits)
+        .map_err(|why| ErrorData::internal_error(why, None))?;
+    let tasks = &server.shared.tasks;
+    record.state = TaskState::Working;
+    record.lease = Some(lease_for(&tasks.local.owner, tasks.lease));
+    record.answered = true;
+    record.bridge = Value::Null;
+    let id = record.id.clone();
+    let (tool, arguments, call_id) =
+        (record.tool.clone(), record.arguments.clone(), CallId::from(record.call_id.clone()));
+    if !write(server, record).await? {
+        return Ok(false);
+    }
+    let launched = launch(server, &tool, arguments, call_id, Some(answer));
+    runner::spawn(server.clone(), id, launched, capabilities, Some(permits));
+    Ok(true)
 }
 
 /// `tasks/update`: answers to the task's open questions. Keys it did not ask, or asked and
@@ -71,20 +107,8 @@ pub(crate) async fn update<H: Extras>(
         let Some(answer) = input::answer(&request.id, &keys, passthrough, Some(&answers))? else {
             return Ok(());
         };
-        let permits = limits::admit(&server.session.calls, &server.shared.limits)
-            .map_err(|why| ErrorData::internal_error(why, None))?;
-        let tasks = &server.shared.tasks;
-        record.state = TaskState::Working;
-        record.lease = Some(lease_for(&tasks.local.owner, tasks.lease));
-        record.answered = true;
-        record.bridge = Value::Null;
-        let id = record.id.clone();
-        let (tool, arguments, call_id) =
-            (record.tool.clone(), record.arguments.clone(), CallId::from(record.call_id.clone()));
-        if write(server, record).await? {
-            let launched = launch(server, &tool, arguments, call_id, Some(answer));
-            let capabilities = ctx.client_capabilities().unwrap_or_default();
-            runner::spawn(server.clone(), id, launched, capabilities, Some(permits));
+        let capabilities = ctx.client_capabilities().unwrap_or_default();
+        if resume(server, record, answer, capabilities).await? {
             return Ok(());
         }
     }

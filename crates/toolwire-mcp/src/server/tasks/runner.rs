@@ -170,6 +170,11 @@ fn state_of(
             });
             TaskState::InputRequired { request: request.clone() }
         }
-        Err(error) => TaskState::Failed { message: error.message.into_owned() },
+        Err(error) => TaskState::Failed {
+            message: format!(
+                "the task asked {:?}, which the client cannot be asked: {}",
+                request.prompt, error.message
+            ),
+        },
     }
 }

@@ -22,7 +22,11 @@ use super::launch::{Launched, launch};
 use super::runner::{self, ended_as, lease_for};
 use super::wire;
 
-/// Runs the call, as a task when it takes longer than the grace period. A `Required` tool's
+/// The kind of the request a policy makes when a call needs approval.
+const APPROVAL_KIND: &str = "approval";
+
+/// Runs the call, as a task when it takes longer than the grace period, or when it waits for
+/// an approval. A `Required` tool's
 /// call is always a task, unless it asks for input within the grace period: that question
 /// is put as for any call (SEP-2322), and the retry that answers it starts the task.
 pub(crate) async fn start<H: Extras>(
@@ -72,14 +76,22 @@ impl<H: Extras> Start<'_, '_, H> {
         let receipt = ended.map_err(|error| {
             ErrorData::internal_error(format!("the call stopped: {error}"), None)
         })?;
-        if let Some(request) = receipt.result.pending_request() {
-            return mrtr::input_required(self.call, self.ctx, &self.call_id, request);
+        match receipt.result.pending_request() {
+            // A handler's own question is put at once, as for any call (SEP-2322).
+            Some(request) if request.kind != APPROVAL_KIND => {
+                return mrtr::input_required(self.call, self.ctx, &self.call_id, request);
+            }
+            // An approval waits on a human, who may take hours and answer from elsewhere
+            // (`toolwire approvals answer`): the call becomes a task that waits for it.
+            Some(_) => {}
+            None => {
+                let tool = self.call.server.shared.registry.get(self.call.name);
+                if tool.is_none_or(|tool| tool.task_support() != TaskSupport::Required) {
+                    return Ok(content::call_result(&receipt.result).into());
+                }
+                // A tool that requires a task gets one, already ended.
+            }
         }
-        let tool = self.call.server.shared.registry.get(self.call.name);
-        if tool.is_none_or(|tool| tool.task_support() != TaskSupport::Required) {
-            return Ok(content::call_result(&receipt.result).into());
-        }
-        // A tool that requires a task gets one, already ended.
         let mut record = self.record();
         let capabilities = self.ctx.client_capabilities().unwrap_or_default();
         ended_as(&mut record, &Ok(receipt), &capabilities);
@@ -121,6 +133,7 @@ impl<H: Extras> Start<'_, '_, H> {
             lease: None,
             answered: self.answered,
             bridge: Value::Null,
+            host_answer: None,
             message: None,
             created_at: now,
             updated_at: now,
