@@ -3,7 +3,6 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
-use std::time::Instant;
 
 use tracing::Span;
 
@@ -11,27 +10,23 @@ use super::outcome::{hook_panicked, invalid_output, settle};
 use crate::abort::AbortSignal;
 use crate::context::ToolContext;
 use crate::policy::{Approvals, Purpose, call_digest};
-use crate::record::{CallId, FailureKind, ToolResult};
+use crate::record::{CallId, ToolResult};
 use crate::tool::Tool;
 
-/// The invocation's span, and when it started if tracing is on.
+/// The invocation's span.
 pub(super) struct Trace {
     pub(super) span: Span,
-    started: Option<Instant>,
 }
 
 impl Trace {
     pub(super) fn new(span: Span) -> Self {
-        let started = (!span.is_disabled()).then(Instant::now);
-        Self { span, started }
+        Self { span }
     }
 
-    /// Records the outcome and the duration, and hands the result on.
+    /// Records the outcome on the span (its duration is the span's own).
     pub(super) fn end(&self, result: &ToolResult) {
-        if let Some(started) = self.started {
-            let outcome = result.failure_kind().map_or("success", FailureKind::as_str);
-            self.span.record("outcome", outcome);
-            self.span.record("duration", tracing::field::debug(started.elapsed()));
+        if !self.span.is_disabled() {
+            super::span::record_outcome(&self.span, result);
         }
     }
 }

@@ -31,8 +31,14 @@
 //!    [`InvalidOutput`](crate::FailureKind::InvalidOutput); then
 //!    [`debug_steps`](crate::ToolBuilder::debug_steps) sees the result.
 //!
-//! Each invocation runs in one `tracing` span, `toolwire.invoke`, with the fields `tool`,
-//! `invocation_id`, `call_id`, `outcome` and `duration`.
+//! Each invocation runs in one `tracing` debug span, `execute_tool`, named and labelled as the
+//! OpenTelemetry GenAI conventions describe a tool execution: `otel.name` is
+//! `execute_tool {tool}`, `otel.kind` is `internal`, with `gen_ai.operation.name`
+//! (`execute_tool`), `gen_ai.tool.name`, `gen_ai.tool.type` (`function`),
+//! `gen_ai.tool.description` and `gen_ai.tool.call.id` when there are any, `error.type` (the
+//! [`FailureKind`](crate::FailureKind), such as `timed_out`) and an error status on a failure,
+//! and toolwire's `toolwire.invocation_id` and `toolwire.outcome` (`success`, or the failure's
+//! kind, `pending` included). The conventions followed are semantic-conventions-genai v0.1.0.
 
 mod admit;
 mod body;
@@ -44,6 +50,7 @@ mod options;
 mod outcome;
 mod race;
 mod resolve;
+pub(crate) mod span;
 mod start;
 
 use std::future::IntoFuture;

@@ -31,13 +31,11 @@ pub(super) fn start(tool: Tool, input: Value, options: &mut Options) -> Started 
     let signal = options.signal.take().unwrap_or_default();
     let timeout = options.timeout;
     let invocation_id = options.invocation_id.unwrap_or_default();
-    let trace = Trace::new(tracing::debug_span!(
-        "toolwire.invoke",
-        tool = tool.name(),
-        invocation_id = %invocation_id,
-        call_id = options.call_id.as_deref(),
-        outcome = tracing::field::Empty,
-        duration = tracing::field::Empty,
+    let trace = Trace::new(super::span::invocation(
+        tool.name(),
+        tool.description(),
+        invocation_id,
+        options.call_id.as_deref(),
     ));
     let entered = trace.span.enter();
     if let Err(result) = early_exit(&tool, &signal, timeout) {

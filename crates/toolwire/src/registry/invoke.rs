@@ -254,15 +254,10 @@ fn trace_failed(
     call_id: Option<&str>,
     failure: &ToolResult,
 ) {
-    let _span = tracing::debug_span!(
-        "toolwire.invoke",
-        tool,
-        invocation_id = %invocation_id,
-        call_id,
-        outcome = failure.failure_kind().map_or("success", FailureKind::as_str),
-        duration = ?std::time::Duration::ZERO,
-    )
-    .entered();
+    let span = crate::execute::span::invocation(tool, None, invocation_id, call_id);
+    if !span.is_disabled() {
+        crate::execute::span::record_outcome(&span, failure);
+    }
 }
 
 impl fmt::Debug for Invocation {
