@@ -70,6 +70,16 @@
 //! `HttpClient::from_spec("anthropic:claude-sonnet-4-5")?.api_key_from_env().build()?`, and
 //! `.base_url("http://127.0.0.1:8000/v1")` points an `openai:` client at any compatible server.
 //!
+//! # Traces
+//!
+//! A run is one `tracing` span, `invoke_agent`, and each model request a `chat` span inside
+//! it, named and labelled as the OpenTelemetry GenAI conventions (semantic-conventions-genai
+//! v0.1.0) describe an agent: `otel.name` (`chat {model}`), `otel.kind`,
+//! `gen_ai.operation.name`, `gen_ai.provider.name`, `gen_ai.request.model`,
+//! `gen_ai.conversation.id` (the run's id) and `gen_ai.response.finish_reasons`. The tool
+//! calls' `execute_tool` spans are children of the request that made them. Token usage is
+//! not recorded yet.
+//!
 //! # Where to look next
 //!
 //! - [`Agent`] and [`AgentBuilder`]: limits, events, the store of pending runs.

@@ -9,3 +9,4 @@ mod agent;
 mod failures;
 mod journal_store;
 mod providers;
+mod traces;

@@ -2,10 +2,12 @@
 
 use toolwire::provider::repair;
 use toolwire::{AbortSignal, InvocationId, Receipt};
+use tracing::Instrument;
 
 use super::events::AgentEvent;
 use super::guard::Guard;
 use super::state::{PendingTurn, RunState, is_waiting};
+use super::trace;
 use super::turn::Starter;
 use super::{RunOutcome, Shared, StopReason};
 use crate::client::{ModelRequest, ModelTurn};
@@ -48,8 +50,14 @@ impl Progress {
     }
 }
 
-/// Runs turns until the model stops, a limit is reached, or calls wait.
+/// Runs turns until the model stops, a limit is reached, or calls wait, in the run's
+/// `invoke_agent` span.
 pub(super) async fn drive(shared: &Shared, state: RunState, signal: &AbortSignal) -> RunOutcome {
+    let span = trace::agent(shared.client.provider(), shared.client.model(), &state.run_id);
+    turns(shared, state, signal).instrument(span).await
+}
+
+async fn turns(shared: &Shared, state: RunState, signal: &AbortSignal) -> RunOutcome {
     let provider = shared.client.provider();
     let tools = shared.app.definitions(&shared.registry, provider);
     let mut guard = Guard::new(shared.repetition_limit);
@@ -75,7 +83,17 @@ pub(super) async fn drive(shared: &Shared, state: RunState, signal: &AbortSignal
             tools: &tools,
             signal,
         };
-        let turn = match shared.client.complete(request, &mut starter).await {
+        let chat = trace::chat(provider, shared.client.model());
+        let completed =
+            shared.client.complete(request, &mut starter).instrument(chat.clone()).await;
+        match &completed {
+            Ok(turn) => trace::finished(&chat, &turn.finish),
+            Err(error) => {
+                trace::failed(&chat, if error.is_aborted() { "aborted" } else { "model_error" })
+            }
+        }
+        drop(chat);
+        let turn = match completed {
             Ok(turn) => turn,
             Err(error) => {
                 let (text, calls, receipts) = starter.abandon().await;

@@ -12,6 +12,7 @@ mod prepared;
 mod resume;
 mod state;
 mod store;
+mod trace;
 mod turn;
 
 use std::any::Any;

@@ -6,6 +6,7 @@ use std::mem;
 use futures_util::future::join_all;
 use tokio::task::JoinHandle;
 use toolwire::{AbortSignal, Receipt, ToolCall};
+use tracing::Instrument;
 
 use super::Shared;
 use super::call::{Whose, joined, lost, prepare, start};
@@ -68,11 +69,18 @@ impl<'a> Starter<'a> {
         }
         let receipt = start(self.shared, call.clone(), self.signal);
         let sink = self.shared.events.clone();
-        let handle = tokio::spawn(async move {
+        let running = async move {
             let receipt = receipt.await;
             events::finished(sink.as_ref(), &receipt);
             receipt
-        });
+        };
+        // The call's span is a child of the model request that made it, when traced.
+        let span = tracing::Span::current();
+        let handle = if span.is_disabled() {
+            tokio::spawn(running)
+        } else {
+            tokio::spawn(running.instrument(span))
+        };
         Slot::Running(call, handle)
     }
 

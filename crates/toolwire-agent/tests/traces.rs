@@ -1,0 +1,112 @@
+//! The run's spans, as the OpenTelemetry GenAI conventions describe an agent: one
+//! `invoke_agent` span per run, a `chat {model}` span per model request inside it, and the
+//! tool calls' `execute_tool` spans inside those.
+
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+use std::sync::{Arc, Mutex};
+
+use serde_json::json;
+use toolwire::ToolCall;
+use toolwire_agent::Agent;
+use tracing::field::{Field, Visit};
+use tracing::span::{Attributes, Id, Record};
+use tracing_subscriber::Layer;
+use tracing_subscriber::layer::{Context, SubscriberExt};
+use tracing_subscriber::registry::LookupSpan;
+
+use crate::common::{Scripted, weather};
+
+/// A closed span: its name, its parent's name and its fields.
+#[derive(Debug, Clone, Default)]
+struct Closed {
+    name: String,
+    parent: Option<String>,
+    fields: BTreeMap<String, String>,
+}
+
+#[derive(Clone, Default)]
+struct Capture(Arc<Mutex<Vec<Closed>>>);
+
+struct Fields<'a>(&'a mut BTreeMap<String, String>);
+
+impl Visit for Fields<'_> {
+    fn record_debug(&mut self, field: &Field, value: &dyn Debug) {
+        self.0.insert(field.name().to_owned(), format!("{value:?}"));
+    }
+    fn record_str(&mut self, field: &Field, value: &str) {
+        self.0.insert(field.name().to_owned(), value.to_owned());
+    }
+}
+
+impl<S: tracing::Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Capture {
+    fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, ctx: Context<'_, S>) {
+        let span = ctx.span(id).expect("the span exists");
+        let mut closed = Closed {
+            name: attrs.metadata().name().to_owned(),
+            parent: span.parent().map(|p| p.name().to_owned()),
+            ..Closed::default()
+        };
+        attrs.record(&mut Fields(&mut closed.fields));
+        span.extensions_mut().insert(closed);
+    }
+
+    fn on_record(&self, id: &Id, values: &Record<'_>, ctx: Context<'_, S>) {
+        let span = ctx.span(id).expect("the span exists");
+        if let Some(closed) = span.extensions_mut().get_mut::<Closed>() {
+            values.record(&mut Fields(&mut closed.fields));
+        }
+    }
+
+    fn on_close(&self, id: Id, ctx: Context<'_, S>) {
+        let span = ctx.span(&id).expect("the span exists");
+        if let Some(closed) = span.extensions_mut().remove::<Closed>() {
+            self.0.lock().expect("not poisoned").push(closed);
+        }
+    }
+}
+
+#[test]
+fn a_run_is_one_invoke_agent_span_with_a_chat_span_per_request_and_its_tools_inside() {
+    let capture = Capture::default();
+    let subscriber = tracing_subscriber::registry().with(capture.clone());
+    // One thread, so that the spawned calls see the test's subscriber too.
+    let runtime =
+        tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+    let call = ToolCall::new("call_1", "get_weather", json!({"location": "Paris"}));
+    let outcome = tracing::subscriber::with_default(subscriber, || {
+        runtime.block_on(async {
+            Agent::builder(Scripted::new(vec![vec![call]]), weather(None)).build().run("go").await
+        })
+    });
+    assert!(outcome.is_finished(), "{:?}", outcome.stop);
+    drop(runtime);
+    let spans = capture.0.lock().expect("not poisoned").clone();
+
+    let agents: Vec<&Closed> = spans.iter().filter(|s| s.name == "invoke_agent").collect();
+    assert_eq!(agents.len(), 1, "{spans:#?}");
+    let agent = &agents[0].fields;
+    assert_eq!(agent["gen_ai.operation.name"], "invoke_agent");
+    assert_eq!(agent["gen_ai.provider.name"], "openai");
+    assert_eq!(agent["gen_ai.request.model"], "scripted");
+    assert_eq!(agent["gen_ai.conversation.id"], outcome.state.run_id);
+
+    let chats: Vec<&Closed> = spans.iter().filter(|s| s.name == "chat").collect();
+    assert_eq!(chats.len(), 2, "one request with the call, one after its result: {spans:#?}");
+    for chat in &chats {
+        assert_eq!(chat.parent.as_deref(), Some("invoke_agent"));
+        assert_eq!(chat.fields["otel.name"], "chat scripted");
+        assert_eq!(chat.fields["otel.kind"], "client");
+        assert_eq!(chat.fields["gen_ai.operation.name"], "chat");
+    }
+    let reasons: Vec<&str> =
+        chats.iter().map(|c| c.fields["gen_ai.response.finish_reasons"].as_str()).collect();
+    assert!(reasons.contains(&"tool_calls") && reasons.contains(&"stop"), "{reasons:?}");
+
+    let tool = spans.iter().find(|s| s.name == "execute_tool").expect("the tool's span");
+    assert_eq!(tool.fields["gen_ai.tool.name"], "get_weather");
+    assert_eq!(tool.fields["gen_ai.tool.call.id"], "call_1");
+    // Regression: a call started while the reply streamed was spawned outside any span, so
+    // its span was a root of its own.
+    assert_eq!(tool.parent.as_deref(), Some("chat"), "the request that made it: {tool:?}");
+}
