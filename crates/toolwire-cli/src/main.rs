@@ -38,6 +38,14 @@ fn main() -> ExitCode {
     // A command tool's sandbox is applied by this binary, started again as its launcher.
     toolwire_process::launcher::run_if_requested();
     let cli = Cli::parse();
+    // Before the runtime, and dropped after it: the exporter's client blocks.
+    let _traces = match traces(cli.otlp.as_deref()) {
+        Ok(guard) => guard,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return Exit::Usage.into();
+        }
+    };
     let outcome = runtime(&cli.command).and_then(|runtime| {
         let outcome = runtime.block_on(interrupt::until_stopped(run(cli)));
         // Drops the tasks left (killing the process groups of their commands).
@@ -51,6 +59,22 @@ fn main() -> ExitCode {
             error.exit().into()
         }
     }
+}
+
+/// The OTLP export `--otlp` or the OTEL_* variables ask for; `None` when neither does.
+fn traces(otlp: Option<&str>) -> Result<Option<toolwire_otel::OtelGuard>, CliError> {
+    let config = match otlp {
+        Some(url) => {
+            let config = toolwire_otel::OtelConfig::new(url);
+            match std::env::var("OTEL_SERVICE_NAME") {
+                Ok(name) if !name.trim().is_empty() => Some(config.service_name(name.trim())),
+                _ => Some(config),
+            }
+        }
+        None => toolwire_otel::OtelConfig::from_env(),
+    };
+    let Some(config) = config else { return Ok(None) };
+    toolwire_otel::install(config).map(Some).map_err(CliError::usage)
 }
 
 /// A runtime on this thread for one call; worker threads for a server.

@@ -29,3 +29,4 @@ mod process_tree;
 mod sandbox_escape;
 mod serve_shared;
 mod terminal;
+mod traces;

@@ -45,6 +45,11 @@ pub(crate) struct Cli {
     /// another server takes them over.
     #[arg(long, global = true, value_name = "DURATION", value_parser = lease)]
     pub(crate) lease: Option<Duration>,
+    /// Export traces (OpenTelemetry GenAI spans: execute_tool, invoke_agent, chat) to the
+    /// OTLP/HTTP receiver at URL, such as http://127.0.0.1:4318; also
+    /// OTEL_EXPORTER_OTLP_ENDPOINT, with OTEL_SERVICE_NAME (default toolwire).
+    #[arg(long, global = true, value_name = "URL")]
+    pub(crate) otlp: Option<String>,
     /// What to do.
     #[command(subcommand)]
     pub(crate) command: Command,
