@@ -22,3 +22,4 @@ mod revision_2026;
 mod server_peer;
 mod server_settings;
 mod tasks;
+mod traces;

@@ -10,6 +10,7 @@ use rmcp::model::{
 use rmcp::service::{PeerRequestOptions, RoleClient};
 use serde_json::Value;
 use toolwire::{FailureKind, ToolContext, ToolResult};
+use tracing::Instrument;
 
 use super::connection::Connection;
 use super::result::{Call, from_error, from_reply};
@@ -24,6 +25,45 @@ const MAX_ROUNDS: usize = 8;
 ///
 /// Dropping the future before the reply sends `notifications/cancelled` for the request.
 pub(crate) async fn call(
+    connection: &Connection,
+    name: &str,
+    args: Value,
+    ctx: ToolContext,
+) -> ToolResult {
+    let span = tracing::debug_span!(
+        "tools/call",
+        otel.name = %Named(name),
+        otel.kind = "client",
+        mcp.method.name = "tools/call",
+        gen_ai.operation.name = "execute_tool",
+        gen_ai.tool.name = name,
+        toolwire.mcp.server = &*connection.side.server,
+        "error.type" = tracing::field::Empty,
+        otel.status_code = tracing::field::Empty,
+    );
+    if span.is_disabled() {
+        return call_traced(connection, name, args, ctx).await;
+    }
+    let result = call_traced(connection, name, args, ctx).instrument(span.clone()).await;
+    if let Some(kind) = result.failure_kind().filter(|kind| *kind != FailureKind::Pending) {
+        let kind = if kind == FailureKind::Handler { "tool_error" } else { kind.as_str() };
+        span.record("error.type", kind);
+        span.record("otel.status_code", "ERROR");
+    }
+    result
+}
+
+/// `tools/call {tool}`, written only when the span is recorded.
+struct Named<'a>(&'a str);
+
+impl std::fmt::Display for Named<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "tools/call {}", self.0)
+    }
+}
+
+/// [`call`], inside its span.
+async fn call_traced(
     connection: &Connection,
     name: &str,
     args: Value,

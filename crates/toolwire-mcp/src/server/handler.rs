@@ -15,9 +15,10 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use toolwire::{Provider, Tool};
+use tracing::Instrument;
 
 use super::events::rank_of;
-use super::{Extras, McpServer, call, mrtr, tasks};
+use super::{Extras, McpServer, call, mrtr, tasks, trace};
 
 /// Sets `resultType: "complete"` on a result that lacks it, as MCP 2026-07-28 requires of
 /// every result (rmcp drops it again for a client on an older revision). The extras' results
@@ -96,7 +97,16 @@ impl<H: Extras> ServerHandler for McpServer<H> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        call::call_tool(self, request, context).await
+        let span = trace::call(request.name.as_ref());
+        if span.is_disabled() {
+            return call::call_tool(self, request, context).await;
+        }
+        if let Some(version) = context.protocol_version() {
+            span.record("mcp.protocol.version", version.as_str());
+        }
+        let response = call::call_tool(self, request, context).instrument(span.clone()).await;
+        trace::answered(&span, &response);
+        response
     }
 
     async fn get_task(

@@ -108,6 +108,7 @@ mod session;
 mod stdio;
 mod task_peer;
 mod tasks;
+mod trace;
 
 use std::sync::Arc;
 use std::time::Duration;
