@@ -27,6 +27,8 @@
 pub mod client;
 #[cfg(feature = "server")]
 pub mod server;
+#[cfg(any(feature = "client", feature = "server"))]
+mod trace_context;
 
 pub use toolwire::Registry;
 

@@ -127,3 +127,67 @@ fn a_remote_call_has_a_client_and_a_server_span_with_the_tool_span_inside() {
     assert_eq!(server_bad[0].fields["error.type"], "tool_error", "{server_bad:?}");
     assert_eq!(client_bad[0].fields["error.type"], "tool_error", "{client_bad:?}");
 }
+
+/// Regression guard for the `otel` feature: the client's span and the server's are one
+/// trace, the server's a child of the client's, through `traceparent` in `_meta`.
+#[cfg(feature = "otel")]
+mod one_trace {
+    use std::sync::{Arc, Mutex};
+
+    use opentelemetry::trace::TracerProvider as _;
+    use opentelemetry_sdk::error::OTelSdkResult;
+    use opentelemetry_sdk::trace::{SdkTracerProvider, SpanData, SpanExporter};
+    use serde_json::json;
+    use toolwire::Registry;
+    use toolwire_mcp::client::{ClientOptions, HttpConfig, RemoteServer, ServerSpec};
+    use toolwire_mcp::server::HttpOptions;
+    use tracing_subscriber::layer::SubscriberExt;
+
+    use crate::common::serve;
+
+    /// Keeps every span the SDK exports.
+    #[derive(Debug, Clone, Default)]
+    struct Kept(Arc<Mutex<Vec<SpanData>>>);
+
+    impl SpanExporter for Kept {
+        async fn export(&self, batch: Vec<SpanData>) -> OTelSdkResult {
+            self.0.lock().expect("not poisoned").extend(batch);
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_remote_call_is_one_trace_across_the_mcp_hop() {
+        let kept = Kept::default();
+        let provider = SdkTracerProvider::builder().with_simple_exporter(kept.clone()).build();
+        let layer = tracing_opentelemetry::layer().with_tracer(provider.tracer("test"));
+        let subscriber = tracing_subscriber::registry().with(layer);
+        let runtime =
+            tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+        tracing::subscriber::with_default(subscriber, || {
+            runtime.block_on(async {
+                let addr = serve(super::tools(), HttpOptions::default()).await;
+                let spec = ServerSpec::Http(HttpConfig::new(format!("http://{addr}/mcp")));
+                let remote = RemoteServer::connect("ops", &spec, ClientOptions::new()).await;
+                let remote = remote.expect("connects");
+                let registry = Registry::builder().register_all(remote.import().tools).seal();
+                let done = registry.expect("unique").invoke("ops__ok", json!({})).await;
+                assert!(done.result.is_success(), "{:?}", done.result);
+                remote.close().await;
+            });
+        });
+        drop(runtime);
+        let spans = kept.0.lock().expect("not poisoned").clone();
+        let find = |name: &str| spans.iter().find(|s| s.name == name).cloned();
+        let client = spans.iter().find(|s| s.name == "tools/call ok" && !s.parent_span_is_remote);
+        let client = client.unwrap_or_else(|| panic!("no client span: {spans:#?}"));
+        let server = spans.iter().find(|s| s.name == "tools/call ok" && s.parent_span_is_remote);
+        let server =
+            server.unwrap_or_else(|| panic!("no server span continuing the trace: {spans:#?}"));
+        let client = client.clone();
+        assert_eq!(server.span_context.trace_id(), client.span_context.trace_id());
+        assert_eq!(server.parent_span_id, client.span_context.span_id());
+        let tool = find("execute_tool ok").expect("the tool's span");
+        assert_eq!(tool.span_context.trace_id(), client.span_context.trace_id(), "one trace");
+    }
+}

@@ -146,7 +146,9 @@ async fn send(
     let mut options = PeerRequestOptions::with_timeout(connection.options.idle_timeout)
         .reset_timeout_on_progress();
     options.max_total_timeout = Some(connection.options.max_duration);
-    options.meta = input_meta(connection);
+    let mut meta = input_meta(connection).unwrap_or_default();
+    crate::trace_context::inject(&mut meta);
+    options.meta = (!meta.is_empty()).then_some(meta);
     let handle = match connection.peer.send_request_with_option(request, options).await {
         Ok(handle) => handle,
         Err(rmcp::ServiceError::TransportClosed) => {

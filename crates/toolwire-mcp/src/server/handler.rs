@@ -104,6 +104,7 @@ impl<H: Extras> ServerHandler for McpServer<H> {
         if let Some(version) = context.protocol_version() {
             span.record("mcp.protocol.version", version.as_str());
         }
+        crate::trace_context::continue_in(&span, &context.meta);
         let response = call::call_tool(self, request, context).instrument(span.clone()).await;
         trace::answered(&span, &response);
         response

@@ -20,7 +20,7 @@ use toolwire::policy::{SpendError, call_digest};
 use toolwire::{Answer, CallId, Registry, Request};
 
 use super::call::Call;
-use super::request_state::{Binding, RequestState, hex, nonce};
+use super::request_state::{Binding, RequestState, nonce};
 use super::{Extras, content, input};
 
 /// Whether the request speaks MCP 2026-07-28 or later: stateless, with no requests to the
@@ -146,7 +146,7 @@ pub(crate) fn principal(registry: &Registry, ctx: &RequestContext<RoleServer>) -
         let credential = parts.headers.get(http::header::AUTHORIZATION)?;
         let key = registry.approval_key();
         let tag = key.sign("toolwire-mcp/principal/v1", credential.as_bytes());
-        Some(hex(&tag[..16]))
+        Some(super::request_state::hex(&tag[..16]))
     }
     #[cfg(not(feature = "http"))]
     {
