@@ -306,7 +306,11 @@ fn a_run_waiting_for_approval_is_kept_in_the_journal_and_resumed_by_a_later_comm
     assert!(stderr(&again).contains("waits in the journal"), "{}", stderr(&again));
     let unknown = with_journal(&["approvals", "answer", "apr-nobody"]);
     assert_eq!(unknown.status.code(), Some(2), "{}", stderr(&unknown));
-    assert!(stderr(&unknown).contains("no call or run waits on request"), "{}", stderr(&unknown));
+    assert!(
+        stderr(&unknown).contains("no call, run or MCP task waits on request"),
+        "{}",
+        stderr(&unknown)
+    );
 }
 
 #[test]
