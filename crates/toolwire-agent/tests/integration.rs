@@ -4,6 +4,8 @@
 //! dependency graph is linked once, not once per file.
 
 mod common;
+#[path = "../../toolwire/tests/common/spans.rs"]
+mod spans;
 
 mod agent;
 mod failures;

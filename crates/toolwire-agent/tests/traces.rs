@@ -2,69 +2,13 @@
 //! `invoke_agent` span per run, a `chat {model}` span per model request inside it, and the
 //! tool calls' `execute_tool` spans inside those.
 
-use std::collections::BTreeMap;
-use std::fmt::Debug;
-use std::sync::{Arc, Mutex};
-
 use serde_json::json;
 use toolwire::ToolCall;
 use toolwire_agent::Agent;
-use tracing::field::{Field, Visit};
-use tracing::span::{Attributes, Id, Record};
-use tracing_subscriber::Layer;
-use tracing_subscriber::layer::{Context, SubscriberExt};
-use tracing_subscriber::registry::LookupSpan;
+use tracing_subscriber::layer::SubscriberExt;
 
 use crate::common::{Scripted, weather};
-
-/// A closed span: its name, its parent's name and its fields.
-#[derive(Debug, Clone, Default)]
-struct Closed {
-    name: String,
-    parent: Option<String>,
-    fields: BTreeMap<String, String>,
-}
-
-#[derive(Clone, Default)]
-struct Capture(Arc<Mutex<Vec<Closed>>>);
-
-struct Fields<'a>(&'a mut BTreeMap<String, String>);
-
-impl Visit for Fields<'_> {
-    fn record_debug(&mut self, field: &Field, value: &dyn Debug) {
-        self.0.insert(field.name().to_owned(), format!("{value:?}"));
-    }
-    fn record_str(&mut self, field: &Field, value: &str) {
-        self.0.insert(field.name().to_owned(), value.to_owned());
-    }
-}
-
-impl<S: tracing::Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Capture {
-    fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, ctx: Context<'_, S>) {
-        let span = ctx.span(id).expect("the span exists");
-        let mut closed = Closed {
-            name: attrs.metadata().name().to_owned(),
-            parent: span.parent().map(|p| p.name().to_owned()),
-            ..Closed::default()
-        };
-        attrs.record(&mut Fields(&mut closed.fields));
-        span.extensions_mut().insert(closed);
-    }
-
-    fn on_record(&self, id: &Id, values: &Record<'_>, ctx: Context<'_, S>) {
-        let span = ctx.span(id).expect("the span exists");
-        if let Some(closed) = span.extensions_mut().get_mut::<Closed>() {
-            values.record(&mut Fields(&mut closed.fields));
-        }
-    }
-
-    fn on_close(&self, id: Id, ctx: Context<'_, S>) {
-        let span = ctx.span(&id).expect("the span exists");
-        if let Some(closed) = span.extensions_mut().remove::<Closed>() {
-            self.0.lock().expect("not poisoned").push(closed);
-        }
-    }
-}
+use crate::spans::{Capture, Closed};
 
 #[test]
 fn a_run_is_one_invoke_agent_span_with_a_chat_span_per_request_and_its_tools_inside() {
@@ -81,7 +25,7 @@ fn a_run_is_one_invoke_agent_span_with_a_chat_span_per_request_and_its_tools_ins
     });
     assert!(outcome.is_finished(), "{:?}", outcome.stop);
     drop(runtime);
-    let spans = capture.0.lock().expect("not poisoned").clone();
+    let spans = capture.spans();
 
     let agents: Vec<&Closed> = spans.iter().filter(|s| s.name == "invoke_agent").collect();
     assert_eq!(agents.len(), 1, "{spans:#?}");

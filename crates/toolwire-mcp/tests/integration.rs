@@ -5,6 +5,8 @@
 
 mod client_support;
 mod common;
+#[path = "../../toolwire/tests/common/spans.rs"]
+mod spans;
 
 mod client_calls;
 mod client_config;

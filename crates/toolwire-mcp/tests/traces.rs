@@ -3,71 +3,14 @@
 //! invocation's `execute_tool` span inside it, and `error.type` `tool_error` on both for an
 //! `isError` result.
 
-use std::collections::BTreeMap;
-use std::fmt::Debug;
-use std::sync::{Arc, Mutex};
-
 use serde_json::{Value, json};
 use toolwire::{Registry, Tool, ToolResult};
 use toolwire_mcp::client::{ClientOptions, HttpConfig, RemoteServer, ServerSpec};
 use toolwire_mcp::server::HttpOptions;
-use tracing::field::{Field, Visit};
-use tracing::span::{Attributes, Id, Record};
-use tracing_subscriber::Layer;
-use tracing_subscriber::layer::{Context, SubscriberExt};
-use tracing_subscriber::registry::LookupSpan;
+use tracing_subscriber::layer::SubscriberExt;
 
 use crate::common::serve;
-
-#[derive(Debug, Clone, Default)]
-struct Closed {
-    name: String,
-    parent: Option<String>,
-    fields: BTreeMap<String, String>,
-}
-
-#[derive(Clone, Default)]
-struct Capture(Arc<Mutex<Vec<Closed>>>);
-
-struct Fields<'a>(&'a mut BTreeMap<String, String>);
-
-impl Visit for Fields<'_> {
-    fn record_debug(&mut self, field: &Field, value: &dyn Debug) {
-        self.0.insert(field.name().to_owned(), format!("{value:?}"));
-    }
-    fn record_str(&mut self, field: &Field, value: &str) {
-        self.0.insert(field.name().to_owned(), value.to_owned());
-    }
-}
-
-impl<S: tracing::Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Capture {
-    fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, ctx: Context<'_, S>) {
-        let span = ctx.span(id).expect("the span exists");
-        let parent = span.parent().map(|p| {
-            let kind =
-                p.extensions().get::<Closed>().and_then(|c| c.fields.get("otel.kind").cloned());
-            format!("{} ({})", p.name(), kind.unwrap_or_default())
-        });
-        let mut closed =
-            Closed { name: attrs.metadata().name().to_owned(), parent, ..Closed::default() };
-        attrs.record(&mut Fields(&mut closed.fields));
-        span.extensions_mut().insert(closed);
-    }
-
-    fn on_record(&self, id: &Id, values: &Record<'_>, ctx: Context<'_, S>) {
-        let span = ctx.span(id).expect("the span exists");
-        if let Some(closed) = span.extensions_mut().get_mut::<Closed>() {
-            values.record(&mut Fields(&mut closed.fields));
-        }
-    }
-
-    fn on_close(&self, id: Id, ctx: Context<'_, S>) {
-        let span = ctx.span(&id).expect("the span exists");
-        if let Some(closed) = span.extensions_mut().remove::<Closed>() {
-            self.0.lock().expect("not poisoned").push(closed);
-        }
-    }
-}
+use crate::spans::{Capture, Closed};
 
 fn tools() -> Registry {
     let ok = Tool::define("ok").execute_sync(|args: Value, _| ToolResult::ok(args, "fine")).build();
@@ -102,7 +45,7 @@ fn a_remote_call_has_a_client_and_a_server_span_with_the_tool_span_inside() {
         });
     });
     drop(runtime);
-    let spans = capture.0.lock().expect("not poisoned").clone();
+    let spans = capture.spans();
     let named = |name: &str, kind: &str| -> Vec<Closed> {
         spans
             .iter()
@@ -122,7 +65,8 @@ fn a_remote_call_has_a_client_and_a_server_span_with_the_tool_span_inside() {
     let tool =
         spans.iter().find(|s| s.name == "execute_tool" && s.fields["gen_ai.tool.name"] == "ok");
     let tool = tool.expect("the server's execute_tool span");
-    assert_eq!(tool.parent.as_deref(), Some("tools/call (server)"), "{tool:?}");
+    assert_eq!(tool.parent.as_deref(), Some("tools/call"), "{tool:?}");
+    assert_eq!(tool.parent_kind.as_deref(), Some("server"), "{tool:?}");
     let (client_bad, server_bad) = (named("bad", "client"), named("bad", "server"));
     assert_eq!(server_bad[0].fields["error.type"], "tool_error", "{server_bad:?}");
     assert_eq!(client_bad[0].fields["error.type"], "tool_error", "{client_bad:?}");

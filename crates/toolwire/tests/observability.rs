@@ -1,78 +1,12 @@
 //! One `tracing` span per invocation, named and labelled as the OpenTelemetry GenAI
 //! conventions describe a tool execution, and the debug steps' child span.
 
-use std::collections::BTreeMap;
-use std::fmt::Debug;
-use std::sync::{Arc, Mutex};
-
 use serde_json::{Value, json};
 use toolwire::{Registry, Tool, ToolResult};
-use tracing::field::{Field, Visit};
-use tracing::span::{Attributes, Id, Record};
-use tracing::{Subscriber, debug};
-use tracing_subscriber::Layer;
-use tracing_subscriber::layer::{Context, SubscriberExt};
-use tracing_subscriber::registry::LookupSpan;
+use tracing::debug;
+use tracing_subscriber::layer::SubscriberExt;
 
-/// A closed span: its name, its parent's name, its fields, and the events inside it.
-#[derive(Debug, Clone, Default)]
-struct Closed {
-    name: String,
-    parent: Option<String>,
-    fields: BTreeMap<String, String>,
-    events: Vec<String>,
-}
-
-#[derive(Clone, Default)]
-struct Capture(Arc<Mutex<Vec<Closed>>>);
-
-struct Fields<'a>(&'a mut BTreeMap<String, String>);
-
-impl Visit for Fields<'_> {
-    fn record_debug(&mut self, field: &Field, value: &dyn Debug) {
-        self.0.insert(field.name().to_owned(), format!("{value:?}"));
-    }
-    fn record_str(&mut self, field: &Field, value: &str) {
-        self.0.insert(field.name().to_owned(), value.to_owned());
-    }
-}
-
-impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Capture {
-    fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, ctx: Context<'_, S>) {
-        let span = ctx.span(id).expect("the span exists");
-        let mut closed = Closed {
-            name: attrs.metadata().name().to_owned(),
-            parent: span.parent().map(|p| p.name().to_owned()),
-            ..Closed::default()
-        };
-        attrs.record(&mut Fields(&mut closed.fields));
-        span.extensions_mut().insert(closed);
-    }
-
-    fn on_record(&self, id: &Id, values: &Record<'_>, ctx: Context<'_, S>) {
-        let span = ctx.span(id).expect("the span exists");
-        if let Some(closed) = span.extensions_mut().get_mut::<Closed>() {
-            values.record(&mut Fields(&mut closed.fields));
-        }
-    }
-
-    fn on_event(&self, event: &tracing::Event<'_>, ctx: Context<'_, S>) {
-        if let Some(span) = ctx.event_span(event) {
-            let mut fields = BTreeMap::new();
-            event.record(&mut Fields(&mut fields));
-            if let Some(closed) = span.extensions_mut().get_mut::<Closed>() {
-                closed.events.push(fields.get("message").cloned().unwrap_or_default());
-            }
-        }
-    }
-
-    fn on_close(&self, id: Id, ctx: Context<'_, S>) {
-        let span = ctx.span(&id).expect("the span exists");
-        if let Some(closed) = span.extensions_mut().remove::<Closed>() {
-            self.0.lock().unwrap().push(closed);
-        }
-    }
-}
+use crate::common::spans::{Capture, Closed};
 
 /// Runs `body` on a current-thread runtime under a capturing subscriber.
 fn traced<F: std::future::Future>(body: F) -> (F::Output, Vec<Closed>) {
@@ -80,7 +14,7 @@ fn traced<F: std::future::Future>(body: F) -> (F::Output, Vec<Closed>) {
     let subscriber = tracing_subscriber::registry().with(capture.clone());
     let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
     let output = tracing::subscriber::with_default(subscriber, || runtime.block_on(body));
-    let spans = capture.0.lock().unwrap().clone();
+    let spans = capture.spans();
     (output, spans)
 }
 

@@ -1,5 +1,7 @@
 //! Helpers shared by the behaviour tests.
 
+pub(crate) mod spans;
+
 use std::sync::{Arc, Mutex};
 
 use toolwire::{AbortSignal, Tool, ToolContext, ToolResult};

@@ -1,0 +1,90 @@
+//! A `tracing` layer that keeps every span as it closes: its name, its parent's name and
+//! `otel.kind`, its fields and the messages of the events inside it. The span tests of
+//! toolwire, toolwire-agent and toolwire-mcp use it (the last two by `#[path]`).
+
+#![allow(dead_code, reason = "each test binary reads a part of it")]
+
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use tracing::field::{Field, Visit};
+use tracing::span::{Attributes, Id, Record};
+use tracing::{Event, Subscriber};
+use tracing_subscriber::Layer;
+use tracing_subscriber::layer::Context;
+use tracing_subscriber::registry::LookupSpan;
+
+/// A closed span.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Closed {
+    pub(crate) name: String,
+    pub(crate) parent: Option<String>,
+    /// The parent's `otel.kind`, when it has one.
+    pub(crate) parent_kind: Option<String>,
+    pub(crate) fields: BTreeMap<String, String>,
+    pub(crate) events: Vec<String>,
+}
+
+/// The layer; its clones share what they keep.
+#[derive(Clone, Default)]
+pub(crate) struct Capture(Arc<Mutex<Vec<Closed>>>);
+
+impl Capture {
+    /// The spans closed so far, in the order they closed.
+    pub(crate) fn spans(&self) -> Vec<Closed> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+}
+
+struct Fields<'a>(&'a mut BTreeMap<String, String>);
+
+impl Visit for Fields<'_> {
+    fn record_debug(&mut self, field: &Field, value: &dyn Debug) {
+        self.0.insert(field.name().to_owned(), format!("{value:?}"));
+    }
+    fn record_str(&mut self, field: &Field, value: &str) {
+        self.0.insert(field.name().to_owned(), value.to_owned());
+    }
+}
+
+impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Capture {
+    fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, ctx: Context<'_, S>) {
+        let Some(span) = ctx.span(id) else { return };
+        let parent = span.parent();
+        let parent_kind = parent.as_ref().and_then(|parent| {
+            parent.extensions().get::<Closed>().and_then(|c| c.fields.get("otel.kind").cloned())
+        });
+        let mut closed = Closed {
+            name: attrs.metadata().name().to_owned(),
+            parent: parent.map(|p| p.name().to_owned()),
+            parent_kind,
+            ..Closed::default()
+        };
+        attrs.record(&mut Fields(&mut closed.fields));
+        span.extensions_mut().insert(closed);
+    }
+
+    fn on_record(&self, id: &Id, values: &Record<'_>, ctx: Context<'_, S>) {
+        let Some(span) = ctx.span(id) else { return };
+        if let Some(closed) = span.extensions_mut().get_mut::<Closed>() {
+            values.record(&mut Fields(&mut closed.fields));
+        }
+    }
+
+    fn on_event(&self, event: &Event<'_>, ctx: Context<'_, S>) {
+        let Some(span) = ctx.event_span(event) else { return };
+        let mut fields = BTreeMap::new();
+        event.record(&mut Fields(&mut fields));
+        if let Some(closed) = span.extensions_mut().get_mut::<Closed>() {
+            closed.events.push(fields.get("message").cloned().unwrap_or_default());
+        }
+    }
+
+    fn on_close(&self, id: Id, ctx: Context<'_, S>) {
+        let Some(span) = ctx.span(&id) else { return };
+        if let Some(closed) = span.extensions_mut().remove::<Closed>() {
+            self.0.lock().unwrap_or_else(PoisonError::into_inner).push(closed);
+        }
+    }
+}
