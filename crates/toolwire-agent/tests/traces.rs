@@ -2,30 +2,24 @@
 //! `invoke_agent` span per run, a `chat {model}` span per model request inside it, and the
 //! tool calls' `execute_tool` spans inside those.
 
+use crate::common::{Scripted, weather};
+use crate::spans::{Closed, traced};
 use serde_json::json;
 use toolwire::ToolCall;
 use toolwire_agent::Agent;
-use tracing_subscriber::layer::SubscriberExt;
-
-use crate::common::{Scripted, weather};
-use crate::spans::{Capture, Closed};
 
 #[test]
 fn a_run_is_one_invoke_agent_span_with_a_chat_span_per_request_and_its_tools_inside() {
-    let capture = Capture::default();
-    let subscriber = tracing_subscriber::registry().with(capture.clone());
-    // One thread, so that the spawned calls see the test's subscriber too.
-    let runtime =
-        tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
     let call = ToolCall::new("call_1", "get_weather", json!({"location": "Paris"}));
-    let outcome = tracing::subscriber::with_default(subscriber, || {
+    let (outcome, spans) = traced(|| {
+        // One thread, so that the spawned calls see the test's subscriber too.
+        let runtime =
+            tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
         runtime.block_on(async {
             Agent::builder(Scripted::new(vec![vec![call]]), weather(None)).build().run("go").await
         })
     });
     assert!(outcome.is_finished(), "{:?}", outcome.stop);
-    drop(runtime);
-    let spans = capture.spans();
 
     let agents: Vec<&Closed> = spans.iter().filter(|s| s.name == "invoke_agent").collect();
     assert_eq!(agents.len(), 1, "{spans:#?}");

@@ -3,14 +3,12 @@
 //! invocation's `execute_tool` span inside it, and `error.type` `tool_error` on both for an
 //! `isError` result.
 
+use crate::common::serve;
+use crate::spans::{Closed, traced};
 use serde_json::{Value, json};
 use toolwire::{Registry, Tool, ToolResult};
 use toolwire_mcp::client::{ClientOptions, HttpConfig, RemoteServer, ServerSpec};
 use toolwire_mcp::server::HttpOptions;
-use tracing_subscriber::layer::SubscriberExt;
-
-use crate::common::serve;
-use crate::spans::{Capture, Closed};
 
 fn tools() -> Registry {
     let ok = Tool::define("ok").execute_sync(|args: Value, _| ToolResult::ok(args, "fine")).build();
@@ -24,12 +22,10 @@ fn tools() -> Registry {
 
 #[test]
 fn a_remote_call_has_a_client_and_a_server_span_with_the_tool_span_inside() {
-    let capture = Capture::default();
-    let subscriber = tracing_subscriber::registry().with(capture.clone());
-    // One thread, so that the server's tasks see the test's subscriber too.
-    let runtime =
-        tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
-    tracing::subscriber::with_default(subscriber, || {
+    let ((), spans) = traced(|| {
+        // One thread, so that the server's tasks see the test's subscriber too.
+        let runtime =
+            tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
         runtime.block_on(async {
             let addr = serve(tools(), HttpOptions::default()).await;
             let spec = ServerSpec::Http(HttpConfig::new(format!("http://{addr}/mcp")));
@@ -44,8 +40,6 @@ fn a_remote_call_has_a_client_and_a_server_span_with_the_tool_span_inside() {
             remote.close().await;
         });
     });
-    drop(runtime);
-    let spans = capture.spans();
     let named = |name: &str, kind: &str| -> Vec<Closed> {
         spans
             .iter()
@@ -109,6 +103,9 @@ mod one_trace {
         let runtime =
             tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
         tracing::subscriber::with_default(subscriber, || {
+            // Other tests run at once: see `spans::traced`.
+            std::thread::sleep(std::time::Duration::from_millis(5));
+            tracing::callsite::rebuild_interest_cache();
             runtime.block_on(async {
                 let addr = serve(super::tools(), HttpOptions::default()).await;
                 let spec = ServerSpec::Http(HttpConfig::new(format!("http://{addr}/mcp")));

@@ -4,18 +4,15 @@
 use serde_json::{Value, json};
 use toolwire::{Registry, Tool, ToolResult};
 use tracing::debug;
-use tracing_subscriber::layer::SubscriberExt;
 
-use crate::common::spans::{Capture, Closed};
+use crate::common::spans::{self, Closed};
 
 /// Runs `body` on a current-thread runtime under a capturing subscriber.
 fn traced<F: std::future::Future>(body: F) -> (F::Output, Vec<Closed>) {
-    let capture = Capture::default();
-    let subscriber = tracing_subscriber::registry().with(capture.clone());
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
-    let output = tracing::subscriber::with_default(subscriber, || runtime.block_on(body));
-    let spans = capture.spans();
-    (output, spans)
+    spans::traced(|| {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+        runtime.block_on(body)
+    })
 }
 
 fn registry() -> Registry {

@@ -88,3 +88,24 @@ impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Capture {
         }
     }
 }
+
+/// Runs `body` under a subscriber that keeps its spans (on this thread: a test runs its
+/// runtime here, current-thread); what it returned, and the spans.
+///
+/// Other tests of the binary run at once, with no subscriber: a callsite one of them
+/// registers while this subscriber is being registered can be cached as never enabled
+/// (regression: CI once saw no `invoke_agent` span). Such a registration takes microseconds,
+/// so the cache is rebuilt a little after the subscriber is in place, and every span of
+/// `body` is seen.
+pub(crate) fn traced<T>(body: impl FnOnce() -> T) -> (T, Vec<Closed>) {
+    use tracing_subscriber::layer::SubscriberExt;
+
+    let capture = Capture::default();
+    let subscriber = tracing_subscriber::registry().with(capture.clone());
+    let output = tracing::subscriber::with_default(subscriber, || {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        tracing::callsite::rebuild_interest_cache();
+        body()
+    });
+    (output, capture.spans())
+}
