@@ -35,16 +35,18 @@ pub(crate) async fn call_tool<H: Extras>(
     };
     let stateless = mrtr::is_stateless(&ctx);
     // Tasks are the 2026-07-28 extension; a client follows them if it says so.
+    // Only a tool that may be a task needs the client's capabilities read (a copy).
     let follows_tasks =
-        stateless && ctx.client_capabilities().is_some_and(|caps| caps.supports_tasks());
+        || stateless && ctx.client_capabilities().is_some_and(|caps| caps.supports_tasks());
     let as_task = match tool.task_support() {
-        TaskSupport::Required if !follows_tasks => {
+        TaskSupport::Forbidden => false,
+        TaskSupport::Required if !follows_tasks() => {
             return Err(ErrorData::missing_required_client_capability(
                 ClientCapabilities::builder().enable_tasks().build(),
             ));
         }
-        TaskSupport::Forbidden => false,
-        _ => follows_tasks,
+        TaskSupport::Required => true,
+        _ => follows_tasks(),
     };
     let permits = match limits::admit(&server.session.calls, &shared.limits) {
         Ok(permits) => permits,
