@@ -35,6 +35,7 @@ fn receipts() -> Vec<Receipt> {
             started_at: SystemTime::now(),
             duration: Duration::from_micros(40),
             result: ToolResult::ok(json!({"city": format!("City {i}"), "temp": 21}), "21 degrees"),
+            trace: None,
         })
         .collect()
 }

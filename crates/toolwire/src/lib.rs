@@ -102,6 +102,7 @@ mod schema;
 mod state;
 pub mod suspend;
 pub mod tasks;
+pub mod telemetry;
 mod tls;
 mod tool;
 #[cfg(feature = "typed")]

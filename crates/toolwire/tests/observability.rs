@@ -95,3 +95,119 @@ fn debug_steps_record_into_a_child_span_of_the_invocation() {
     assert_eq!(steps.parent.as_deref(), Some("execute_tool"));
     assert_eq!(steps.events, ["checked the forecast"]);
 }
+
+/// The spans named `execute_tool`, by the tool they ran.
+fn span_of<'a>(spans: &'a [Closed], tool: &str) -> &'a Closed {
+    let found = spans.iter().find(|s| s.name == "execute_tool" && s.fields["gen_ai.tool.name"] == tool);
+    found.unwrap_or_else(|| panic!("no execute_tool span of {tool}: {spans:#?}"))
+}
+
+#[test]
+fn every_invocation_reports_its_duration_by_tool_and_error_type() {
+    let registry = registry();
+    let (_, spans) = traced(async {
+        registry.invoke("get_weather", json!({})).await;
+        registry.invoke("sync_echo", json!({})).await;
+        registry.invoke("nope", json!({})).await;
+    });
+    for (tool, error) in [("get_weather", None), ("sync_echo", None), ("nope", Some("unknown_tool"))] {
+        let span = span_of(&spans, tool);
+        let [metric] = span.metrics.as_slice() else {
+            panic!("one measurement per invocation: {span:#?}");
+        };
+        assert_eq!(metric["metric"], "gen_ai.execute_tool.duration");
+        assert_eq!(metric["gen_ai.operation.name"], "execute_tool");
+        assert_eq!(metric["gen_ai.tool.name"], tool);
+        assert_eq!(metric["gen_ai.tool.type"], "function");
+        assert_eq!(metric.get("error.type").map(String::as_str), error, "{metric:?}");
+        let seconds: f64 = metric["value"].parse().expect("seconds");
+        assert!((0.0..10.0).contains(&seconds), "{seconds}");
+    }
+}
+
+#[test]
+fn the_policy_step_puts_its_verdict_on_the_span() {
+    let tool = |name: &str| {
+        Tool::define(name).execute_sync(|args: Value, _| ToolResult::ok(args, "done")).build().unwrap()
+    };
+    let registry = Registry::builder()
+        .register(tool("read"))
+        .register(tool("wipe"))
+        .register(tool("deploy"))
+        .policy_sync(|tool, _, _| match tool.name() {
+            "wipe" => toolwire::policy::Decision::Deny("never".into()),
+            "deploy" => toolwire::policy::Decision::Ask(toolwire::Request::new("approval", "deploy?")),
+            _ => toolwire::policy::Decision::Allow,
+        })
+        .seal()
+        .unwrap();
+    let (_, spans) = traced(async {
+        registry.invoke("read", json!({})).await;
+        registry.invoke("wipe", json!({})).await;
+        let parked = registry.invoke("deploy", json!({})).call_id("c1").await;
+        let id = parked.result.pending_request().expect("parked").id.clone();
+        let forged = toolwire::Answer::accept(format!("{id}x"), Value::Null);
+        registry.invoke("deploy", json!({})).call_id("c1").answer(forged).await;
+        let approved = toolwire::Answer::accept(id, Value::Null);
+        let done = registry.invoke("deploy", json!({})).call_id("c1").answer(approved).await;
+        assert!(done.result.is_success(), "{:?}", done.result);
+    });
+    let verdicts: Vec<(&str, &str)> = spans
+        .iter()
+        .filter(|s| s.name == "execute_tool")
+        .map(|s| (s.fields["gen_ai.tool.name"].as_str(), s.fields["toolwire.policy"].as_str()))
+        .collect();
+    let expected = [
+        ("read", "allowed"),
+        ("wipe", "denied"),
+        ("deploy", "asked"),
+        ("deploy", "refused"),
+        ("deploy", "approved"),
+    ];
+    assert_eq!(verdicts, expected);
+}
+
+#[test]
+fn arguments_and_results_go_on_the_span_only_when_content_is_recorded() {
+    let registry = registry();
+    let (_, quiet) = traced(async { registry.invoke("sync_echo", json!({"secret": 1})).await });
+    let span = span_of(&quiet, "sync_echo");
+    assert!(!span.fields.contains_key("gen_ai.tool.call.arguments"), "{span:?}");
+    assert!(!span.fields.contains_key("gen_ai.tool.call.result"), "{span:?}");
+
+    toolwire::telemetry::record_content(true);
+    let long = "x".repeat(10_000);
+    let (_, recorded) = traced(async {
+        registry.invoke("sync_echo", json!({"city": "Oslo"})).await;
+        registry.invoke("get_weather", json!({"note": long})).await;
+    });
+    toolwire::telemetry::record_content(false);
+    let span = span_of(&recorded, "sync_echo");
+    assert_eq!(span.fields["gen_ai.tool.call.arguments"], r#"{"city":"Oslo"}"#);
+    assert_eq!(span.fields["gen_ai.tool.call.result"], r#"{"city":"Oslo"}"#);
+    let clipped = &span_of(&recorded, "get_weather").fields["gen_ai.tool.call.arguments"];
+    assert!(clipped.ends_with('…'), "{clipped}");
+    assert!(clipped.len() <= toolwire::telemetry::CONTENT_LIMIT + 3, "{}", clipped.len());
+}
+
+#[test]
+fn a_receipt_carries_the_link_its_exporter_reads_off_the_span() {
+    fn reader(span: &tracing::Span) -> Option<toolwire::telemetry::TraceLink> {
+        let id = span.id()?.into_u64().to_be_bytes();
+        Some(toolwire::telemetry::TraceLink::new([7; 16], id))
+    }
+    toolwire::telemetry::link_receipts(reader);
+    let registry = registry();
+    let (receipts, spans) = traced(async {
+        vec![registry.invoke("get_weather", json!({})).await, registry.invoke("nope", json!({})).await]
+    });
+    assert_eq!(spans.iter().filter(|s| s.name == "execute_tool").count(), 2);
+    for receipt in &receipts {
+        let link = receipt.trace.unwrap_or_else(|| panic!("a link: {receipt:?}"));
+        assert_eq!(link.trace_id, [7; 16]);
+        assert_ne!(link.span_id, [0; 8]);
+        let json = serde_json::to_value(receipt).unwrap();
+        assert_eq!(json["trace"]["trace_id"], "07".repeat(16));
+    }
+    assert_ne!(receipts[0].trace, receipts[1].trace, "each invocation has its own span");
+}

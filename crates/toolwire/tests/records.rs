@@ -7,6 +7,7 @@ use proptest::prelude::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
+use toolwire::telemetry::TraceLink;
 use toolwire::{Answer, CallId, FailureKind, InvocationId, Receipt, Request, ToolCall, ToolResult};
 
 /// Any JSON value, up to a few levels deep, floats included.
@@ -81,14 +82,16 @@ fn any_receipt() -> impl Strategy<Value = Receipt> {
         0u32..1_000_000_000,
         any::<u64>(),
         any_result(),
+        proptest::option::of(any::<([u8; 16], [u8; 8])>()),
     )
-        .prop_map(|(tool, call_id, secs, nanos, duration, result)| Receipt {
+        .prop_map(|(tool, call_id, secs, nanos, duration, result, trace)| Receipt {
             invocation_id: InvocationId::new(),
             tool: Arc::from(tool),
             call_id: call_id.map(CallId::from),
             started_at: UNIX_EPOCH + Duration::new(secs % 253_402_300_799, nanos),
             duration: Duration::from_nanos(duration),
             result,
+            trace: trace.map(|(trace_id, span_id)| TraceLink::new(trace_id, span_id)),
         })
 }
 
@@ -171,6 +174,7 @@ fn a_receipt_serializes_its_failure_kind_beside_the_seeds_shape() {
         started_at: UNIX_EPOCH + Duration::new(1_795_003_199, 123_456_789),
         duration: Duration::from_micros(1500),
         result: ToolResult::failed(FailureKind::Denied, "no"),
+        trace: None,
     };
     let value = serde_json::to_value(&receipt).unwrap();
     assert_eq!(value["failure"], "denied");

@@ -65,6 +65,7 @@ pub(super) fn own_receipt(
         started_at,
         duration: started_at.elapsed().unwrap_or(Duration::ZERO),
         result,
+        trace: None,
     }
 }
 

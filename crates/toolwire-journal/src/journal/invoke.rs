@@ -178,10 +178,9 @@ impl JournaledCall {
         let (idempotent, checker) = (found.is_idempotent(), found.clone());
         let digest = call_digest(&tool, &call_id, &arguments);
         let started = SystemTime::now();
-        if let Some(mut receipt) = self.engine.completed(&call_id, &digest).await? {
+        if let Some(receipt) = self.engine.completed(&call_id, &digest).await? {
             // A replay reads; it takes no lock and waits for no writer.
-            receipt.result = checker.check_output(receipt.result);
-            return Ok(receipt);
+            return Ok(checker.replay(receipt));
         }
         let json =
             serde_json::to_string(&arguments).map_err(|e| JournalError::corrupt("arguments", e))?;
@@ -190,11 +189,7 @@ impl JournaledCall {
                 self.engine.new_claim(&call_id, &tool, digest.clone(), json.clone(), idempotent);
             let refused = match self.engine.write(claim).await? {
                 Claimed::Run { attempt } => break attempt,
-                Claimed::Replay { receipt } => {
-                    let mut receipt = read_receipt(&receipt)?;
-                    receipt.result = checker.check_output(receipt.result);
-                    return Ok(receipt);
-                }
+                Claimed::Replay { receipt } => return Ok(checker.replay(read_receipt(&receipt)?)),
                 Claimed::Suspended { receipt } => return read_receipt(&receipt),
                 Claimed::Mismatch { tool: first } => mismatch(&tool, &call_id, &first),
                 Claimed::Unknown { attempt, started_at } => {

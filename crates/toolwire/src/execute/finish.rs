@@ -3,6 +3,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
+use std::time::Instant;
 
 use tracing::Span;
 
@@ -10,24 +11,40 @@ use super::outcome::{hook_panicked, invalid_output, settle};
 use crate::abort::AbortSignal;
 use crate::context::ToolContext;
 use crate::policy::{Approvals, Purpose, call_digest};
-use crate::record::{CallId, ToolResult};
+use crate::record::{CallId, Receipt, ToolResult};
+use crate::telemetry::{self, TraceLink};
 use crate::tool::Tool;
 
-/// The invocation's span.
+/// The invocation's span, and when it started while it is recorded.
 pub(super) struct Trace {
     pub(super) span: Span,
+    started: Option<Instant>,
 }
 
 impl Trace {
     pub(super) fn new(span: Span) -> Self {
-        Self { span }
+        let started = (!span.is_disabled()).then(Instant::now);
+        Self { span, started }
     }
 
-    /// Records the outcome on the span (its duration is the span's own).
-    pub(super) fn end(&self, result: &ToolResult) {
-        if !self.span.is_disabled() {
-            super::span::record_outcome(&self.span, result);
+    /// Records the arguments on the span, when content is recorded.
+    pub(super) fn arguments(&self, args: &serde_json::Value) {
+        if self.started.is_some() && telemetry::content_on() {
+            self.span.record("gen_ai.tool.call.arguments", telemetry::clipped(args));
         }
+    }
+
+    /// Records the outcome on the span (its duration is the span's own), reports the
+    /// duration metric, and gives the span's link for the receipt. A span that is not
+    /// recorded costs nothing here.
+    pub(super) fn end(&self, tool: &str, result: &ToolResult) -> Option<TraceLink> {
+        let started = self.started?;
+        let error = super::span::record_outcome(&self.span, result);
+        if telemetry::content_on() {
+            self.span.record("gen_ai.tool.call.result", telemetry::clipped(result.json()));
+        }
+        telemetry::tool_duration(tool, error, started.elapsed());
+        telemetry::link_of(&self.span)
     }
 }
 
@@ -123,4 +140,23 @@ pub(crate) fn check_replayed(tool: &Tool, mut result: ToolResult) -> ToolResult 
     parse_output(tool, &mut result);
     check_output(tool, &mut result);
     result
+}
+
+/// A stored `receipt` of `tool` handed back again: its result through the output steps,
+/// inside an `execute_tool` span marked `toolwire.replayed`. No duration is reported: the
+/// tool did not run.
+pub(crate) fn replay(tool: &Tool, mut receipt: Receipt) -> Receipt {
+    let span = super::span::invocation(
+        tool.name(),
+        tool.description(),
+        receipt.invocation_id,
+        receipt.call_id.as_deref(),
+    );
+    let _entered = span.enter();
+    receipt.result = check_replayed(tool, receipt.result);
+    if !span.is_disabled() {
+        span.record("toolwire.replayed", true);
+        super::span::record_outcome(&span, &receipt.result);
+    }
+    receipt
 }

@@ -12,6 +12,7 @@ use super::race::Race;
 use super::start::{Started, start};
 use crate::record::{FailureKind, ToolResult};
 use crate::schema::drop_iteratively;
+use crate::telemetry::TraceLink;
 use crate::tool::Tool;
 
 /// The future of one call, made by awaiting an [`Execution`](super::Execution). It always
@@ -28,6 +29,8 @@ use crate::tool::Tool;
 #[must_use = "futures do nothing unless polled"]
 pub struct ExecuteFuture {
     state: State,
+    /// The link of the call's span, once it has ended, for a registry's receipt.
+    link: Option<TraceLink>,
 }
 
 /// Where a call is; the states share their storage.
@@ -43,7 +46,12 @@ enum State {
 
 impl ExecuteFuture {
     pub(crate) fn new(tool: Tool, input: Value, options: Options) -> Self {
-        Self { state: State::Ready { tool: Some(tool), input, options } }
+        Self { state: State::Ready { tool: Some(tool), input, options }, link: None }
+    }
+
+    /// The link of the ended call's span, if it was recorded and an exporter links spans.
+    pub(crate) fn take_link(&mut self) -> Option<TraceLink> {
+        self.link.take()
     }
 
     /// Gives the call its invocation id, if it has not started yet.
@@ -64,8 +72,9 @@ impl Future for ExecuteFuture {
                 return Poll::Ready(polled_after_completion());
             };
             match start(tool, mem::take(input), options) {
-                Started::Done(result) => {
+                Started::Done(result, link) => {
                     this.state = State::Done;
+                    this.link = link;
                     return Poll::Ready(result);
                 }
                 Started::Running(race) => this.state = State::Running(race),
@@ -74,7 +83,8 @@ impl Future for ExecuteFuture {
         let State::Running(race) = &mut this.state else {
             return Poll::Ready(polled_after_completion());
         };
-        let result = ready!(Pin::new(race).poll(cx));
+        let result = ready!(Pin::new(&mut *race).poll(cx));
+        this.link = race.link.take();
         this.state = State::Done;
         Poll::Ready(result)
     }

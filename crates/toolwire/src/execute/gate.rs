@@ -79,7 +79,28 @@ impl Gate {
     /// - Any other answer fails the call when the decision asks, or in a registry (which
     ///   binds every request it hands out); outside one it goes to the handler, unchecked.
     /// - With no answer, an `Ask` parks the call with a bound request.
+    ///
+    /// The verdict goes on the invocation's span as `toolwire.policy`.
     pub(super) fn settle(
+        &self,
+        tool: &Tool,
+        args: &Value,
+        ctx: &mut ToolContext,
+        decision: Decision,
+    ) -> Result<Option<SpentApproval>, ToolResult> {
+        let refusal = matches!(decision, Decision::Deny(_));
+        let settled = self.apply(tool, args, ctx, decision);
+        super::span::record_policy(match &settled {
+            Err(_) if refusal => "denied",
+            Err(result) if result.pending_request().is_some() => "asked",
+            Err(_) => "refused",
+            Ok(Some(_)) => "approved",
+            Ok(None) => "allowed",
+        });
+        settled
+    }
+
+    fn apply(
         &self,
         tool: &Tool,
         args: &Value,

@@ -58,7 +58,7 @@ use std::future::IntoFuture;
 use serde_json::Value;
 
 pub use call_options::CallOptions;
-pub(crate) use finish::check_replayed;
+pub(crate) use finish::{check_replayed, replay};
 pub use future::ExecuteFuture;
 pub(crate) use options::{Options, call_options};
 pub(crate) use outcome::drop_quietly;

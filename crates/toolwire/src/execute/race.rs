@@ -14,6 +14,7 @@ use std::time::Duration;
 use tokio::time::{Instant, Sleep};
 
 use super::finish::{Finish, Trace};
+use crate::telemetry::TraceLink;
 use super::outcome::{aborted, drop_quietly, panicked, timed_out};
 use crate::abort::{AbortController, deadline_reason};
 use crate::handler::BoxFuture;
@@ -51,6 +52,8 @@ pub(super) struct Race {
     controller: Option<AbortController>,
     finish: Finish,
     trace: Trace,
+    /// The link of the call's span, once it has ended.
+    pub(super) link: Option<TraceLink>,
 }
 
 /// The three contestants.
@@ -72,7 +75,7 @@ impl Race {
         let waiter = finish.signal.can_fire().then(|| Box::pin(finish.signal.aborted()) as Waiter);
         let timer = timer.map(|(deadline, sleep)| (deadline.timeout, Box::pin(sleep)));
         let contest = Contest { work: Some(work), waiter, timer };
-        Self { contest, controller, finish, trace }
+        Self { contest, controller, finish, trace, link: None }
     }
 }
 
@@ -129,7 +132,7 @@ impl Future for Race {
     type Output = ToolResult;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResult> {
-        let Race { contest, controller, finish, trace } = self.get_mut();
+        let Race { contest, controller, finish, trace, link } = self.get_mut();
         let _entered = (!trace.span.is_disabled()).then(|| trace.span.enter());
         let winner = match contest.poll_winner(cx) {
             Poll::Ready(winner) => winner,
@@ -137,7 +140,7 @@ impl Future for Race {
         };
         let mut result = settle(contest, controller.take(), finish, winner);
         finish.run(&mut result, &trace.span);
-        trace.end(&result);
+        *link = trace.end(finish.tool.name(), &result);
         Poll::Ready(result)
     }
 }

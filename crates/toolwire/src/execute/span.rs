@@ -2,7 +2,8 @@
 //! conventions (semantic-conventions-genai v0.1.0, "Development") describe a tool execution:
 //! `execute_tool {gen_ai.tool.name}`, kind INTERNAL, with the `gen_ai.*` attributes the
 //! conventions require and recommend, `error.type` on failure, and toolwire's own facts
-//! under `toolwire.*`. `tracing-opentelemetry` reads `otel.name` and `otel.kind` as the
+//! under `toolwire.*` (the invocation id, the outcome, the policy step's verdict, and whether
+//! a journal replayed the result). `tracing-opentelemetry` reads `otel.name` and `otel.kind` as the
 //! exported span's name and kind.
 //!
 //! The fields are computed only when a subscriber takes the span: with none, making it costs
@@ -42,27 +43,39 @@ pub(crate) fn invocation(
         gen_ai.tool.type = "function",
         gen_ai.tool.description = description,
         gen_ai.tool.call.id = call_id,
+        gen_ai.tool.call.arguments = tracing::field::Empty,
+        gen_ai.tool.call.result = tracing::field::Empty,
         "error.type" = tracing::field::Empty,
         otel.status_code = tracing::field::Empty,
         toolwire.invocation_id = %invocation_id,
         toolwire.outcome = tracing::field::Empty,
+        toolwire.policy = tracing::field::Empty,
+        toolwire.replayed = tracing::field::Empty,
     )
 }
 
 /// Records how the invocation ended on its `span`: `toolwire.outcome` always, and on a
 /// failure `error.type` (the failure's kind, such as `timed_out`) and an error status.
-pub(crate) fn record_outcome(span: &Span, result: &ToolResult) {
-    match result.failure_kind() {
-        None => {
-            span.record("toolwire.outcome", "success");
-        }
-        Some(kind) => {
-            span.record("toolwire.outcome", kind.as_str());
-            // A call that waits for an answer has not failed.
-            if kind != FailureKind::Pending {
-                span.record("error.type", kind.as_str());
-                span.record("otel.status_code", "ERROR");
-            }
-        }
+/// Returns the `error.type`, if any.
+pub(crate) fn record_outcome(span: &Span, result: &ToolResult) -> Option<&'static str> {
+    let Some(kind) = result.failure_kind() else {
+        span.record("toolwire.outcome", "success");
+        return None;
+    };
+    span.record("toolwire.outcome", kind.as_str());
+    // A call that waits for an answer has not failed.
+    if kind == FailureKind::Pending {
+        return None;
     }
+    span.record("error.type", kind.as_str());
+    span.record("otel.status_code", "ERROR");
+    Some(kind.as_str())
+}
+
+/// Records the policy step's verdict on the current span (the invocation's, while the
+/// step runs): `allowed`, `denied` (by the policy), `asked` (parked for an answer),
+/// `approved` (by an answer checked and spent), or `refused` (an answer declined, forged,
+/// or made for another call).
+pub(crate) fn record_policy(verdict: &'static str) {
+    Span::current().record("toolwire.policy", verdict);
 }

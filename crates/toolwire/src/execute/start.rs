@@ -17,11 +17,13 @@ use crate::abort::{AbortController, AbortSignal};
 use crate::context::ToolContext;
 use crate::record::ToolResult;
 use crate::schema::drop_iteratively;
+use crate::telemetry::TraceLink;
 use crate::tool::Tool;
 
 /// What the first poll produced.
 pub(super) enum Started {
-    Done(ToolResult),
+    /// The result, and the link of the call's span, if it is recorded and linked.
+    Done(ToolResult, Option<TraceLink>),
     Running(Race),
 }
 
@@ -40,17 +42,18 @@ pub(super) fn start(tool: Tool, input: Value, options: &mut Options) -> Started 
     let entered = trace.span.enter();
     if let Err(result) = early_exit(&tool, &signal, timeout) {
         drop_iteratively(input);
-        trace.end(&result);
-        return Started::Done(result);
+        let link = trace.end(tool.name(), &result);
+        return Started::Done(result, link);
     }
     let state = std::mem::take(&mut options.state);
     let args = match admit(&tool, input, options.limits, state.as_any()) {
         Ok(args) => args,
         Err(result) => {
-            trace.end(&result);
-            return Started::Done(result);
+            let link = trace.end(tool.name(), &result);
+            return Started::Done(result, link);
         }
     };
+    trace.arguments(&args);
     let approvals = options.approvals.take();
     let binding = approvals.as_ref().map(|approvals| {
         let call_id = options.call_id.clone();
@@ -74,8 +77,8 @@ pub(super) fn start(tool: Tool, input: Value, options: &mut Options) -> Started 
         Body::Done(result) => {
             let mut result = result;
             finish.run(&mut result, &trace.span);
-            trace.end(&result);
-            Started::Done(result)
+            let link = trace.end(finish.tool.name(), &result);
+            Started::Done(result, link)
         }
         Body::Race(work, timer) => {
             drop(entered);

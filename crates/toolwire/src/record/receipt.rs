@@ -9,6 +9,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use super::call::CallId;
 use super::id::InvocationId;
 use super::result::{FailureKind, ToolResult};
+use crate::telemetry::TraceLink;
 
 /// What happened in one invocation through a [`Registry`](crate::Registry).
 ///
@@ -16,7 +17,8 @@ use super::result::{FailureKind, ToolResult};
 /// `{"invocation_id", "tool", "call_id", "started_at", "duration_ns", "failure", "result"}`:
 /// `started_at` is an RFC 3339 UTC timestamp with nanoseconds, `duration_ns` a whole number of
 /// nanoseconds, `failure` the [`FailureKind`] of a failed call (`null` for a success), and
-/// `result` the [`ToolResult`] in the seeds' shape, as the model sees it. It reads back equal.
+/// `result` the [`ToolResult`] in the seeds' shape, as the model sees it; a receipt linked to
+/// its span adds `"trace": {"trace_id", "span_id"}`. It reads back equal.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Receipt {
     /// Unique per invocation; the same id the handler saw in its context.
@@ -32,6 +34,9 @@ pub struct Receipt {
     pub duration: Duration,
     /// What the model reads.
     pub result: ToolResult,
+    /// The trace and span of the invocation's `execute_tool` span, when an exporter linked
+    /// it (see [`telemetry::link_receipts`](crate::telemetry::link_receipts)).
+    pub trace: Option<TraceLink>,
 }
 
 impl Receipt {
@@ -63,6 +68,7 @@ impl Receipt {
             started_at: SystemTime::now(),
             duration: Duration::ZERO,
             result,
+            trace: None,
         }
     }
 }
@@ -77,6 +83,8 @@ struct Wire<R> {
     duration_ns: u64,
     failure: Option<FailureKind>,
     result: R,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    trace: Option<TraceLink>,
 }
 
 impl Serialize for Receipt {
@@ -89,6 +97,7 @@ impl Serialize for Receipt {
             duration_ns: u64::try_from(self.duration.as_nanos()).unwrap_or(u64::MAX),
             failure: self.result.failure_kind(),
             result: &self.result,
+            trace: self.trace,
         }
         .serialize(serializer)
     }
@@ -107,6 +116,7 @@ impl<'de> Deserialize<'de> for Receipt {
             started_at,
             duration: Duration::from_nanos(wire.duration_ns),
             result,
+            trace: wire.trace,
         })
     }
 }

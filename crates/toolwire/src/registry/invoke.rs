@@ -157,7 +157,8 @@ impl Label {
     pub(super) fn receipt(self, result: ToolResult) -> Receipt {
         let Label { tool, call_id, invocation_id, on_receipt } = self;
         let (started_at, duration) = (SystemTime::now(), Default::default());
-        let receipt = Receipt { invocation_id, tool, call_id, started_at, duration, result };
+        let receipt =
+            Receipt { invocation_id, tool, call_id, started_at, duration, result, trace: None };
         report(on_receipt.as_ref(), &receipt);
         receipt
     }
@@ -194,6 +195,7 @@ impl InvokeFuture {
             started_at: started.wall,
             duration: started.at.elapsed(),
             result,
+            trace: None,
         }
     }
 }
@@ -205,21 +207,27 @@ impl Future for InvokeFuture {
         let this = self.get_mut();
         let started = this.start();
         let mut report_it = true;
-        let result = match &mut this.body {
-            Body::Known(call) => ready!(Pin::new(call).poll(cx)),
+        let (result, trace) = match &mut this.body {
+            Body::Known(call) => {
+                let result = ready!(Pin::new(&mut *call).poll(cx));
+                (result, call.take_link())
+            }
             Body::Failed(_) | Body::Done => match mem::replace(&mut this.body, Body::Done) {
                 Body::Failed(failure) => {
-                    trace_failed(&this.tool, started.id, this.call_id.as_deref(), &failure);
-                    *failure
+                    let link =
+                        trace_failed(&this.tool, started.id, this.call_id.as_deref(), &failure);
+                    (*failure, link)
                 }
                 _ => {
                     report_it = false; // the hook saw this call's receipt already
-                    ToolResult::failed(FailureKind::Handler, "invocation polled after it completed")
+                    let text = "invocation polled after it completed";
+                    (ToolResult::failed(FailureKind::Handler, text), None)
                 }
             },
         };
         this.body = Body::Done;
-        let receipt = this.receipt(started, result);
+        let mut receipt = this.receipt(started, result);
+        receipt.trace = trace;
         if report_it {
             report(this.on_receipt.as_ref(), &receipt);
         }
@@ -247,17 +255,21 @@ impl Drop for InvokeFuture {
     }
 }
 
-/// The one span of an invocation that failed before it started.
+/// The one span of an invocation that failed before it started, and its link.
 fn trace_failed(
     tool: &str,
     invocation_id: InvocationId,
     call_id: Option<&str>,
     failure: &ToolResult,
-) {
+) -> Option<crate::telemetry::TraceLink> {
     let span = crate::execute::span::invocation(tool, None, invocation_id, call_id);
-    if !span.is_disabled() {
-        crate::execute::span::record_outcome(&span, failure);
+    if span.is_disabled() {
+        return None;
     }
+    let _entered = span.enter();
+    let error = crate::execute::span::record_outcome(&span, failure);
+    crate::telemetry::tool_duration(tool, error, std::time::Duration::ZERO);
+    crate::telemetry::link_of(&span)
 }
 
 impl fmt::Debug for Invocation {

@@ -132,6 +132,13 @@ impl Tool {
         crate::execute::check_replayed(self, result)
     }
 
+    /// A stored `receipt` of this tool, handed back instead of running the tool again (a
+    /// journal's replay): its result goes through [`check_output`](Self::check_output),
+    /// inside an `execute_tool` span marked `toolwire.replayed = true`.
+    pub fn replay(&self, receipt: crate::Receipt) -> crate::Receipt {
+        crate::execute::replay(self, receipt)
+    }
+
     /// The grouping declared with [`ToolBuilder::kind`], if any.
     pub fn kind(&self) -> Option<&str> {
         self.inner.hooks.kind.as_deref()

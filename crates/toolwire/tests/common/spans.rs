@@ -1,5 +1,5 @@
 //! A `tracing` layer that keeps every span as it closes: its name, its parent's name and
-//! `otel.kind`, its fields and the messages of the events inside it. The span tests of
+//! `otel.kind`, its fields, the messages of the events inside it, and its metric events. The span tests of
 //! toolwire, toolwire-agent and toolwire-mcp use it (the last two by `#[path]`).
 
 #![allow(dead_code, reason = "each test binary reads a part of it")]
@@ -24,6 +24,8 @@ pub(crate) struct Closed {
     pub(crate) parent_kind: Option<String>,
     pub(crate) fields: BTreeMap<String, String>,
     pub(crate) events: Vec<String>,
+    /// The fields of the metric events (target `toolwire_metrics`) inside it.
+    pub(crate) metrics: Vec<BTreeMap<String, String>>,
 }
 
 /// The layer; its clones share what they keep.
@@ -76,7 +78,11 @@ impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Capture {
         let Some(span) = ctx.event_span(event) else { return };
         let mut fields = BTreeMap::new();
         event.record(&mut Fields(&mut fields));
-        if let Some(closed) = span.extensions_mut().get_mut::<Closed>() {
+        let mut extensions = span.extensions_mut();
+        let Some(closed) = extensions.get_mut::<Closed>() else { return };
+        if event.metadata().target() == toolwire::telemetry::METRICS_TARGET {
+            closed.metrics.push(fields);
+        } else {
             closed.events.push(fields.get("message").cloned().unwrap_or_default());
         }
     }

@@ -96,5 +96,6 @@ fn expired_receipt(row: &RequestRow, now: i64) -> Receipt {
         started_at: time_of(now),
         duration: Duration::ZERO,
         result: ToolResult::failed(FailureKind::Denied, text),
+        trace: None,
     }
 }
