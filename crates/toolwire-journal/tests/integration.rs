@@ -18,3 +18,7 @@ mod runs;
 mod spent;
 mod suspensions;
 mod tasks;
+mod traces;
+
+#[path = "../../toolwire/tests/common/spans.rs"]
+mod spans;
