@@ -1,18 +1,23 @@
-//! [`install`]: the OTLP exporter, the bridge from `tracing`, and the global subscriber.
+//! [`install`]: the OTLP exporters, the bridge from `tracing`, and the global subscriber.
 
 use std::fmt;
 
-use opentelemetry::trace::TracerProvider as _;
-use opentelemetry_otlp::{Protocol, SpanExporter, WithExportConfig};
+use opentelemetry::metrics::MeterProvider as _;
+use opentelemetry::trace::{TraceContextExt as _, TracerProvider as _};
+use opentelemetry_otlp::{MetricExporter, Protocol, SpanExporter, WithExportConfig};
 use opentelemetry_sdk::Resource;
+use opentelemetry_sdk::metrics::{PeriodicReader, SdkMeterProvider};
 use opentelemetry_sdk::trace::SdkTracerProvider;
+use toolwire::telemetry::{self, METRICS_TARGET, TraceLink};
 use tracing::Level;
+use tracing_opentelemetry::OpenTelemetrySpanExt as _;
 use tracing_subscriber::Layer;
-use tracing_subscriber::filter::Targets;
+use tracing_subscriber::filter::{LevelFilter, Targets};
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 
 use crate::OtelConfig;
+use crate::metrics::MetricsLayer;
 
 /// Why the export could not be set up.
 #[derive(Debug)]
@@ -30,22 +35,29 @@ impl std::error::Error for OtelError {}
 /// last batch (a few seconds at most, when the receiver is slow or gone).
 #[must_use = "dropping the guard stops the export"]
 pub struct OtelGuard {
-    provider: SdkTracerProvider,
+    traces: SdkTracerProvider,
+    metrics: Option<SdkMeterProvider>,
 }
 
 impl OtelGuard {
-    /// Sends the spans ended so far, now.
+    /// Sends the spans ended and the metrics recorded so far, now.
     pub fn flush(&self) {
-        if let Err(error) = self.provider.force_flush() {
+        if let Err(error) = self.traces.force_flush() {
             eprintln!("warning: the traces could not all be sent: {error}");
+        }
+        if let Some(Err(error)) = self.metrics.as_ref().map(SdkMeterProvider::force_flush) {
+            eprintln!("warning: the metrics could not all be sent: {error}");
         }
     }
 }
 
 impl Drop for OtelGuard {
     fn drop(&mut self) {
-        if let Err(error) = self.provider.shutdown() {
+        if let Err(error) = self.traces.shutdown() {
             eprintln!("warning: the traces could not all be sent: {error}");
+        }
+        if let Some(Err(error)) = self.metrics.as_ref().map(SdkMeterProvider::shutdown) {
+            eprintln!("warning: the metrics could not all be sent: {error}");
         }
     }
 }
@@ -56,39 +68,77 @@ impl fmt::Debug for OtelGuard {
     }
 }
 
-/// Sends toolwire's spans to `config`'s receiver from now on: installs the global
-/// `tracing` subscriber, with the spans of toolwire's crates from DEBUG up (every
-/// `execute_tool` span) and every other crate's from INFO up, batched on a thread of its
-/// own.
+/// Sends toolwire's spans and metrics to `config`'s receiver from now on.
+///
+/// - It installs the global `tracing` subscriber, with the spans of toolwire's crates from
+///   DEBUG up (every `execute_tool` span) and every other crate's from INFO up, batched on a
+///   thread of its own;
+/// - toolwire's metric events become the conventions' histograms, sent every
+///   [`metric_interval`](OtelConfig::metric_interval), unless metrics are off;
+/// - every receipt carries the trace and span ids of its invocation
+///   (`toolwire::telemetry::link_receipts`);
+/// - spans carry arguments and results when [`capture_content`](OtelConfig::capture_content)
+///   is on.
 ///
 /// Call it before starting a Tokio runtime, and drop the guard after the runtime has
-/// stopped: the exporter's client blocks.
+/// stopped: the exporters' client blocks.
 ///
 /// # Errors
 ///
-/// When the exporter cannot be built, or a global subscriber is set already.
+/// When an exporter cannot be built, or a global subscriber is set already.
 pub fn install(config: OtelConfig) -> Result<OtelGuard, OtelError> {
     toolwire::install_tls_provider();
+    let resource = Resource::builder().with_service_name(config.service_name.clone()).build();
     let exporter = SpanExporter::builder()
         .with_http()
         .with_protocol(Protocol::HttpBinary)
         .with_endpoint(config.traces_url())
         .build()
         .map_err(|error| OtelError(error.to_string()))?;
-    let resource = Resource::builder().with_service_name(config.service_name.clone()).build();
-    let provider =
-        SdkTracerProvider::builder().with_batch_exporter(exporter).with_resource(resource).build();
-    let tracer = provider.tracer("toolwire");
-    let filter = Targets::new()
+    let traces = SdkTracerProvider::builder()
+        .with_batch_exporter(exporter)
+        .with_resource(resource.clone())
+        .build();
+    let metrics = config.metrics.then(|| meter_provider(&config, resource)).transpose()?;
+    let spans = Targets::new()
+        .with_target(METRICS_TARGET, LevelFilter::OFF)
         .with_target("toolwire", Level::DEBUG)
         .with_target("toolwire_agent", Level::DEBUG)
         .with_target("toolwire_mcp", Level::DEBUG)
         .with_target("toolwire_journal", Level::DEBUG)
         .with_default(Level::INFO);
-    let layer = tracing_opentelemetry::layer().with_tracer(tracer).with_filter(filter);
+    let trace_layer =
+        tracing_opentelemetry::layer().with_tracer(traces.tracer("toolwire")).with_filter(spans);
+    let metrics_layer = metrics.as_ref().map(|provider| {
+        let layer = MetricsLayer::new(&provider.meter("toolwire"));
+        layer.with_filter(Targets::new().with_target(METRICS_TARGET, Level::TRACE))
+    });
     tracing_subscriber::registry()
-        .with(layer)
+        .with(trace_layer)
+        .with(metrics_layer)
         .try_init()
         .map_err(|error| OtelError(format!("a tracing subscriber is set already: {error}")))?;
-    Ok(OtelGuard { provider })
+    telemetry::link_receipts(span_link);
+    telemetry::record_content(config.capture_content);
+    Ok(OtelGuard { traces, metrics })
+}
+
+/// The metrics' provider: OTLP over HTTP, read every `config.metric_interval`.
+fn meter_provider(config: &OtelConfig, resource: Resource) -> Result<SdkMeterProvider, OtelError> {
+    let exporter = MetricExporter::builder()
+        .with_http()
+        .with_protocol(Protocol::HttpBinary)
+        .with_endpoint(config.metrics_url())
+        .build()
+        .map_err(|error| OtelError(error.to_string()))?;
+    let reader = PeriodicReader::builder(exporter).with_interval(config.metric_interval).build();
+    Ok(SdkMeterProvider::builder().with_reader(reader).with_resource(resource).build())
+}
+
+/// The OpenTelemetry ids of `span`, as the bridge assigned them.
+fn span_link(span: &tracing::Span) -> Option<TraceLink> {
+    let context = span.context();
+    let span = context.span();
+    let ids = span.span_context();
+    ids.is_valid().then(|| TraceLink::new(ids.trace_id().to_bytes(), ids.span_id().to_bytes()))
 }

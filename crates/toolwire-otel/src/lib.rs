@@ -20,6 +20,7 @@
 
 mod config;
 mod install;
+mod metrics;
 
 pub use config::OtelConfig;
 pub use install::{OtelError, OtelGuard, install};

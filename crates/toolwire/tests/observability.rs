@@ -98,7 +98,8 @@ fn debug_steps_record_into_a_child_span_of_the_invocation() {
 
 /// The spans named `execute_tool`, by the tool they ran.
 fn span_of<'a>(spans: &'a [Closed], tool: &str) -> &'a Closed {
-    let found = spans.iter().find(|s| s.name == "execute_tool" && s.fields["gen_ai.tool.name"] == tool);
+    let found =
+        spans.iter().find(|s| s.name == "execute_tool" && s.fields["gen_ai.tool.name"] == tool);
     found.unwrap_or_else(|| panic!("no execute_tool span of {tool}: {spans:#?}"))
 }
 
@@ -110,7 +111,9 @@ fn every_invocation_reports_its_duration_by_tool_and_error_type() {
         registry.invoke("sync_echo", json!({})).await;
         registry.invoke("nope", json!({})).await;
     });
-    for (tool, error) in [("get_weather", None), ("sync_echo", None), ("nope", Some("unknown_tool"))] {
+    for (tool, error) in
+        [("get_weather", None), ("sync_echo", None), ("nope", Some("unknown_tool"))]
+    {
         let span = span_of(&spans, tool);
         let [metric] = span.metrics.as_slice() else {
             panic!("one measurement per invocation: {span:#?}");
@@ -128,7 +131,10 @@ fn every_invocation_reports_its_duration_by_tool_and_error_type() {
 #[test]
 fn the_policy_step_puts_its_verdict_on_the_span() {
     let tool = |name: &str| {
-        Tool::define(name).execute_sync(|args: Value, _| ToolResult::ok(args, "done")).build().unwrap()
+        Tool::define(name)
+            .execute_sync(|args: Value, _| ToolResult::ok(args, "done"))
+            .build()
+            .unwrap()
     };
     let registry = Registry::builder()
         .register(tool("read"))
@@ -136,7 +142,9 @@ fn the_policy_step_puts_its_verdict_on_the_span() {
         .register(tool("deploy"))
         .policy_sync(|tool, _, _| match tool.name() {
             "wipe" => toolwire::policy::Decision::Deny("never".into()),
-            "deploy" => toolwire::policy::Decision::Ask(toolwire::Request::new("approval", "deploy?")),
+            "deploy" => {
+                toolwire::policy::Decision::Ask(toolwire::Request::new("approval", "deploy?"))
+            }
             _ => toolwire::policy::Decision::Allow,
         })
         .seal()
@@ -199,7 +207,10 @@ fn a_receipt_carries_the_link_its_exporter_reads_off_the_span() {
     toolwire::telemetry::link_receipts(reader);
     let registry = registry();
     let (receipts, spans) = traced(async {
-        vec![registry.invoke("get_weather", json!({})).await, registry.invoke("nope", json!({})).await]
+        vec![
+            registry.invoke("get_weather", json!({})).await,
+            registry.invoke("nope", json!({})).await,
+        ]
     });
     assert_eq!(spans.iter().filter(|s| s.name == "execute_tool").count(), 2);
     for receipt in &receipts {

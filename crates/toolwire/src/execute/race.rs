@@ -14,11 +14,11 @@ use std::time::Duration;
 use tokio::time::{Instant, Sleep};
 
 use super::finish::{Finish, Trace};
-use crate::telemetry::TraceLink;
 use super::outcome::{aborted, drop_quietly, panicked, timed_out};
 use crate::abort::{AbortController, deadline_reason};
 use crate::handler::BoxFuture;
 use crate::record::ToolResult;
+use crate::telemetry::TraceLink;
 
 /// A call's time budget: when it ends, and how long it was.
 #[derive(Clone, Copy)]

@@ -23,8 +23,8 @@ mod metric;
 
 pub use content::{CONTENT_LIMIT, record_content};
 pub(crate) use content::{clipped, content_on};
-pub use link::{LinkReader, TraceLink, link_receipts};
 pub(crate) use link::link_of;
+pub use link::{LinkReader, TraceLink, link_receipts};
 pub(crate) use metric::tool_duration;
 
 /// The target of toolwire's metric events (see the [module docs](self)).
