@@ -24,6 +24,7 @@ use tokio::sync::Notify;
 use toolwire::{Provider, Registry, Tool, ToolCall, ToolResult};
 use toolwire_agent::{
     Agent, BoxFuture, Error, Finish, IgnoreTurn, ModelClient, ModelRequest, ModelTurn, TurnSink,
+    Usage,
 };
 
 fn runtime() -> Runtime {
@@ -55,7 +56,13 @@ impl Ready {
             .collect();
         let assistant = vec![json!({"role": "assistant", "content": null, "tool_calls": wire})];
         Self {
-            turn: ModelTurn { assistant, calls, text: String::new(), finish: Finish::ToolCalls },
+            turn: ModelTurn {
+                assistant,
+                calls,
+                text: String::new(),
+                finish: Finish::ToolCalls,
+                usage: Usage::default(),
+            },
         }
     }
 }
@@ -160,7 +167,13 @@ impl ModelClient for Writing {
                 }
             }
             let assistant = vec![toolwire_agent_history(&calls)];
-            Ok(ModelTurn { assistant, calls, text: String::new(), finish: Finish::ToolCalls })
+            Ok(ModelTurn {
+                assistant,
+                calls,
+                text: String::new(),
+                finish: Finish::ToolCalls,
+                usage: Usage::default(),
+            })
         })
     }
 }

@@ -22,7 +22,7 @@
 //! # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! use serde_json::json;
 //! use toolwire::{Provider, Registry, Tool, ToolCall, ToolResult};
-//! use toolwire_agent::{Agent, BoxFuture, Error, Finish, ModelClient, ModelRequest, ModelTurn, TurnSink};
+//! use toolwire_agent::{Agent, BoxFuture, Error, Finish, ModelClient, ModelRequest, ModelTurn, TurnSink, Usage};
 //!
 //! /// Calls `add` once, then answers with the result it was given.
 //! struct Scripted;
@@ -38,13 +38,15 @@
 //!                 let text = format!("the sum is {}", last["content"].as_str().unwrap_or("?"));
 //!                 sink.text(&text);
 //!                 let assistant = vec![json!({"role": "assistant", "content": text})];
-//!                 return Ok(ModelTurn { assistant, calls: vec![], text, finish: Finish::Stop });
+//!                 let usage = Usage::default();
+//!                 return Ok(ModelTurn { assistant, calls: vec![], text, finish: Finish::Stop, usage });
 //!             }
 //!             let call = ToolCall::new("call_1", "add", json!({"a": 2, "b": 3}));
 //!             sink.call(&call);
 //!             let assistant = vec![json!({"role": "assistant", "content": null, "tool_calls": [
 //!                 {"id": "call_1", "type": "function", "function": {"name": "add", "arguments": "{\"a\":2,\"b\":3}"}}]})];
-//!             Ok(ModelTurn { assistant, calls: vec![call], text: String::new(), finish: Finish::ToolCalls })
+//!             let (text, finish, usage) = (String::new(), Finish::ToolCalls, Usage::default());
+//!             Ok(ModelTurn { assistant, calls: vec![call], text, finish, usage })
 //!         })
 //!     }
 //! }
@@ -101,7 +103,7 @@ mod run;
 
 pub use client::{
     BoxFuture, Finish, HttpClient, HttpClientBuilder, IgnoreTurn, ModelClient, ModelRequest,
-    ModelTurn, RetryPolicy, TurnSink,
+    ModelTurn, RetryPolicy, TurnSink, Usage,
 };
 pub use error::{Error, ErrorKind};
 pub use history::{parse_provider, provider_name};

@@ -271,3 +271,34 @@ fn rename_call_id(event: &str) -> String {
     let end = start + event[start..].find('"').expect("the id ends");
     format!("{}call_early{}", &event[..start], &event[end..])
 }
+
+#[tokio::test]
+async fn each_provider_reports_the_tokens_a_turn_used_whole_or_streamed() {
+    use toolwire_agent::{IgnoreTurn, ModelClient, ModelRequest, Usage};
+    // The counts the recorded payloads carry: (whole reply, stream).
+    let expected = |provider| match provider {
+        Provider::Anthropic => [(472, 41), (472, 89)],
+        Provider::Gemini => [(65, 12), (65, 30)],
+        Provider::Responses => [(291, 23), (291, 58)],
+        _ => [(82, 17), (82, 41)],
+    };
+    for (provider, folder) in PROVIDERS {
+        let replies =
+            vec![Reply::json(fixture(folder, "normal.json")), Reply::sse_events(events(folder))];
+        let mock = Mock::start(replies).await;
+        let client = mock.client(provider).build().expect("client");
+        let signal = toolwire::AbortSignal::default();
+        let messages = [serde_json::json!({"role": "user", "content": "Paris?"})];
+        for (input, output) in expected(provider) {
+            let request =
+                ModelRequest { system: None, messages: &messages, tools: &[], signal: &signal };
+            let turn = client.complete(request, &mut IgnoreTurn).await.expect("a turn");
+            let usage = Usage { input_tokens: Some(input), output_tokens: Some(output) };
+            assert_eq!(turn.usage, usage, "{folder}");
+        }
+        if provider == Provider::OpenAi {
+            let asked = &mock.seen()[1];
+            assert_eq!(asked.body["stream_options"]["include_usage"], true, "{}", asked.body);
+        }
+    }
+}

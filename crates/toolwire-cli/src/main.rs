@@ -61,16 +61,11 @@ fn main() -> ExitCode {
     }
 }
 
-/// The OTLP export `--otlp` or the OTEL_* variables ask for; `None` when neither does.
+/// The OTLP export of traces and metrics `--otlp` or the OTEL_* variables ask for; `None`
+/// when neither does.
 fn traces(otlp: Option<&str>) -> Result<Option<toolwire_otel::OtelGuard>, CliError> {
     let config = match otlp {
-        Some(url) => {
-            let config = toolwire_otel::OtelConfig::new(url);
-            match std::env::var("OTEL_SERVICE_NAME") {
-                Ok(name) if !name.trim().is_empty() => Some(config.service_name(name.trim())),
-                _ => Some(config),
-            }
-        }
+        Some(url) => toolwire_otel::OtelConfig::from_env_at(url),
         None => toolwire_otel::OtelConfig::from_env(),
     };
     let Some(config) = config else { return Ok(None) };

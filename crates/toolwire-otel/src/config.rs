@@ -81,23 +81,36 @@ impl OtelConfig {
     /// toolwire emits only the latest experimental GenAI conventions, whatever the opt-in
     /// says: it has no older version to keep.
     pub fn from_env() -> Option<Self> {
-        Self::from_vars(|name| env::var(name).ok())
+        Self::from_vars(|name| env::var(name).ok(), None)
     }
 
-    /// [`from_env`](Self::from_env), reading variables through `var`.
-    fn from_vars(var: impl Fn(&str) -> Option<String>) -> Option<Self> {
+    /// What the standard variables say, but with `endpoint` as the receiver for both
+    /// signals, whatever the endpoint variables say (a `--otlp URL` flag); `None` only when
+    /// `OTEL_SDK_DISABLED` is `true`.
+    pub fn from_env_at(endpoint: impl Into<String>) -> Option<Self> {
+        Self::from_vars(|name| env::var(name).ok(), Some(endpoint.into()))
+    }
+
+    /// [`from_env`](Self::from_env), reading variables through `var`, `endpoint` replacing
+    /// theirs.
+    fn from_vars(var: impl Fn(&str) -> Option<String>, endpoint: Option<String>) -> Option<Self> {
         let set = |name: &str| {
             var(name).map(|value| value.trim().to_owned()).filter(|value| !value.is_empty())
         };
         if set("OTEL_SDK_DISABLED").is_some_and(|v| v.eq_ignore_ascii_case("true")) {
             return None;
         }
-        let traces = set("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT");
-        let metrics = set("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT");
-        let base = set("OTEL_EXPORTER_OTLP_ENDPOINT");
-        let mut config = Self::new(base.or_else(|| traces.clone())?);
-        config.traces_endpoint = traces;
-        config.metrics_endpoint = metrics;
+        let mut config = match endpoint {
+            Some(endpoint) => Self::new(endpoint),
+            None => {
+                let traces = set("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT");
+                let base = set("OTEL_EXPORTER_OTLP_ENDPOINT");
+                let mut config = Self::new(base.or_else(|| traces.clone())?);
+                config.traces_endpoint = traces;
+                config.metrics_endpoint = set("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT");
+                config
+            }
+        };
         if let Some(name) = set("OTEL_SERVICE_NAME") {
             config = config.service_name(name);
         }
@@ -146,7 +159,7 @@ mod tests {
     fn from(vars: &[(&str, &str)]) -> Option<OtelConfig> {
         let vars: HashMap<String, String> =
             vars.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
-        OtelConfig::from_vars(|name| vars.get(name).cloned())
+        OtelConfig::from_vars(|name| vars.get(name).cloned(), None)
     }
 
     #[test]
@@ -179,6 +192,20 @@ mod tests {
         let off =
             from(&[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://a"), ("OTEL_SDK_DISABLED", "TRUE")]);
         assert_eq!(off, None);
+        let vars = [
+            ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://b/v1/traces"),
+            ("OTEL_SERVICE_NAME", "x"),
+        ];
+        let vars: HashMap<&str, &str> = vars.into_iter().collect();
+        let flag = OtelConfig::from_vars(
+            |n| vars.get(n).map(|v| (*v).to_owned()),
+            Some("http://f".into()),
+        );
+        let flag = flag.unwrap_or_else(|| OtelConfig::new("missing"));
+        assert_eq!(
+            (flag.traces_url().as_str(), flag.service_name.as_str()),
+            ("http://f/v1/traces", "x")
+        );
     }
 
     #[test]

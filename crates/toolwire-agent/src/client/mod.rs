@@ -97,6 +97,31 @@ pub struct ModelTurn {
     pub text: String,
     /// Why the model stopped.
     pub finish: Finish,
+    /// The tokens it used, as the provider reported them.
+    pub usage: Usage,
+}
+
+/// The tokens one turn used, as the provider reported them; a count the provider did not
+/// give is `None`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Usage {
+    /// The tokens of the request: the prompt, the history and the tool definitions
+    /// (`prompt_tokens`, `input_tokens`, `promptTokenCount`).
+    pub input_tokens: Option<u64>,
+    /// The tokens the model wrote (`completion_tokens`, `output_tokens`,
+    /// `candidatesTokenCount`).
+    pub output_tokens: Option<u64>,
+}
+
+impl Usage {
+    /// These counts, with each count `later` gives in their place (a stream's later events
+    /// restate the totals so far).
+    pub fn updated(self, later: Usage) -> Usage {
+        Usage {
+            input_tokens: later.input_tokens.or(self.input_tokens),
+            output_tokens: later.output_tokens.or(self.output_tokens),
+        }
+    }
 }
 
 /// Why a model ended its turn.

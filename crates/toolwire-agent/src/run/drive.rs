@@ -53,8 +53,10 @@ impl Progress {
 /// Runs turns until the model stops, a limit is reached, or calls wait, in the run's
 /// `invoke_agent` span.
 pub(super) async fn drive(shared: &Shared, state: RunState, signal: &AbortSignal) -> RunOutcome {
-    let span = trace::agent(shared.client.provider(), shared.client.model(), &state.run_id);
-    turns(shared, state, signal).instrument(span).await
+    let agent = trace::agent(shared.client.provider(), shared.client.model(), &state.run_id);
+    let outcome = turns(shared, state, signal).instrument(agent.span.clone()).await;
+    trace::ended(&agent, &outcome.stop);
+    outcome
 }
 
 async fn turns(shared: &Shared, state: RunState, signal: &AbortSignal) -> RunOutcome {
@@ -85,13 +87,8 @@ async fn turns(shared: &Shared, state: RunState, signal: &AbortSignal) -> RunOut
         };
         let chat = trace::chat(provider, shared.client.model());
         let completed =
-            shared.client.complete(request, &mut starter).instrument(chat.clone()).await;
-        match &completed {
-            Ok(turn) => trace::finished(&chat, &turn.finish),
-            Err(error) => {
-                trace::failed(&chat, if error.is_aborted() { "aborted" } else { "model_error" })
-            }
-        }
+            shared.client.complete(request, &mut starter).instrument(chat.span.clone()).await;
+        trace::answered(&chat, &completed);
         drop(chat);
         let turn = match completed {
             Ok(turn) => turn,
@@ -111,7 +108,7 @@ async fn turns(shared: &Shared, state: RunState, signal: &AbortSignal) -> RunOut
                 });
             }
         };
-        let ModelTurn { assistant, calls, text, finish } = turn;
+        let ModelTurn { assistant, calls, text, finish, .. } = turn;
         run.text = text;
         if calls.is_empty() {
             // Stops any call a confused stream reported but the reply does not hold.

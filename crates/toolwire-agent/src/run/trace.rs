@@ -1,15 +1,22 @@
-//! The run's spans, named and labelled as the OpenTelemetry GenAI conventions
-//! (semantic-conventions-genai v0.1.0) describe an agent: one `invoke_agent` span per run,
-//! and a `chat {model}` span per model request inside it; the tool calls' `execute_tool`
-//! spans are their children. `tracing-opentelemetry` reads `otel.name` and `otel.kind` as
-//! the exported span's name and kind. With no subscriber, nothing here is computed.
+//! The run's spans and measurements, named and labelled as the OpenTelemetry GenAI
+//! conventions (semantic-conventions-genai v0.1.0) describe an agent: one `invoke_agent`
+//! span per run, and a `chat {model}` span per model request inside it, with the token usage
+//! the provider reported; the tool calls' `execute_tool` spans are their children. The
+//! metrics are `gen_ai.invoke_agent.duration`, `gen_ai.client.operation.duration` and
+//! `gen_ai.client.token.usage` (see `toolwire::telemetry`). `tracing-opentelemetry` reads
+//! `otel.name` and `otel.kind` as the exported span's name and kind. With no subscriber,
+//! nothing here is computed or measured.
 
 use std::fmt;
+use std::time::Instant;
 
 use toolwire::Provider;
+use toolwire::telemetry::METRICS_TARGET;
 use tracing::Span;
 
-use crate::client::Finish;
+use super::StopReason;
+use crate::client::{Finish, ModelTurn};
+use crate::{Error, ErrorKind};
 
 /// `{operation} {model}`, written only when the span is recorded.
 struct Named<'a>(&'static str, &'a str);
@@ -30,9 +37,24 @@ fn provider_name(provider: Provider) -> &'static str {
     }
 }
 
+/// A span, what it was made for, and when it started while it is recorded.
+pub(super) struct Measured<'a> {
+    pub(super) span: Span,
+    provider: &'static str,
+    model: &'a str,
+    started: Option<Instant>,
+}
+
+impl<'a> Measured<'a> {
+    fn new(span: Span, provider: Provider, model: &'a str) -> Self {
+        let started = (!span.is_disabled()).then(Instant::now);
+        Self { span, provider: provider_name(provider), model, started }
+    }
+}
+
 /// The span of one run (or resumption) of the conversation `run_id`.
-pub(super) fn agent(provider: Provider, model: &str, run_id: &str) -> Span {
-    tracing::info_span!(
+pub(super) fn agent<'a>(provider: Provider, model: &'a str, run_id: &str) -> Measured<'a> {
+    let span = tracing::info_span!(
         "invoke_agent",
         otel.name = "invoke_agent",
         otel.kind = "internal",
@@ -40,12 +62,15 @@ pub(super) fn agent(provider: Provider, model: &str, run_id: &str) -> Span {
         gen_ai.provider.name = provider_name(provider),
         gen_ai.request.model = model,
         gen_ai.conversation.id = run_id,
-    )
+        "error.type" = tracing::field::Empty,
+        otel.status_code = tracing::field::Empty,
+    );
+    Measured::new(span, provider, model)
 }
 
 /// The span of one model request.
-pub(super) fn chat(provider: Provider, model: &str) -> Span {
-    tracing::info_span!(
+pub(super) fn chat(provider: Provider, model: &str) -> Measured<'_> {
+    let span = tracing::info_span!(
         "chat",
         otel.name = %Named("chat", model),
         otel.kind = "client",
@@ -53,25 +78,107 @@ pub(super) fn chat(provider: Provider, model: &str) -> Span {
         gen_ai.provider.name = provider_name(provider),
         gen_ai.request.model = model,
         gen_ai.response.finish_reasons = tracing::field::Empty,
+        gen_ai.usage.input_tokens = tracing::field::Empty,
+        gen_ai.usage.output_tokens = tracing::field::Empty,
         "error.type" = tracing::field::Empty,
         otel.status_code = tracing::field::Empty,
-    )
+    );
+    Measured::new(span, provider, model)
 }
 
-/// Records why the model stopped, in the conventions' words (`stop`, `tool_calls`,
-/// `length`, or the provider's own).
-pub(super) fn finished(span: &Span, finish: &Finish) {
-    let reason = match finish {
+/// Records how a model request ended on its span: why the model stopped and the tokens it
+/// used, or the failure's kind as `error.type`; then reports its duration and tokens.
+pub(super) fn answered(chat: &Measured<'_>, completed: &Result<ModelTurn, Error>) {
+    let Some(started) = chat.started else { return };
+    let span = &chat.span;
+    let _entered = span.enter();
+    let error = match completed {
+        Ok(turn) => {
+            span.record("gen_ai.response.finish_reasons", finish_reason(&turn.finish));
+            let counts = [("input", turn.usage.input_tokens), ("output", turn.usage.output_tokens)];
+            for (kind, count) in counts {
+                let Some(count) = count else { continue };
+                span.record(format!("gen_ai.usage.{kind}_tokens").as_str(), count);
+                tokens(chat, kind, count);
+            }
+            None
+        }
+        Err(error) => Some(failed(span, error_type(error))),
+    };
+    tracing::trace!(
+        target: METRICS_TARGET,
+        metric = "gen_ai.client.operation.duration",
+        value = started.elapsed().as_secs_f64(),
+        gen_ai.operation.name = "chat",
+        gen_ai.provider.name = chat.provider,
+        gen_ai.request.model = chat.model,
+        "error.type" = error,
+    );
+}
+
+/// Reports `count` tokens of `kind` (`input` or `output`).
+fn tokens(chat: &Measured<'_>, kind: &str, count: u64) {
+    tracing::trace!(
+        target: METRICS_TARGET,
+        metric = "gen_ai.client.token.usage",
+        value = count,
+        gen_ai.operation.name = "chat",
+        gen_ai.provider.name = chat.provider,
+        gen_ai.request.model = chat.model,
+        "gen_ai.token.type" = kind,
+    );
+}
+
+/// Records how the run stopped, and reports its duration: a model error or a failed save
+/// is an error of the run; any other stop is not.
+pub(super) fn ended(agent: &Measured<'_>, stop: &StopReason) {
+    let Some(started) = agent.started else { return };
+    let _entered = agent.span.enter();
+    let error = match stop {
+        StopReason::ModelError(error) => Some(failed(&agent.span, error_type(error))),
+        StopReason::StoreFailed(_) => Some(failed(&agent.span, "store_failed")),
+        _ => None,
+    };
+    tracing::trace!(
+        target: METRICS_TARGET,
+        metric = "gen_ai.invoke_agent.duration",
+        value = started.elapsed().as_secs_f64(),
+        gen_ai.operation.name = "invoke_agent",
+        gen_ai.provider.name = agent.provider,
+        gen_ai.request.model = agent.model,
+        "error.type" = error,
+    );
+}
+
+/// Why the model stopped, in the conventions' words (`stop`, `tool_calls`, `length`, or
+/// the provider's own).
+fn finish_reason(finish: &Finish) -> &str {
+    match finish {
         Finish::Stop => "stop",
         Finish::ToolCalls => "tool_calls",
         Finish::Length => "length",
         Finish::Other(other) => other.as_str(),
-    };
-    span.record("gen_ai.response.finish_reasons", reason);
+    }
 }
 
-/// Records that the model request failed, with `kind` as its `error.type`.
-pub(super) fn failed(span: &Span, kind: &str) {
+/// Marks `span` failed with `kind` as its `error.type`, and gives `kind` back.
+fn failed<'k>(span: &Span, kind: &'k str) -> &'k str {
     span.record("error.type", kind);
     span.record("otel.status_code", "ERROR");
+    kind
+}
+
+/// The `error.type` of a failed model request.
+fn error_type(error: &Error) -> &'static str {
+    match error.kind() {
+        ErrorKind::Transport => "transport",
+        ErrorKind::Status => "status",
+        ErrorKind::RateLimited => "rate_limited",
+        ErrorKind::Timeout => "timeout",
+        ErrorKind::Aborted => "aborted",
+        ErrorKind::InvalidReply => "invalid_reply",
+        ErrorKind::StreamCut => "stream_cut",
+        ErrorKind::Provider => "provider",
+        _ => "_OTHER",
+    }
 }

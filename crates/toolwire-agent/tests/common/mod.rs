@@ -282,7 +282,7 @@ impl toolwire_agent::ModelClient for Scripted {
         self.requests.lock().expect("requests").push(request.messages.to_vec());
         let calls = self.turns.lock().expect("turns").pop_front().unwrap_or_default();
         Box::pin(async move {
-            use toolwire_agent::{Finish, ModelTurn};
+            use toolwire_agent::{Finish, ModelTurn, Usage};
             if calls.is_empty() {
                 sink.text("done");
                 let assistant = vec![json!({"role": "assistant", "content": "done"})];
@@ -291,6 +291,7 @@ impl toolwire_agent::ModelClient for Scripted {
                     calls,
                     text: "done".into(),
                     finish: Finish::Stop,
+                    usage: Usage::default(),
                 });
             }
             let wire: Vec<Value> = calls
@@ -302,7 +303,13 @@ impl toolwire_agent::ModelClient for Scripted {
                 .collect();
             calls.iter().for_each(|call| sink.call(call));
             let assistant = vec![json!({"role": "assistant", "content": null, "tool_calls": wire})];
-            Ok(ModelTurn { assistant, calls, text: String::new(), finish: Finish::ToolCalls })
+            Ok(ModelTurn {
+                assistant,
+                calls,
+                text: String::new(),
+                finish: Finish::ToolCalls,
+                usage: Usage::default(),
+            })
         })
     }
 }

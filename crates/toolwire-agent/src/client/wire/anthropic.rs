@@ -7,9 +7,9 @@ use serde_json::{Value, json};
 use toolwire::ToolCall;
 use toolwire::provider::anthropic::{self, CallAccumulator};
 
-use super::{Decode, Target, cut, finish_of, invalid, provider_error, unparsed};
+use super::{Decode, Target, cut, finish_of, invalid, provider_error, unparsed, usage};
 use crate::Error;
-use crate::client::{Finish, ModelRequest, ModelTurn, TurnSink};
+use crate::client::{Finish, ModelRequest, ModelTurn, TurnSink, Usage};
 
 const NAME: &str = "Anthropic Messages";
 /// `max_tokens` is required by the Messages API; this is used when none was set.
@@ -40,7 +40,8 @@ pub(super) fn reply(reply: &Value) -> Result<ModelTurn, Error> {
     let text = texts(content);
     let finish = finish(reply.get("stop_reason").and_then(Value::as_str).unwrap_or("end_turn"));
     let assistant = vec![json!({"role": "assistant", "content": content})];
-    Ok(ModelTurn { assistant, calls, text, finish })
+    let usage = usage(reply, "/usage/input_tokens", "/usage/output_tokens");
+    Ok(ModelTurn { assistant, calls, text, finish, usage })
 }
 
 fn texts(blocks: &[Value]) -> String {
@@ -74,6 +75,7 @@ pub(super) struct Decoder {
     text: String,
     finish: Option<Finish>,
     stopped: bool,
+    usage: Usage,
 }
 
 impl Decoder {
@@ -143,7 +145,14 @@ impl Decode for Decoder {
             (Some("content_block_start"), Some(index)) => self.start(index, &event)?,
             (Some("content_block_delta"), Some(index)) => self.delta(index, &event, sink),
             (Some("content_block_stop"), Some(index)) => self.stop(index, &event, sink)?,
+            (Some("message_start"), _) => {
+                let counts =
+                    usage(&event, "/message/usage/input_tokens", "/message/usage/output_tokens");
+                self.usage = self.usage.updated(counts);
+            }
             (Some("message_delta"), _) => {
+                let counts = usage(&event, "/usage/input_tokens", "/usage/output_tokens");
+                self.usage = self.usage.updated(counts);
                 if let Some(reason) = event.pointer("/delta/stop_reason").and_then(Value::as_str) {
                     self.finish = Some(finish(reason));
                 }
@@ -170,6 +179,6 @@ impl Decode for Decoder {
         let finish =
             self.finish.unwrap_or(if calls.is_empty() { Finish::Stop } else { Finish::ToolCalls });
         let assistant = vec![json!({"role": "assistant", "content": content})];
-        Ok(ModelTurn { assistant, calls, text: self.text, finish })
+        Ok(ModelTurn { assistant, calls, text: self.text, finish, usage: self.usage })
     }
 }

@@ -4,9 +4,9 @@
 use serde_json::{Value, json};
 use toolwire::provider::gemini::{self, CallAccumulator};
 
-use super::{Decode, Target, cut, finish_of, invalid, reported_error, unparsed};
+use super::{Decode, Target, cut, finish_of, invalid, reported_error, unparsed, usage};
 use crate::Error;
-use crate::client::{Finish, ModelRequest, ModelTurn, TurnSink};
+use crate::client::{Finish, ModelRequest, ModelTurn, TurnSink, Usage};
 use crate::history::gemini_call;
 
 const NAME: &str = "Gemini";
@@ -46,11 +46,17 @@ pub(super) fn reply(reply: &Value) -> Result<ModelTurn, Error> {
         Finish::Stop if !calls.is_empty() => Finish::ToolCalls,
         other => other,
     };
-    Ok(ModelTurn { assistant: vec![content], calls, text, finish })
+    Ok(ModelTurn { assistant: vec![content], calls, text, finish, usage: tokens(reply) })
 }
 
 fn empty(finish: Finish) -> ModelTurn {
-    ModelTurn { assistant: Vec::new(), calls: Vec::new(), text: String::new(), finish }
+    let (assistant, calls, text, usage) = (Vec::new(), Vec::new(), String::new(), Usage::default());
+    ModelTurn { assistant, calls, text, finish, usage }
+}
+
+/// The `usageMetadata` of a reply or of a chunk (the totals so far).
+fn tokens(value: &Value) -> Usage {
+    usage(value, "/usageMetadata/promptTokenCount", "/usageMetadata/candidatesTokenCount")
 }
 
 /// The text of the parts that are not thoughts.
@@ -83,6 +89,7 @@ pub(super) struct Decoder {
     parts: Vec<Part>,
     text: String,
     finish: Option<Finish>,
+    usage: Usage,
 }
 
 impl Decoder {
@@ -107,6 +114,7 @@ impl Decode for Decoder {
     fn event(&mut self, data: &str, sink: &mut dyn TurnSink) -> Result<(), Error> {
         let chunk = super::json(data, NAME)?;
         reported_error(NAME, &chunk)?;
+        self.usage = self.usage.updated(tokens(&chunk));
         self.calls.push(&chunk);
         let parts = chunk.pointer("/candidates/0/content/parts").and_then(Value::as_array);
         for part in parts.into_iter().flatten() {
@@ -158,6 +166,6 @@ impl Decode for Decoder {
             other => other,
         };
         let assistant = vec![json!({"role": "model", "parts": parts})];
-        Ok(ModelTurn { assistant, calls, text: self.text, finish })
+        Ok(ModelTurn { assistant, calls, text: self.text, finish, usage: self.usage })
     }
 }

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use toolwire::Provider;
 use toolwire::provider::ParseError;
 
-use super::{Finish, ModelRequest, ModelTurn, TurnSink};
+use super::{Finish, ModelRequest, ModelTurn, TurnSink, Usage};
 use crate::{Error, ErrorKind};
 
 /// What a request's body is built from besides the conversation.
@@ -104,6 +104,14 @@ pub(crate) fn decoder(provider: Provider) -> Box<dyn Decode> {
         Provider::Anthropic => Box::<anthropic::Decoder>::default(),
         Provider::Gemini => Box::<gemini::Decoder>::default(),
         _ => Box::<openai::Decoder>::default(),
+    }
+}
+
+/// The token counts at the pointers `input` and `output` of `value`, where present.
+fn usage(value: &Value, input: &str, output: &str) -> Usage {
+    Usage {
+        input_tokens: value.pointer(input).and_then(Value::as_u64),
+        output_tokens: value.pointer(output).and_then(Value::as_u64),
     }
 }
 

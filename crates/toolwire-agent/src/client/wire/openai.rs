@@ -4,9 +4,9 @@
 use serde_json::{Value, json};
 use toolwire::provider::openai::{self, CallAccumulator};
 
-use super::{Decode, Target, cut, finish_of, invalid, reported_error, unparsed};
+use super::{Decode, Target, cut, finish_of, invalid, reported_error, unparsed, usage};
 use crate::Error;
-use crate::client::{Finish, ModelRequest, ModelTurn, TurnSink};
+use crate::client::{Finish, ModelRequest, ModelTurn, TurnSink, Usage};
 use crate::history::openai_assistant;
 
 const NAME: &str = "OpenAI Chat Completions";
@@ -18,6 +18,10 @@ pub(super) fn body(target: &Target, request: &ModelRequest<'_>, stream: bool) ->
     }
     messages.extend(request.messages.iter().cloned());
     let mut body = json!({"model": target.model, "messages": messages, "stream": stream});
+    if stream {
+        // The last chunk then reports the tokens used.
+        body["stream_options"] = json!({"include_usage": true});
+    }
     if !request.tools.is_empty() {
         body["tools"] = Value::Array(request.tools.to_vec());
     }
@@ -44,7 +48,8 @@ pub(super) fn reply(reply: &Value) -> Result<ModelTurn, Error> {
     {
         assistant["tool_calls"] = tool_calls.clone();
     }
-    Ok(ModelTurn { assistant: vec![assistant], calls, text, finish })
+    let usage = tokens(reply);
+    Ok(ModelTurn { assistant: vec![assistant], calls, text, finish, usage })
 }
 
 /// The text of a message's `content`: a string, or a list of `{"type": "text", "text"}` parts.
@@ -60,6 +65,11 @@ fn finish(reason: &str) -> Finish {
     finish_of(reason, &["stop"], &["tool_calls", "function_call"], &["length"])
 }
 
+/// The `usage` of a reply or of a stream's last chunk.
+fn tokens(value: &Value) -> Usage {
+    usage(value, "/usage/prompt_tokens", "/usage/completion_tokens")
+}
+
 /// The stream's state: the calls so far (the accumulator says which are complete).
 #[derive(Default)]
 pub(super) struct Decoder {
@@ -67,6 +77,7 @@ pub(super) struct Decoder {
     text: String,
     finish: Option<Finish>,
     done: bool,
+    usage: Usage,
 }
 
 impl Decoder {
@@ -94,6 +105,7 @@ impl Decode for Decoder {
         if let Some(reason) = chunk.pointer("/choices/0/finish_reason").and_then(Value::as_str) {
             self.finish = Some(finish(reason));
         }
+        self.usage = self.usage.updated(tokens(&chunk));
         self.report(sink);
         Ok(())
     }
@@ -114,6 +126,6 @@ impl Decode for Decoder {
             Finish::ToolCalls
         });
         let assistant = vec![openai_assistant(&self.text, &calls)];
-        Ok(ModelTurn { assistant, calls, text: self.text, finish })
+        Ok(ModelTurn { assistant, calls, text: self.text, finish, usage: self.usage })
     }
 }

@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 use toolwire::provider::responses::{self, CallAccumulator};
 
-use super::{Decode, Target, cut, invalid, provider_error, reported_error, unparsed};
+use super::{Decode, Target, cut, invalid, provider_error, reported_error, unparsed, usage};
 use crate::Error;
 use crate::client::{Finish, ModelRequest, ModelTurn, TurnSink};
 
@@ -54,7 +54,8 @@ pub(super) fn reply(reply: &Value) -> Result<ModelTurn, Error> {
         _ if calls.is_empty() => Finish::Stop,
         _ => Finish::ToolCalls,
     };
-    Ok(ModelTurn { assistant: output.clone(), calls, text, finish })
+    let usage = usage(reply, "/usage/input_tokens", "/usage/output_tokens");
+    Ok(ModelTurn { assistant: output.clone(), calls, text, finish, usage })
 }
 
 /// The stream's state: the calls so far, and the final response.
