@@ -28,6 +28,8 @@ pub mod client;
 #[cfg(feature = "server")]
 pub mod server;
 #[cfg(any(feature = "client", feature = "server"))]
+mod trace;
+#[cfg(any(feature = "client", feature = "server"))]
 mod trace_context;
 
 pub use toolwire::Registry;

@@ -1,7 +1,7 @@
 //! A remote call's spans, as the OpenTelemetry conventions for MCP describe them: the
 //! client's `tools/call {tool}` (kind CLIENT), the server's (kind SERVER) with the
 //! invocation's `execute_tool` span inside it, and `error.type` `tool_error` on both for an
-//! `isError` result.
+//! `isError` result; and each side's `mcp.{client,server}.operation.duration`.
 
 use crate::common::serve;
 use crate::spans::{Closed, traced};
@@ -64,6 +64,22 @@ fn a_remote_call_has_a_client_and_a_server_span_with_the_tool_span_inside() {
     let (client_bad, server_bad) = (named("bad", "client"), named("bad", "server"));
     assert_eq!(server_bad[0].fields["error.type"], "tool_error", "{server_bad:?}");
     assert_eq!(client_bad[0].fields["error.type"], "tool_error", "{client_bad:?}");
+    // Each side measures the call, with the same attributes as its span.
+    for (side, ok, bad) in
+        [("client", &client_ok[0], &client_bad[0]), ("server", &server_ok[0], &server_bad[0])]
+    {
+        let metric = format!("mcp.{side}.operation.duration");
+        for (span, error) in [(ok, None), (bad, Some("tool_error"))] {
+            let [measured] = span.metrics.as_slice() else { panic!("one metric: {span:?}") };
+            assert_eq!(measured["metric"], metric);
+            assert_eq!(measured["mcp.method.name"], "tools/call");
+            assert_eq!(measured["gen_ai.tool.name"], span.fields["gen_ai.tool.name"]);
+            assert_eq!(measured.get("error.type").map(String::as_str), error, "{measured:?}");
+            let seconds: f64 = measured["value"].parse().expect("seconds");
+            assert!(seconds >= 0.0);
+        }
+    }
+    assert!(server_ok[0].metrics[0].contains_key("mcp.protocol.version"), "{server_ok:?}");
 }
 
 /// Regression guard for the `otel` feature: the client's span and the server's are one

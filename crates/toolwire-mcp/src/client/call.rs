@@ -15,6 +15,7 @@ use tracing::Instrument;
 use super::connection::Connection;
 use super::result::{Call, from_error, from_reply};
 use super::{input, task};
+use crate::trace::Named;
 
 /// How many rounds of input one call may take before it gives up.
 const MAX_ROUNDS: usize = 8;
@@ -44,22 +45,17 @@ pub(crate) async fn call(
     if span.is_disabled() {
         return call_traced(connection, name, args, ctx).await;
     }
+    let started = std::time::Instant::now();
     let result = call_traced(connection, name, args, ctx).instrument(span.clone()).await;
-    if let Some(kind) = result.failure_kind().filter(|kind| *kind != FailureKind::Pending) {
+    let error = result.failure_kind().filter(|kind| *kind != FailureKind::Pending).map(|kind| {
         let kind = if kind == FailureKind::Handler { "tool_error" } else { kind.as_str() };
         span.record("error.type", kind);
         span.record("otel.status_code", "ERROR");
-    }
+        kind
+    });
+    let _entered = span.enter();
+    crate::trace::call_duration("mcp.client.operation.duration", name, error, None, started);
     result
-}
-
-/// `tools/call {tool}`, written only when the span is recorded.
-struct Named<'a>(&'a str);
-
-impl std::fmt::Display for Named<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "tools/call {}", self.0)
-    }
 }
 
 /// [`call`], inside its span.

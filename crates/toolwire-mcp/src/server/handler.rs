@@ -101,12 +101,18 @@ impl<H: Extras> ServerHandler for McpServer<H> {
         if span.is_disabled() {
             return call::call_tool(self, request, context).await;
         }
-        if let Some(version) = context.protocol_version() {
+        let started = std::time::Instant::now();
+        let version = context.protocol_version().map(|version| version.as_str().to_owned());
+        if let Some(version) = &version {
             span.record("mcp.protocol.version", version.as_str());
         }
         crate::trace_context::continue_in(&span, &context.meta);
+        let tool = request.name.clone();
         let response = call::call_tool(self, request, context).instrument(span.clone()).await;
-        trace::answered(&span, &response);
+        let error = trace::answered(&span, &response);
+        let _entered = span.enter();
+        let metric = "mcp.server.operation.duration";
+        crate::trace::call_duration(metric, &tool, error.as_deref(), version.as_deref(), started);
         response
     }
 

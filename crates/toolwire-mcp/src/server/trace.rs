@@ -3,17 +3,12 @@
 //! `gen_ai.tool.name`, `gen_ai.operation.name`, `mcp.protocol.version`, and `error.type`
 //! `tool_error` for an `isError` result. The invocation's `execute_tool` span is its child.
 
+use std::borrow::Cow;
+
 use rmcp::model::CallToolResponse;
 use tracing::Span;
 
-/// `tools/call {tool}`, written only when the span is recorded.
-pub(crate) struct Named<'a>(pub(crate) &'a str);
-
-impl std::fmt::Display for Named<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "tools/call {}", self.0)
-    }
-}
+use crate::trace::Named;
 
 /// The span of a `tools/call` of `tool` (`mcp.protocol.version` is recorded by the caller,
 /// only when the span is on).
@@ -32,17 +27,19 @@ pub(crate) fn call(tool: &str) -> Span {
 }
 
 /// Records how the call was answered: `tool_error` for an `isError` result, the JSON-RPC
-/// code for an error.
-pub(crate) fn answered(span: &Span, response: &Result<CallToolResponse, rmcp::ErrorData>) {
-    match response {
+/// code for an error; gives that `error.type` back.
+pub(crate) fn answered(
+    span: &Span,
+    response: &Result<CallToolResponse, rmcp::ErrorData>,
+) -> Option<Cow<'static, str>> {
+    let error: Cow<'static, str> = match response {
         Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => {
-            span.record("error.type", "tool_error");
-            span.record("otel.status_code", "ERROR");
+            "tool_error".into()
         }
-        Err(error) => {
-            span.record("error.type", error.code.0.to_string().as_str());
-            span.record("otel.status_code", "ERROR");
-        }
-        _ => {}
-    }
+        Err(error) => error.code.0.to_string().into(),
+        _ => return None,
+    };
+    span.record("error.type", &*error);
+    span.record("otel.status_code", "ERROR");
+    Some(error)
 }
