@@ -175,7 +175,7 @@ async fn a_stream_cut_before_anything_arrived_is_retried() {
 #[tokio::test]
 async fn a_stream_that_ends_without_its_last_event_is_a_cut() {
     let mut events = events("openai");
-    events.truncate(events.len() - 2); // no finish_reason, no [DONE]
+    events.truncate(events.len() - 3); // no finish_reason, no usage chunk, no [DONE]
     let mock = Mock::start(vec![Reply::sse_events(events)]).await;
     let client = mock.client(Provider::OpenAi).retry(RetryPolicy::none()).build().expect("client");
     let outcome = Agent::builder(client, weather(None)).build().run("weather?").await;

@@ -1,69 +1,16 @@
-//! `toolwire --otlp URL call ...` sends its trace to a real OTLP/HTTP receiver, started by
-//! the test: a listener that reads each POST to `/v1/traces` and decodes it with the
-//! protocol's own protobuf messages. The call's span is `execute_tool {tool}`, with the
-//! OpenTelemetry GenAI attributes, and it is sent before the process exits.
+//! `toolwire --otlp URL call ...` sends its trace and its metrics to a real OTLP/HTTP
+//! receiver started by the test (`common/otlp.rs`). The call's span is `execute_tool {tool}`,
+//! with the OpenTelemetry GenAI attributes, its duration is the
+//! `gen_ai.execute_tool.duration` histogram, and both are sent before the process exits.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpListener;
-use std::sync::mpsc;
 use std::time::Duration;
 
-use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
-use opentelemetry_proto::tonic::common::v1::KeyValue;
-use opentelemetry_proto::tonic::common::v1::any_value::Value as AnyValue;
-use prost::Message;
-
+use crate::common::otlp::Receiver;
 use crate::common::{manifest, stderr, toolwire};
 
-/// Receives OTLP/HTTP trace exports on a free port; each request's body goes to the channel.
-fn receiver() -> (String, mpsc::Receiver<(String, Vec<u8>)>) {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
-    let url = format!("http://{}", listener.local_addr().expect("bound"));
-    let (sender, received) = mpsc::channel();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            let mut reader = BufReader::new(stream.try_clone().expect("a clone"));
-            let mut request_line = String::new();
-            if reader.read_line(&mut request_line).is_err() {
-                continue;
-            }
-            let mut length = 0;
-            loop {
-                let mut line = String::new();
-                if reader.read_line(&mut line).is_err() || line.trim().is_empty() {
-                    break;
-                }
-                if let Some((name, value)) = line.split_once(':')
-                    && name.eq_ignore_ascii_case("content-length")
-                {
-                    length = value.trim().parse().unwrap_or(0);
-                }
-            }
-            let mut body = vec![0; length];
-            if reader.read_exact(&mut body).is_err() {
-                continue;
-            }
-            let _ = stream.write_all(
-                b"HTTP/1.1 200 OK\r\ncontent-type: application/x-protobuf\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
-            );
-            let _ = sender.send((request_line, body));
-        }
-    });
-    (url, received)
-}
-
-fn text(attributes: &[KeyValue], key: &str) -> Option<String> {
-    let value = attributes.iter().find(|kv| kv.key == key)?.value.as_ref()?.value.as_ref()?;
-    match value {
-        AnyValue::StringValue(text) => Some(text.clone()),
-        other => Some(format!("{other:?}")),
-    }
-}
-
 #[test]
-fn a_call_with_otlp_sends_its_execute_tool_span_before_it_exits() {
-    let (url, received) = receiver();
+fn a_call_with_otlp_sends_its_execute_tool_span_and_its_duration_before_it_exits() {
+    let mut receiver = Receiver::start();
     let path = manifest(
         r#"
 [[tool]]
@@ -75,34 +22,245 @@ argv = ["echo", "{message}"]
 "#,
     );
     let output = toolwire()
-        .args(["--otlp", &url, "-m"])
+        .args(["--otlp", &receiver.url, "-m"])
         .arg(&path)
         .args(["call", "echo", "--args", r#"{"message": "hi"}"#])
         .env("OTEL_SERVICE_NAME", "traces-test")
+        .env("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "true")
         .output()
         .expect("toolwire runs");
     assert!(output.status.success(), "{}", stderr(&output));
 
-    let (request_line, body) =
-        received.recv_timeout(Duration::from_secs(10)).expect("the trace was sent before exit");
-    assert!(request_line.starts_with("POST /v1/traces "), "{request_line:?}");
-    let export = ExportTraceServiceRequest::decode(body.as_slice()).expect("an OTLP export");
-    let resource = export.resource_spans.first().and_then(|r| r.resource.as_ref());
-    let service = resource.and_then(|r| text(&r.attributes, "service.name"));
-    assert_eq!(service.as_deref(), Some("traces-test"));
-    let spans: Vec<_> =
-        export.resource_spans.iter().flat_map(|r| &r.scope_spans).flat_map(|s| &s.spans).collect();
-    let span = spans.iter().find(|s| s.name == "execute_tool echo");
-    let span = span.unwrap_or_else(|| {
-        panic!("no execute_tool span in {:?}", spans.iter().map(|s| &s.name).collect::<Vec<_>>())
+    let sent = receiver.until(Duration::from_secs(10), |r| {
+        r.spans.iter().any(|s| s.name == "execute_tool echo")
+            && r.points.iter().any(|p| p.metric == "gen_ai.execute_tool.duration")
     });
-    // SPAN_KIND_INTERNAL
-    assert_eq!(span.kind, 1, "{span:?}");
-    assert_eq!(text(&span.attributes, "gen_ai.operation.name").as_deref(), Some("execute_tool"));
-    assert_eq!(text(&span.attributes, "gen_ai.tool.name").as_deref(), Some("echo"));
-    assert_eq!(text(&span.attributes, "gen_ai.tool.type").as_deref(), Some("function"));
-    let description = text(&span.attributes, "gen_ai.tool.description");
-    assert_eq!(description.as_deref(), Some("Print a message back"));
-    assert_eq!(text(&span.attributes, "toolwire.outcome").as_deref(), Some("success"));
-    assert!(text(&span.attributes, "error.type").is_none(), "{span:?}");
+    let received = &receiver.received;
+    assert!(sent, "the trace and the metrics were sent before exit: {received:#?}");
+    let span = received.spans.iter().find(|s| s.name == "execute_tool echo").expect("the span");
+    assert_eq!(span.service, "traces-test");
+    assert_eq!(span.kind, 1, "SPAN_KIND_INTERNAL: {span:?}");
+    let attribute = |key: &str| span.attributes.get(key).map(String::as_str);
+    assert_eq!(attribute("gen_ai.operation.name"), Some("execute_tool"));
+    assert_eq!(attribute("gen_ai.tool.name"), Some("echo"));
+    assert_eq!(attribute("gen_ai.tool.type"), Some("function"));
+    assert_eq!(attribute("gen_ai.tool.description"), Some("Print a message back"));
+    assert_eq!(attribute("toolwire.outcome"), Some("success"));
+    assert_eq!(attribute("gen_ai.tool.call.arguments"), Some(r#"{"message":"hi"}"#));
+    assert!(attribute("error.type").is_none(), "{span:?}");
+
+    let point = received.points.iter().find(|p| p.metric == "gen_ai.execute_tool.duration");
+    let point = point.expect("the duration");
+    assert_eq!((point.unit.as_str(), point.count, point.service.as_str()), ("s", 1, "traces-test"));
+    assert_eq!(point.attributes.get("gen_ai.tool.name").map(String::as_str), Some("echo"));
+}
+
+/// Set in the agent's half of the one-trace test: `otlp_url mcp_url model_url`.
+const AGENT_ENV: &str = "TOOLWIRE_CLI_TEST_ONE_TRACE_AGENT";
+
+/// The tool the served manifest has.
+const ECHO: &str = r#"
+[[tool]]
+name = "echo"
+description = "Print a message back"
+parameters = { type = "object", properties = { message = { type = "string" } }, required = ["message"] }
+[tool.command]
+argv = ["echo", "{message}"]
+"#;
+
+/// A mock model's turn, with the usage chunk OpenAI streams last.
+fn with_usage(
+    mut chunks: Vec<serde_json::Value>,
+    input: u64,
+    output: u64,
+) -> Vec<serde_json::Value> {
+    chunks.push(serde_json::json!({"choices": [],
+        "usage": {"prompt_tokens": input, "completion_tokens": output}}));
+    chunks
+}
+
+/// An agent, exporting to a receiver, calls a tool that `toolwire serve` (exporting to the
+/// same receiver) runs. The receiver sees one trace across both processes, as the GenAI and
+/// MCP conventions describe it, and each process's metrics.
+#[test]
+fn an_agent_calling_a_served_tool_makes_one_trace_across_the_mcp_hop() {
+    use crate::common::model::{calling, mock_model, saying};
+
+    let mut receiver = Receiver::start();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("a port")
+        .local_addr()
+        .expect("bound")
+        .port();
+    let mut server = std::process::Command::new(crate::common::binary())
+        .args(["--otlp", &receiver.url, "-m"])
+        .arg(manifest(ECHO))
+        .args(["serve", "--http", &format!("127.0.0.1:{port}")])
+        .env("XDG_DATA_HOME", crate::common::scratch("data"))
+        .env("OTEL_SERVICE_NAME", "tool-server")
+        .env("OTEL_BSP_SCHEDULE_DELAY", "100")
+        .env("OTEL_METRIC_EXPORT_INTERVAL", "200")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("toolwire serve starts");
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(std::time::Instant::now() < deadline, "toolwire serve did not listen");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let (model, _seen) = mock_model(vec![
+        with_usage(calling("call_1", "tools__echo", r#"{"message": "hi"}"#), 40, 12),
+        with_usage(saying("it said hi"), 61, 4),
+    ]);
+    let exe = std::env::current_exe().expect("the test knows its path");
+    let agent = std::process::Command::new(exe)
+        .args(["--exact", "traces::agent_half_of_the_one_trace_test", "--nocapture"])
+        .env(AGENT_ENV, format!("{} http://127.0.0.1:{port}/mcp {model}", receiver.url))
+        .output()
+        .expect("the agent's run starts");
+    let printed = String::from_utf8_lossy(&agent.stdout).into_owned();
+    assert!(agent.status.success(), "{printed}\n{}", String::from_utf8_lossy(&agent.stderr));
+    let link = printed.lines().find_map(|line| line.strip_prefix("LINK ")).expect("a link");
+
+    let names = [
+        "invoke_agent",
+        "chat mock-model",
+        "execute_tool tools__echo",
+        "tools/call echo",
+        "execute_tool echo",
+    ];
+    let arrived = receiver.until(Duration::from_secs(20), |r| {
+        names.iter().all(|name| r.spans.iter().any(|s| s.name == *name))
+            && r.spans.iter().filter(|s| s.name == "tools/call echo").count() == 2
+    });
+    // SIGTERM: the server stops, and sends what it has left.
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(i32::try_from(server.id()).expect("a pid")),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .expect("the server is signalled");
+    let _ = server.wait();
+    let metrics = [
+        ("agent", "gen_ai.invoke_agent.duration"),
+        ("agent", "gen_ai.client.operation.duration"),
+        ("agent", "gen_ai.client.token.usage"),
+        ("agent", "gen_ai.execute_tool.duration"),
+        ("agent", "mcp.client.operation.duration"),
+        ("tool-server", "mcp.server.operation.duration"),
+        ("tool-server", "gen_ai.execute_tool.duration"),
+    ];
+    let measured = receiver.until(Duration::from_secs(20), |r| {
+        metrics.iter().all(|(service, metric)| {
+            r.points.iter().any(|p| p.service == *service && p.metric == *metric)
+        })
+    });
+    let received = &receiver.received;
+    assert!(arrived, "every span arrived: {:#?}", received.spans);
+    assert!(measured, "every metric arrived: {:#?}", received.points);
+
+    // One trace, each span the child of the one before it.
+    let span = |name: &str, kind: i32| {
+        let found = received.spans.iter().find(|s| s.name == name && s.kind == kind);
+        found.unwrap_or_else(|| panic!("no {name} of kind {kind}: {:#?}", received.spans))
+    };
+    let chain = [
+        span("invoke_agent", 1),
+        span("chat mock-model", 3),
+        span("execute_tool tools__echo", 1),
+        span("tools/call echo", 3),
+        span("tools/call echo", 2),
+        span("execute_tool echo", 1),
+    ];
+    for pair in chain.windows(2) {
+        let (parent, child) = (pair[0], pair[1]);
+        assert_eq!(child.trace_id, parent.trace_id, "{} is in {}'s trace", child.name, parent.name);
+        assert_eq!(
+            child.parent_span_id, parent.span_id,
+            "{} is a child of {}",
+            child.name, parent.name
+        );
+    }
+    assert!(chain[0].parent_span_id.is_empty(), "the run is the trace's root");
+    let services: Vec<&str> = chain.iter().map(|s| s.service.as_str()).collect();
+    assert_eq!(services, ["agent", "agent", "agent", "agent", "tool-server", "tool-server"]);
+    let (agent_span, chat, served) = (chain[0], chain[1], chain[5]);
+    assert_eq!(agent_span.attributes["gen_ai.operation.name"], "invoke_agent");
+    assert_eq!(agent_span.attributes["gen_ai.provider.name"], "openai");
+    assert_eq!(chat.attributes["gen_ai.request.model"], "mock-model");
+    let calling_chat = received.spans.iter().find(|s| {
+        s.name == "chat mock-model"
+            && s.attributes.get("gen_ai.usage.input_tokens").map(String::as_str) == Some("40")
+    });
+    assert!(
+        calling_chat.is_some_and(|c| c.attributes["gen_ai.usage.output_tokens"] == "12"),
+        "{:#?}",
+        received.spans
+    );
+    assert_eq!(chain[3].attributes["mcp.method.name"], "tools/call");
+    assert_eq!(served.attributes["gen_ai.tool.name"], "echo");
+    // The server names the call by its own id, derived from the request.
+    assert!(served.attributes.contains_key("gen_ai.tool.call.id"), "{served:?}");
+    assert_eq!(chain[2].attributes["gen_ai.tool.call.id"], "call_1");
+
+    // The agent's receipt names its execute_tool span.
+    let hex = |bytes: &[u8]| bytes.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    assert_eq!(link, format!("{}-{}", hex(&chain[2].trace_id), hex(&chain[2].span_id)));
+
+    // The metrics, with the conventions' units and attributes.
+    let point = |service: &str, metric: &str| {
+        let found = received.points.iter().find(|p| p.service == service && p.metric == metric);
+        found.unwrap_or_else(|| panic!("no {metric} from {service}"))
+    };
+    let tokens: Vec<(&str, f64)> = received
+        .points
+        .iter()
+        .filter(|p| p.metric == "gen_ai.client.token.usage")
+        .map(|p| (p.attributes["gen_ai.token.type"].as_str(), p.sum))
+        .collect();
+    assert!(tokens.contains(&("input", 101.0)) && tokens.contains(&("output", 16.0)), "{tokens:?}");
+    assert_eq!(point("agent", "gen_ai.client.token.usage").unit, "{token}");
+    assert_eq!(point("agent", "gen_ai.client.operation.duration").count, 2);
+    let tool = point("tool-server", "gen_ai.execute_tool.duration");
+    assert_eq!((tool.unit.as_str(), tool.count), ("s", 1));
+    assert_eq!(tool.attributes["gen_ai.tool.name"], "echo");
+    let served = point("tool-server", "mcp.server.operation.duration");
+    assert_eq!(served.attributes["mcp.method.name"], "tools/call");
+    assert!(served.sum > 0.0 && served.sum < 30.0, "{served:?}");
+}
+
+/// The agent's half of the test above, in a process of its own (the exporter is global):
+/// one run of an agent whose only tools are the server's, exporting to the receiver; prints
+/// the link of the call's receipt. Does nothing in a normal run.
+#[test]
+fn agent_half_of_the_one_trace_test() {
+    use toolwire_mcp::client::{ClientOptions, HttpConfig, RemoteServer, ServerSpec};
+
+    let Ok(spec) = std::env::var(AGENT_ENV) else { return };
+    let [otlp, mcp, model]: [&str; 3] =
+        spec.split(' ').collect::<Vec<_>>().try_into().expect("three urls");
+    let config = toolwire_otel::OtelConfig::new(otlp).service_name("agent");
+    let guard = toolwire_otel::install(config).expect("the exporter installs");
+    let runtime =
+        tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a runtime");
+    let outcome = runtime.block_on(async {
+        let spec = ServerSpec::Http(HttpConfig::new(mcp));
+        let remote =
+            RemoteServer::connect("tools", &spec, ClientOptions::new()).await.expect("connects");
+        let registry = toolwire::Registry::builder().register_all(remote.import().tools).seal();
+        let client = toolwire_agent::HttpClient::builder(toolwire::Provider::OpenAi, "mock-model")
+            .base_url(model)
+            .build()
+            .expect("a client");
+        let agent = toolwire_agent::Agent::builder(client, registry.expect("unique")).build();
+        let outcome = agent.run("say hi").await;
+        remote.close().await;
+        outcome
+    });
+    drop(runtime);
+    drop(guard);
+    assert!(outcome.is_finished(), "{:?}", outcome.stop);
+    let receipt = outcome.receipts.first().expect("one call");
+    assert!(receipt.result.is_success(), "{:?}", receipt.result);
+    println!("LINK {}", receipt.trace.as_deref().expect("the receipt is linked"));
 }

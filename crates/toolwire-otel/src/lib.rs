@@ -2,9 +2,10 @@
 //!
 //! toolwire's crates emit `tracing` spans named and labelled as the OpenTelemetry GenAI
 //! semantic conventions (semantic-conventions-genai v0.1.0) describe agents:
-//! `execute_tool` for every invocation, `invoke_agent` and `chat` for the agent loop. This
-//! crate installs a subscriber that sends them (and nothing else below INFO) to an OTLP
-//! receiver over HTTP with protobuf bodies: the OpenTelemetry Collector, Jaeger, Grafana
+//! `execute_tool` for every invocation, `invoke_agent` and `chat` for the agent loop, and
+//! report the conventions' duration and token metrics as `tracing` events. This crate
+//! installs a subscriber that sends the spans (and nothing else below INFO) and the metrics
+//! to an OTLP receiver over HTTP with protobuf bodies: the OpenTelemetry Collector, Jaeger, Grafana
 //! Tempo, Langfuse, Logfire, Phoenix, Datadog's agent. A program that does not want it
 //! does not build it: the other crates depend on `tracing` only.
 //!

@@ -81,6 +81,8 @@
 //! - [`dialect`]: one schema compiled for each provider's rules, with a report of the
 //!   changes.
 //! - [`ToolResult`] and [`FailureKind`]: what a call yields.
+//! - [`telemetry`]: the `execute_tool` span of every call, as the OpenTelemetry GenAI
+//!   conventions name it, its duration metric, and the trace link of a [`Receipt`].
 
 #![forbid(unsafe_code)]
 #![warn(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

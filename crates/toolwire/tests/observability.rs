@@ -214,7 +214,7 @@ fn a_receipt_carries_the_link_its_exporter_reads_off_the_span() {
     });
     assert_eq!(spans.iter().filter(|s| s.name == "execute_tool").count(), 2);
     for receipt in &receipts {
-        let link = receipt.trace.unwrap_or_else(|| panic!("a link: {receipt:?}"));
+        let link = receipt.trace.as_deref().unwrap_or_else(|| panic!("a link: {receipt:?}"));
         assert_eq!(link.trace_id, [7; 16]);
         assert_ne!(link.span_id, [0; 8]);
         let json = serde_json::to_value(receipt).unwrap();

@@ -91,7 +91,7 @@ fn any_receipt() -> impl Strategy<Value = Receipt> {
             started_at: UNIX_EPOCH + Duration::new(secs % 253_402_300_799, nanos),
             duration: Duration::from_nanos(duration),
             result,
-            trace: trace.map(|(trace_id, span_id)| TraceLink::new(trace_id, span_id)),
+            trace: trace.map(|(trace_id, span_id)| Box::new(TraceLink::new(trace_id, span_id))),
         })
 }
 

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use assert_cmd::Command;
 
 pub(crate) mod model;
+pub(crate) mod otlp;
 pub(crate) mod stdio;
 
 /// The `toolwire` binary, run in the crate's folder, with a data folder of its own.

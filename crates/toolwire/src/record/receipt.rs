@@ -35,8 +35,9 @@ pub struct Receipt {
     /// What the model reads.
     pub result: ToolResult,
     /// The trace and span of the invocation's `execute_tool` span, when an exporter linked
-    /// it (see [`telemetry::link_receipts`](crate::telemetry::link_receipts)).
-    pub trace: Option<TraceLink>,
+    /// it (see [`telemetry::link_receipts`](crate::telemetry::link_receipts)); boxed, so a
+    /// receipt without one stays small.
+    pub trace: Option<Box<TraceLink>>,
 }
 
 impl Receipt {
@@ -84,7 +85,7 @@ struct Wire<R> {
     failure: Option<FailureKind>,
     result: R,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    trace: Option<TraceLink>,
+    trace: Option<Box<TraceLink>>,
 }
 
 impl Serialize for Receipt {
@@ -97,7 +98,7 @@ impl Serialize for Receipt {
             duration_ns: u64::try_from(self.duration.as_nanos()).unwrap_or(u64::MAX),
             failure: self.result.failure_kind(),
             result: &self.result,
-            trace: self.trace,
+            trace: self.trace.clone(),
         }
         .serialize(serializer)
     }

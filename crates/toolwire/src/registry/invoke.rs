@@ -227,7 +227,7 @@ impl Future for InvokeFuture {
         };
         this.body = Body::Done;
         let mut receipt = this.receipt(started, result);
-        receipt.trace = trace;
+        receipt.trace = trace.map(Box::new);
         if report_it {
             report(this.on_receipt.as_ref(), &receipt);
         }

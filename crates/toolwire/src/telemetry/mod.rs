@@ -1,8 +1,13 @@
 //! What toolwire tells an observability pipeline, beyond its spans.
 //!
 //! toolwire's crates depend on `tracing` only. Their spans follow the OpenTelemetry GenAI
-//! semantic conventions (see [`execute_tool`](crate#traces)), and three process-wide
-//! switches let an exporter, such as the `toolwire-otel` crate, go further:
+//! semantic conventions (semantic-conventions-genai v0.1.0): every invocation, whichever way
+//! it is made, is one `execute_tool {tool}` span (kind INTERNAL) with `gen_ai.operation.name`,
+//! `gen_ai.tool.name`, `gen_ai.tool.type`, `gen_ai.tool.description`, `gen_ai.tool.call.id`,
+//! `error.type` on failure, and `toolwire.invocation_id`, `toolwire.outcome`,
+//! `toolwire.policy` (the policy step's verdict) and `toolwire.replayed` (a journal handed
+//! back a stored result). Beyond the spans, an exporter, such as the `toolwire-otel` crate,
+//! has three switches:
 //!
 //! - **Metrics.** Each measurement is a `TRACE` event of target [`METRICS_TARGET`], with a
 //!   `metric` field naming the instrument (such as `gen_ai.execute_tool.duration`), a
