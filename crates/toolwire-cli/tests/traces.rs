@@ -227,6 +227,49 @@ fn an_agent_calling_a_served_tool_makes_one_trace_across_the_mcp_hop() {
     let served = point("tool-server", "mcp.server.operation.duration");
     assert_eq!(served.attributes["mcp.method.name"], "tools/call");
     assert!(served.sum > 0.0 && served.sum < 30.0, "{served:?}");
+
+    assert_names_are_the_conventions(received);
+}
+
+/// Every `gen_ai.*`, `mcp.*` and `error.*` name received, of an attribute or a metric, is
+/// one the conventions' registry defines (the `opentelemetry-semantic-conventions` crate,
+/// semconv 1.42.0), or one the GenAI conventions added since (semantic-conventions-genai
+/// v0.1.0): a misspelt name is invisible to every backend.
+fn assert_names_are_the_conventions(received: &crate::common::otlp::Received) {
+    use opentelemetry_semantic_conventions::{attribute as a, metric as m};
+    let registry = [
+        a::ERROR_TYPE,
+        a::GEN_AI_CONVERSATION_ID,
+        a::GEN_AI_OPERATION_NAME,
+        a::GEN_AI_PROVIDER_NAME,
+        a::GEN_AI_REQUEST_MODEL,
+        a::GEN_AI_RESPONSE_FINISH_REASONS,
+        a::GEN_AI_TOKEN_TYPE,
+        a::GEN_AI_TOOL_CALL_ARGUMENTS,
+        a::GEN_AI_TOOL_CALL_ID,
+        a::GEN_AI_TOOL_CALL_RESULT,
+        a::GEN_AI_TOOL_DESCRIPTION,
+        a::GEN_AI_TOOL_NAME,
+        a::GEN_AI_TOOL_TYPE,
+        a::GEN_AI_USAGE_INPUT_TOKENS,
+        a::GEN_AI_USAGE_OUTPUT_TOKENS,
+        a::MCP_METHOD_NAME,
+        a::MCP_PROTOCOL_VERSION,
+        m::GEN_AI_CLIENT_OPERATION_DURATION,
+        m::GEN_AI_CLIENT_TOKEN_USAGE,
+        m::MCP_CLIENT_OPERATION_DURATION,
+        m::MCP_SERVER_OPERATION_DURATION,
+    ];
+    let newer = ["gen_ai.execute_tool.duration", "gen_ai.invoke_agent.duration"];
+    let spans = received.spans.iter().flat_map(|s| s.attributes.keys());
+    let points = received.points.iter().flat_map(|p| p.attributes.keys().chain([&p.metric]));
+    let ours = |name: &&String| ["gen_ai.", "mcp.", "error."].iter().any(|p| name.starts_with(p));
+    let names: std::collections::BTreeSet<&String> = spans.chain(points).filter(ours).collect();
+    assert!(names.len() > 15, "{names:?}");
+    for name in names {
+        let known = registry.contains(&name.as_str()) || newer.contains(&name.as_str());
+        assert!(known, "{name:?} is not a name of the conventions");
+    }
 }
 
 /// The agent's half of the test above, in a process of its own (the exporter is global):
