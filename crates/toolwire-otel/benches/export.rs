@@ -4,7 +4,9 @@
 //!
 //! Run with `cargo bench -p toolwire-otel --bench export`. The export is installed once, as
 //! the process's global subscriber, so the baseline must run first: run both benchmarks
-//! together, not one by filter.
+//! together, not one by filter. The export sends traces and metrics; with
+//! `OTEL_METRICS_EXPORTER=none` it sends traces only (the standard variable, read here
+//! through `OtelConfig::from_env_at`).
 
 use std::future::IntoFuture;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -58,7 +60,8 @@ fn export(c: &mut Criterion) {
     group.bench_function("baseline_no_subscriber", |b| {
         b.to_async(&runtime).iter(|| registry.invoke("add", args.clone()).into_future())
     });
-    let guard = toolwire_otel::install(toolwire_otel::OtelConfig::new(receiver())).unwrap();
+    let config = toolwire_otel::OtelConfig::from_env_at(receiver()).unwrap();
+    let guard = toolwire_otel::install(config).unwrap();
     group.bench_function("exporting", |b| {
         b.to_async(&runtime).iter(|| registry.invoke("add", args.clone()).into_future())
     });

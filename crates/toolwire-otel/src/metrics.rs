@@ -89,24 +89,29 @@ impl MetricsLayer {
 
 impl<S: Subscriber> Layer<S> for MetricsLayer {
     fn on_event(&self, event: &Event<'_>, _ctx: Context<'_, S>) {
-        let mut measurement = Measurement::default();
+        let mut measurement = Measurement {
+            histograms: &self.histograms,
+            histogram: None,
+            value: None,
+            attributes: Vec::with_capacity(6),
+        };
         event.record(&mut measurement);
-        let (Some(metric), Some(value)) = (measurement.metric, measurement.value) else { return };
-        if let Some(histogram) = self.histograms.get(metric.as_str()) {
+        if let (Some(histogram), Some(value)) = (measurement.histogram, measurement.value) {
             histogram.record(value, &measurement.attributes);
         }
     }
 }
 
-/// One metric event's fields.
-#[derive(Default)]
-struct Measurement {
-    metric: Option<String>,
+/// One metric event's fields: the instrument its `metric` names, found without copying the
+/// name, its `value`, and the rest as attributes.
+struct Measurement<'a> {
+    histograms: &'a HashMap<&'static str, Histogram<f64>>,
+    histogram: Option<&'a Histogram<f64>>,
     value: Option<f64>,
     attributes: Vec<KeyValue>,
 }
 
-impl Measurement {
+impl Measurement<'_> {
     fn number(&mut self, field: &Field, value: f64, attribute: KeyValue) {
         if field.name() == "value" {
             self.value = Some(value);
@@ -116,10 +121,10 @@ impl Measurement {
     }
 }
 
-impl Visit for Measurement {
+impl Visit for Measurement<'_> {
     fn record_str(&mut self, field: &Field, value: &str) {
         match field.name() {
-            "metric" => self.metric = Some(value.to_owned()),
+            "metric" => self.histogram = self.histograms.get(value),
             name => self.attributes.push(KeyValue::new(name, value.to_owned())),
         }
     }
