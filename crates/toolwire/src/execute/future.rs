@@ -29,8 +29,9 @@ use crate::tool::Tool;
 #[must_use = "futures do nothing unless polled"]
 pub struct ExecuteFuture {
     state: State,
-    /// The link of the call's span, once it has ended, for a registry's receipt.
-    link: Option<TraceLink>,
+    /// The link of the call's span, once it has ended, for a registry's receipt (boxed, as
+    /// the receipt keeps it: a call that is not exported carries one pointer's worth).
+    link: Option<Box<TraceLink>>,
 }
 
 /// Where a call is; the states share their storage.
@@ -50,7 +51,7 @@ impl ExecuteFuture {
     }
 
     /// The link of the ended call's span, if it was recorded and an exporter links spans.
-    pub(crate) fn take_link(&mut self) -> Option<TraceLink> {
+    pub(crate) fn take_link(&mut self) -> Option<Box<TraceLink>> {
         self.link.take()
     }
 
@@ -74,7 +75,7 @@ impl Future for ExecuteFuture {
             match start(tool, mem::take(input), options) {
                 Started::Done(result, link) => {
                     this.state = State::Done;
-                    this.link = link;
+                    this.link = link.map(Box::new);
                     return Poll::Ready(result);
                 }
                 Started::Running(race) => this.state = State::Running(race),

@@ -53,7 +53,7 @@ pub(super) struct Race {
     finish: Finish,
     trace: Trace,
     /// The link of the call's span, once it has ended.
-    pub(super) link: Option<TraceLink>,
+    pub(super) link: Option<Box<TraceLink>>,
 }
 
 /// The three contestants.
@@ -140,7 +140,7 @@ impl Future for Race {
         };
         let mut result = settle(contest, controller.take(), finish, winner);
         finish.run(&mut result, &trace.span);
-        *link = trace.end(finish.tool.name(), &result);
+        *link = trace.end(finish.tool.name(), &result).map(Box::new);
         Poll::Ready(result)
     }
 }

@@ -216,7 +216,7 @@ impl Future for InvokeFuture {
                 Body::Failed(failure) => {
                     let link =
                         trace_failed(&this.tool, started.id, this.call_id.as_deref(), &failure);
-                    (*failure, link)
+                    (*failure, link.map(Box::new))
                 }
                 _ => {
                     report_it = false; // the hook saw this call's receipt already
@@ -227,7 +227,7 @@ impl Future for InvokeFuture {
         };
         this.body = Body::Done;
         let mut receipt = this.receipt(started, result);
-        receipt.trace = trace.map(Box::new);
+        receipt.trace = trace;
         if report_it {
             report(this.on_receipt.as_ref(), &receipt);
         }
