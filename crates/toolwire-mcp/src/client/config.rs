@@ -53,8 +53,11 @@ pub struct StdioConfig {
     pub command: String,
     /// Its arguments.
     pub args: Vec<String>,
-    /// Environment variables set for it, on top of the inherited ones.
+    /// Environment variables set for it, on top of the inherited ones (or of none, with
+    /// [`clear_env`](Self::clear_env)).
     pub env: BTreeMap<String, String>,
+    /// Starts it with no inherited environment: it sees `env` only.
+    pub clear_env: bool,
     /// The directory to run it in; the current one when `None`.
     pub cwd: Option<PathBuf>,
 }
@@ -117,6 +120,12 @@ impl StdioConfig {
     /// Sets an environment variable for the child.
     pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
         self.env.insert(key.into(), value.into());
+        self
+    }
+
+    /// Starts the child with only the variables set with [`env`](Self::env), none inherited.
+    pub fn clear_env(mut self) -> Self {
+        self.clear_env = true;
         self
     }
 }

@@ -174,6 +174,9 @@ mod stdio {
         config: &StdioConfig,
     ) -> Result<TokioChildProcess, ConnectError> {
         let mut command = tokio::process::Command::new(&config.command);
+        if config.clear_env {
+            command.env_clear();
+        }
         command.args(&config.args).envs(&config.env);
         if let Some(cwd) = &config.cwd {
             command.current_dir(cwd);

@@ -80,7 +80,7 @@ pub use config::{HttpConfig, McpConfig, ServerSpec, StdioConfig};
 pub use config_error::{ConfigError, ConfigErrorKind};
 pub use elicit::{Elicitation, ElicitationFuture, ElicitationReply};
 pub use error::{ConnectError, ConnectErrorKind};
-pub use import::{Import, Skipped};
+pub use import::{Import, ImportOptions, Pin, Skipped};
 pub use options::{
     ClientOptions, DEFAULT_CONNECT_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_DURATION,
     DEFAULT_PROTOCOL_VERSION,

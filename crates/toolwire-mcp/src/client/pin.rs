@@ -39,6 +39,19 @@ impl Definition {
         &self.digest
     }
 
+    /// Each part's name and the first 16 hex digits of the SHA-256 of its canonical JSON, so
+    /// a host that keeps them can name what changed.
+    pub(crate) fn part_digests(&self) -> Vec<(&'static str, String)> {
+        PARTS
+            .iter()
+            .zip(&self.parts)
+            .map(|(part, json)| {
+                let hash = Sha256::digest(json.as_bytes());
+                (*part, hash.iter().take(8).map(|b| format!("{b:02x}")).collect())
+            })
+            .collect()
+    }
+
     /// The parts that differ from `other`, in MCP's spelling.
     pub(crate) fn changes_from(&self, other: &Self) -> Vec<&'static str> {
         PARTS

@@ -11,7 +11,7 @@ use super::connect;
 use super::connection::Connection;
 use super::error::{ConnectError, ConnectErrorKind};
 use super::handler::relist;
-use super::import::Import;
+use super::import::{Import, ImportOptions};
 use super::options::ClientOptions;
 use super::pin::Drift;
 
@@ -119,7 +119,12 @@ impl RemoteServer {
     /// each pinned at its first import. Tools whose schemas toolwire cannot use are skipped,
     /// with a warning that names them.
     pub fn import(&self) -> Import {
-        super::import::import(&self.inner)
+        self.import_with(&ImportOptions::new())
+    }
+
+    /// [`import`](Self::import), with the names, hints and approvals `options` give.
+    pub fn import_with(&self, options: &ImportOptions) -> Import {
+        super::import::import(&self.inner, options)
     }
 
     /// The pinned tools whose definitions the server has changed since, or removed.
