@@ -12,8 +12,7 @@ use crate::cli::RunArgs;
 use crate::exit::{CliError, Exit};
 use crate::hint::Places;
 use crate::journal::{self, Journal};
-use crate::manifest::Manifest;
-use crate::{api_key, build, prompt};
+use crate::{api_key, prompt};
 
 /// How to reach the model of a run.
 pub(crate) struct ModelSpec<'a> {
@@ -42,9 +41,8 @@ pub(crate) async fn run(places: Places<'_>, args: RunArgs) -> Result<Exit, CliEr
         max_turns: args.max_turns,
     };
     let client = client(&spec)?;
-    let manifest = Manifest::load(places.manifest)?;
     let journal = journal::open(places).await?;
-    let registry = build::registry_keyed(manifest, Some(&journal))?;
+    let (registry, _servers) = crate::remote::registry(places, Some(&journal)).await?;
     let agent = agent(client, registry, &journal, &spec);
     // Kept with the run, so that `approvals resume` reaches the same server with the limit.
     let meta = serde_json::json!({"base_url": spec.base_url, "max_turns": spec.max_turns});

@@ -48,12 +48,26 @@ pub(crate) fn registry(manifest: Manifest) -> Result<Registry, ManifestError> {
 ///
 /// As [`registry`].
 pub(crate) fn registry_keyed(
+    manifest: Manifest,
+    journal: Option<&crate::journal::Journal>,
+) -> Result<Registry, ManifestError> {
+    registry_with(manifest, journal, Vec::new())
+}
+
+/// [`registry_keyed`], with `imported` (the tools of the manifest's MCP servers) beside the
+/// manifest's own.
+///
+/// # Errors
+///
+/// As [`registry`]; and when an imported tool has the name of another tool.
+pub(crate) fn registry_with(
     mut manifest: Manifest,
     journal: Option<&crate::journal::Journal>,
+    imported: Vec<Tool>,
 ) -> Result<Registry, ManifestError> {
     let defs = std::mem::take(&mut manifest.tools);
     let tools = defs.into_iter().map(|def| tool(&manifest, def)).collect::<Result<Vec<_>, _>>()?;
-    let mut builder = Registry::builder().register_all(tools);
+    let mut builder = Registry::builder().register_all(tools).register_all(imported);
     if let Some(journal) = journal {
         // Every process sharing the journal resumes the others' approvals, and spends each
         // one in the journal, so it runs one call across all of them.

@@ -20,6 +20,7 @@ mod journal;
 mod manifest;
 mod progress;
 mod prompt;
+mod remote;
 mod report;
 
 use std::process::ExitCode;
@@ -98,6 +99,11 @@ async fn run(cli: Cli) -> Result<Exit, CliError> {
         Command::Check => commands::check::run(manifest),
         Command::Mcp(McpCommand::Import { config, json }) => {
             import::list_tools(&config, json).await
+        }
+        Command::Mcp(McpCommand::Accept { target }) => {
+            let loaded = manifest::Manifest::load(manifest)?;
+            let mut lock = remote::LockFile::beside(manifest).map_err(CliError::usage)?;
+            remote::accept(&loaded, &mut lock, &target).await
         }
         Command::Run(args) => agent::run(places, args).await,
         Command::Approvals(command) => commands::journaled::approvals(places, command).await,

@@ -55,9 +55,6 @@ argv = ["echo", "{message}"]
     assert_eq!(point.attributes.get("gen_ai.tool.name").map(String::as_str), Some("echo"));
 }
 
-/// Set in the agent's half of the one-trace test: `otlp_url mcp_url model_url`.
-const AGENT_ENV: &str = "TOOLWIRE_CLI_TEST_ONE_TRACE_AGENT";
-
 /// The tool the served manifest has.
 const ECHO: &str = r#"
 [[tool]]
@@ -79,8 +76,8 @@ fn with_usage(
     chunks
 }
 
-/// An agent, exporting to a receiver, calls a tool that `toolwire serve` (exporting to the
-/// same receiver) runs. The receiver sees one trace across both processes, as the GenAI and
+/// `toolwire run`, exporting to a receiver, calls a tool of an MCP server of its manifest:
+/// `toolwire serve`, exporting to the same receiver. The receiver sees one trace across both processes, as the GenAI and
 /// MCP conventions describe it, and each process's metrics.
 #[test]
 fn an_agent_calling_a_served_tool_makes_one_trace_across_the_mcp_hop() {
@@ -113,15 +110,38 @@ fn an_agent_calling_a_served_tool_makes_one_trace_across_the_mcp_hop() {
         with_usage(calling("call_1", "tools__echo", r#"{"message": "hi"}"#), 40, 12),
         with_usage(saying("it said hi"), 61, 4),
     ]);
-    let exe = std::env::current_exe().expect("the test knows its path");
-    let agent = std::process::Command::new(exe)
-        .args(["--exact", "traces::agent_half_of_the_one_trace_test", "--nocapture"])
-        .env(AGENT_ENV, format!("{} http://127.0.0.1:{port}/mcp {model}", receiver.url))
+    let agent_manifest = manifest(&format!(
+        "[mcp_servers.tools]\nurl = \"http://127.0.0.1:{port}/mcp\"\naccept_new = true\n"
+    ));
+    let journal = crate::common::scratch("one-trace").join("journal.sqlite");
+    let agent = toolwire()
+        .args(["--otlp", &receiver.url, "-m"])
+        .arg(&agent_manifest)
+        .arg("--journal")
+        .arg(&journal)
+        .args(["run", "say hi", "--model", "openai:mock-model", "--base-url", &model])
+        .env("OPENAI_API_KEY", "test-key")
+        .env("OTEL_SERVICE_NAME", "agent")
         .output()
-        .expect("the agent's run starts");
-    let printed = String::from_utf8_lossy(&agent.stdout).into_owned();
-    assert!(agent.status.success(), "{printed}\n{}", String::from_utf8_lossy(&agent.stderr));
-    let link = printed.lines().find_map(|line| line.strip_prefix("LINK ")).expect("a link");
+        .expect("toolwire run runs");
+    assert!(agent.status.success(), "{}", stderr(&agent));
+    assert!(String::from_utf8_lossy(&agent.stdout).contains("it said hi"), "{}", stderr(&agent));
+    // The journal's audit line of the call names its span.
+    let log = toolwire()
+        .arg("-m")
+        .arg(&agent_manifest)
+        .arg("--journal")
+        .arg(&journal)
+        .args(["log", "--json"])
+        .output()
+        .expect("toolwire log runs");
+    let printed = String::from_utf8_lossy(&log.stdout).into_owned();
+    let receipt: serde_json::Value = printed
+        .lines()
+        .find_map(|line| serde_json::from_str(line).ok())
+        .unwrap_or_else(|| panic!("a receipt in the log: {printed}"));
+    let trace = |key: &str| receipt["trace"][key].as_str().unwrap_or("none").to_owned();
+    let link = format!("{}-{}", trace("trace_id"), trace("span_id"));
 
     let names = [
         "invoke_agent",
@@ -275,40 +295,4 @@ fn assert_names_are_the_conventions(received: &crate::common::otlp::Received) {
         let known = registry.contains(&name.as_str()) || newer.contains(&name.as_str());
         assert!(known, "{name:?} is not a name of the conventions");
     }
-}
-
-/// The agent's half of the test above, in a process of its own (the exporter is global):
-/// one run of an agent whose only tools are the server's, exporting to the receiver; prints
-/// the link of the call's receipt. Does nothing in a normal run.
-#[test]
-fn agent_half_of_the_one_trace_test() {
-    use toolwire_mcp::client::{ClientOptions, HttpConfig, RemoteServer, ServerSpec};
-
-    let Ok(spec) = std::env::var(AGENT_ENV) else { return };
-    let [otlp, mcp, model]: [&str; 3] =
-        spec.split(' ').collect::<Vec<_>>().try_into().expect("three urls");
-    let config = toolwire_otel::OtelConfig::new(otlp).service_name("agent");
-    let guard = toolwire_otel::install(config).expect("the exporter installs");
-    let runtime =
-        tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a runtime");
-    let outcome = runtime.block_on(async {
-        let spec = ServerSpec::Http(HttpConfig::new(mcp));
-        let remote =
-            RemoteServer::connect("tools", &spec, ClientOptions::new()).await.expect("connects");
-        let registry = toolwire::Registry::builder().register_all(remote.import().tools).seal();
-        let client = toolwire_agent::HttpClient::builder(toolwire::Provider::OpenAi, "mock-model")
-            .base_url(model)
-            .build()
-            .expect("a client");
-        let agent = toolwire_agent::Agent::builder(client, registry.expect("unique")).build();
-        let outcome = agent.run("say hi").await;
-        remote.close().await;
-        outcome
-    });
-    drop(runtime);
-    drop(guard);
-    assert!(outcome.is_finished(), "{:?}", outcome.stop);
-    let receipt = outcome.receipts.first().expect("one call");
-    assert!(receipt.result.is_success(), "{:?}", receipt.result);
-    println!("LINK {}", receipt.trace.as_deref().expect("the receipt is linked"));
 }

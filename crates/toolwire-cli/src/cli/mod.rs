@@ -165,6 +165,16 @@ pub(crate) enum McpCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Trust the current definitions of an MCP server's tools (SERVER), or of one of them
+    /// (the name it is imported under, such as SERVER__TOOL), in toolwire.lock beside the
+    /// manifest.
+    ///
+    /// A tool that is not pinned there is not imported; one whose definition changed since
+    /// is refused, naming the change, until it is accepted again.
+    Accept {
+        /// The server's name in the manifest, or the tool's imported name.
+        target: String,
+    },
 }
 
 /// `toolwire run`.

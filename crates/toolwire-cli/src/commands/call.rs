@@ -7,10 +7,9 @@ use toolwire::{Answer, Receipt, Registry};
 use crate::cli::CallArgs;
 use crate::exit::{CliError, Exit};
 use crate::hint::Places;
-use crate::manifest::Manifest;
 use crate::progress::Progress;
 use crate::report::report;
-use crate::{build, journal, prompt};
+use crate::{journal, prompt, remote};
 
 /// Runs `toolwire call`.
 ///
@@ -23,7 +22,7 @@ pub(crate) async fn run(places: Places<'_>, args: CallArgs) -> Result<Exit, CliE
     if let Some(call_id) = &args.call_id {
         return journaled(places, &args, input, call_id).await;
     }
-    let registry = build::registry(Manifest::load(places.manifest)?)?;
+    let (registry, servers) = remote::registry(places, None).await?;
     let progress = Progress::new(!args.json);
     let receipt = invoke(&registry, &args, input.clone(), None, &progress).await;
     let receipt = match receipt.result.pending_request() {
@@ -34,6 +33,7 @@ pub(crate) async fn run(places: Places<'_>, args: CallArgs) -> Result<Exit, CliE
         None => receipt,
     };
     progress.finish();
+    servers.close().await;
     Ok(report(&receipt, args.json, places))
 }
 
@@ -46,13 +46,14 @@ async fn journaled(
     call_id: &str,
 ) -> Result<Exit, CliError> {
     let journal = journal::open(places).await?;
-    let registry = build::registry_keyed(Manifest::load(places.manifest)?, Some(&journal))?;
+    let (registry, servers) = remote::registry(places, Some(&journal)).await?;
     let mut receipt = journal.call(&registry, &args.name, input, call_id, args.timeout).await?;
     if let Some(request) = receipt.result.pending_request()
         && let Some(answer) = approval(request, args)?
     {
         receipt = journal.answer_and_resume(&registry, answer).await?;
     }
+    servers.close().await;
     Ok(report(&receipt, args.json, places))
 }
 

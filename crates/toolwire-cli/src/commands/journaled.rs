@@ -4,12 +4,10 @@ use toolwire::{Answer, FailureKind};
 use toolwire_journal::PausedRun;
 
 use crate::agent::{self, ModelSpec};
-use crate::build;
 use crate::cli::{ApprovalsCommand, DEFAULT_MAX_TURNS, LogArgs};
 use crate::exit::{CliError, Exit};
 use crate::hint::Places;
 use crate::journal::{self, Journal, Resumable};
-use crate::manifest::Manifest;
 use crate::report::report;
 
 /// Runs `toolwire approvals list|answer|resume`.
@@ -36,7 +34,7 @@ pub(crate) async fn approvals(
             Ok(Exit::Success)
         }
         ApprovalsCommand::Resume { id, model, base_url, max_turns } => {
-            let registry = build::registry_keyed(Manifest::load(places.manifest)?, Some(&journal))?;
+            let (registry, _servers) = crate::remote::registry(places, Some(&journal)).await?;
             let (run, through) = match journal.resumable(&id).await? {
                 Resumable::Call(waiter) => {
                     eprintln!("resuming {waiter}");

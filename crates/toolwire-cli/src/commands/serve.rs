@@ -4,12 +4,10 @@ use std::sync::Arc;
 
 use toolwire_mcp::server::{HttpOptions, McpServer, serve_http_with};
 
-use crate::build;
 use crate::cli::ServeArgs;
 use crate::exit::{CliError, Exit};
 use crate::hint::Places;
 use crate::journal;
-use crate::manifest::Manifest;
 
 /// Serves until the client leaves (stdio) or the process is stopped (HTTP).
 ///
@@ -18,13 +16,12 @@ use crate::manifest::Manifest;
 /// A bad manifest, a journal that cannot be opened, a token variable that is not set, or the
 /// I/O error that ended serving.
 pub(crate) async fn run(places: Places<'_>, args: ServeArgs) -> Result<Exit, CliError> {
-    let manifest = Manifest::load(places.manifest)?;
     // Only a journal asked for: a server keeps no state of its own by default.
     let journal = match places.journal {
         Some(_) => Some(journal::open(places).await?),
         None => None,
     };
-    let registry = build::registry_keyed(manifest, journal.as_ref())?;
+    let (registry, _servers) = crate::remote::registry(places, journal.as_ref()).await?;
     let mut server = McpServer::new(registry).name("toolwire", env!("CARGO_PKG_VERSION"));
     if let Some(journal) = &journal {
         // MCP tasks are kept in the journal too: they survive a restart, and servers sharing

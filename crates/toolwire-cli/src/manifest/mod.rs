@@ -14,6 +14,7 @@
 //! error names the file, the line and the column.
 
 mod diagnostic;
+mod mcp;
 mod sandbox;
 mod spec;
 mod validate;
@@ -25,6 +26,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 pub(crate) use diagnostic::ManifestError;
+pub(crate) use mcp::ServerDef;
 pub(crate) use spec::HeaderSpec;
 pub(crate) use toolwire_process::CommandSpec as CommandDef;
 use toolwire_process::Template;
@@ -34,6 +36,8 @@ use toolwire_process::Template;
 pub(crate) struct Manifest {
     /// The tools, in the order written.
     pub(crate) tools: Vec<ToolDef>,
+    /// The MCP servers whose tools are imported, by name.
+    pub(crate) servers: Vec<ServerDef>,
     /// The file's path, as shown in errors.
     path: String,
     /// The file's text, for errors found after reading.
@@ -118,7 +122,8 @@ impl Manifest {
         })?;
         let checker = validate::Checker { path, source, folder };
         let tools = checker.tools(spec.tool)?;
-        Ok(Self { tools, path: path.to_owned(), source: source.to_owned() })
+        let servers = checker.servers(spec.mcp_servers, spec.mcp_config)?;
+        Ok(Self { tools, servers, path: path.to_owned(), source: source.to_owned() })
     }
 
     /// An error at `span` of this manifest.

@@ -13,6 +13,11 @@ pub(crate) struct ManifestSpec {
     /// The tools, in the order written.
     #[serde(default)]
     pub(crate) tool: Vec<ToolSpec>,
+    /// MCP servers whose tools are imported, by name.
+    #[serde(default)]
+    pub(crate) mcp_servers: BTreeMap<String, Spanned<super::mcp::McpServerSpec>>,
+    /// An `mcp.json` (`{"mcpServers": {...}}`) whose servers are imported too.
+    pub(crate) mcp_config: Option<Spanned<String>>,
 }
 
 /// One `[[tool]]` table.

@@ -221,7 +221,7 @@ impl Checker<'_> {
         Ok(template)
     }
 
-    fn duration(&self, text: Option<Spanned<String>>) -> Checked<Duration> {
+    pub(super) fn duration(&self, text: Option<Spanned<String>>) -> Checked<Duration> {
         let Some(text) = text else { return Ok(DEFAULT_TIMEOUT) };
         match humantime::parse_duration(text.get_ref()) {
             Ok(duration) if !duration.is_zero() => Ok(duration),

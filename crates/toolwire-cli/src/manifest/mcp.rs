@@ -1,0 +1,261 @@
+//! `[mcp_servers.NAME]` tables, and an `mcp_config` file in the editors' shape: the MCP
+//! servers whose tools a manifest imports, checked into [`ServerDef`]s.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+
+use serde::Deserialize;
+use toml::Spanned;
+use toolwire::Annotations;
+use toolwire_mcp::client::{HttpConfig, McpConfig, ServerSpec, StdioConfig};
+
+use super::ManifestError;
+use super::validate::Checker;
+
+/// One `[mcp_servers.NAME]` table.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct McpServerSpec {
+    /// A server started as a child process, spoken to over stdio: the program.
+    pub(crate) command: Option<Spanned<String>>,
+    /// Its arguments.
+    #[serde(default)]
+    pub(crate) args: Vec<String>,
+    /// The environment variables it may see; every other one is removed.
+    #[serde(default)]
+    pub(crate) env: Vec<String>,
+    /// The folder it runs in, relative to the manifest's.
+    pub(crate) cwd: Option<String>,
+    /// A streamable-HTTP server: its endpoint.
+    pub(crate) url: Option<Spanned<String>>,
+    /// Headers sent to it, each read from the environment variable named here.
+    #[serde(default)]
+    pub(crate) headers: BTreeMap<String, String>,
+    /// The names its tools get: `{prefix}{tool}`; `NAME__` by default.
+    pub(crate) prefix: Option<Spanned<String>>,
+    /// Only the tools matching one of these globs are imported.
+    #[serde(default)]
+    pub(crate) allow: Vec<Spanned<String>>,
+    /// The tools matching one of these globs are not.
+    #[serde(default)]
+    pub(crate) deny: Vec<Spanned<String>>,
+    /// `true` for every tool, or the tools (their names on the server) a human approves first.
+    pub(crate) needs_approval: Option<Spanned<ApprovalSpec>>,
+    /// New tools are imported (and pinned) without `toolwire mcp accept`.
+    #[serde(default)]
+    pub(crate) accept_new: bool,
+    /// The longest a call may take, such as `"30s"`.
+    pub(crate) timeout: Option<Spanned<String>>,
+    /// What the manifest says of the tools, in place of what the server claims.
+    pub(crate) read_only: Option<bool>,
+    /// The tools may destroy or overwrite things.
+    pub(crate) destructive: Option<bool>,
+    /// Calling a tool again with the same arguments has no further effect.
+    pub(crate) idempotent: Option<bool>,
+    /// The tools reach an open world.
+    pub(crate) open_world: Option<bool>,
+}
+
+/// `needs_approval`: every tool, or some.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub(crate) enum ApprovalSpec {
+    All(bool),
+    Tools(Vec<String>),
+}
+
+/// One checked MCP server.
+#[derive(Debug, Clone)]
+pub(crate) struct ServerDef {
+    pub(crate) name: String,
+    pub(crate) spec: ServerSpec,
+    pub(crate) prefix: String,
+    pub(crate) allow: Vec<String>,
+    pub(crate) deny: Vec<String>,
+    pub(crate) all_need_approval: bool,
+    pub(crate) needs_approval: BTreeSet<String>,
+    pub(crate) accept_new: bool,
+    pub(crate) timeout: Option<Duration>,
+    /// The hints every tool gets: the manifest's, never the server's.
+    pub(crate) hints: Annotations,
+}
+
+impl ServerDef {
+    /// Whether the remote tool `tool` is imported, by the allow and deny lists.
+    pub(crate) fn keeps(&self, tool: &str) -> bool {
+        let allowed = self.allow.is_empty() || self.allow.iter().any(|glob| matches(glob, tool));
+        allowed && !self.deny.iter().any(|glob| matches(glob, tool))
+    }
+}
+
+impl Checker<'_> {
+    /// Checks the `[mcp_servers]` tables and the servers of `mcp_config`, whose names must
+    /// not repeat.
+    pub(super) fn servers(
+        &self,
+        tables: BTreeMap<String, Spanned<McpServerSpec>>,
+        config: Option<Spanned<String>>,
+    ) -> Result<Vec<ServerDef>, ManifestError> {
+        let mut servers = Vec::new();
+        for (name, spec) in tables {
+            servers.push(self.server(name, spec)?);
+        }
+        let Some(config) = config else { return Ok(servers) };
+        let path = self.folder.join(config.get_ref());
+        let file = McpConfig::from_path(&path).map_err(|error| {
+            self.error(config.span(), format!("cannot read {}: {error}", path.display()))
+        })?;
+        for (name, spec) in file.servers() {
+            if servers.iter().any(|server| server.name == name) {
+                let message = format!("mcp server {name:?} is both in the manifest and here");
+                return Err(self.error(config.span(), message));
+            }
+            servers.push(ServerDef::plain(name, spec.clone()));
+        }
+        Ok(servers)
+    }
+
+    fn server(
+        &self,
+        name: String,
+        spec: Spanned<McpServerSpec>,
+    ) -> Result<ServerDef, ManifestError> {
+        let whole = spec.span();
+        let spec = spec.into_inner();
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || "_-".contains(c)) {
+            let message = format!("mcp server name {name:?}: use letters, digits, `_` and `-`");
+            return Err(self.error(whole, message));
+        }
+        let remote = match (&spec.command, &spec.url) {
+            (Some(command), None) => {
+                let mut stdio = StdioConfig::new(command.get_ref()).clear_env();
+                stdio.args.clone_from(&spec.args);
+                for key in &spec.env {
+                    if let Some(value) = std::env::var_os(key).and_then(|v| v.into_string().ok()) {
+                        stdio = stdio.env(key, value);
+                    }
+                }
+                stdio.cwd = spec.cwd.as_ref().map(|cwd| self.folder.join(cwd));
+                ServerSpec::Stdio(stdio)
+            }
+            (None, Some(url)) => {
+                let mut http = HttpConfig::new(url.get_ref());
+                for (header, var) in &spec.headers {
+                    let value = std::env::var(var).map_err(|_| {
+                        let message = format!(
+                            "mcp server {name:?}: header {header:?} reads ${var}, which is not set"
+                        );
+                        self.error(url.span(), message)
+                    })?;
+                    http = http.header(header, value);
+                }
+                ServerSpec::Http(http)
+            }
+            (Some(command), Some(_)) => {
+                let message =
+                    format!("mcp server {name:?} has both a `command` and a `url`: give one");
+                return Err(self.error(command.span(), message));
+            }
+            (None, None) => {
+                let message =
+                    format!("mcp server {name:?} needs a `command` (stdio) or a `url` (HTTP)");
+                return Err(self.error(whole, message));
+            }
+        };
+        let mut server = ServerDef::plain(&name, remote);
+        if let Some(prefix) = spec.prefix {
+            let ok =
+                prefix.get_ref().chars().all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c));
+            if !ok {
+                let message = "a prefix is letters, digits, `_`, `-` and `.`, as tool names are";
+                return Err(self.error(prefix.span(), message));
+            }
+            server.prefix = prefix.into_inner();
+        }
+        server.allow = spec.allow.into_iter().map(Spanned::into_inner).collect();
+        server.deny = spec.deny.into_iter().map(Spanned::into_inner).collect();
+        match spec.needs_approval.map(Spanned::into_inner) {
+            Some(ApprovalSpec::All(all)) => server.all_need_approval = all,
+            Some(ApprovalSpec::Tools(tools)) => server.needs_approval = tools.into_iter().collect(),
+            None => {}
+        }
+        server.accept_new = spec.accept_new;
+        if spec.timeout.is_some() {
+            server.timeout = Some(self.duration(spec.timeout)?);
+        }
+        let hints = &mut server.hints;
+        hints.read_only_hint = spec.read_only;
+        hints.destructive_hint = spec.destructive;
+        hints.idempotent_hint = spec.idempotent;
+        hints.open_world_hint = spec.open_world;
+        Ok(server)
+    }
+}
+
+impl ServerDef {
+    /// `spec` under `name`, with the defaults: prefix `name__`, every tool, no approvals,
+    /// none of the server's hints.
+    fn plain(name: &str, spec: ServerSpec) -> Self {
+        Self {
+            name: name.to_owned(),
+            spec,
+            prefix: format!("{name}__"),
+            allow: Vec::new(),
+            deny: Vec::new(),
+            all_need_approval: false,
+            needs_approval: BTreeSet::new(),
+            accept_new: false,
+            timeout: None,
+            hints: Annotations::default(),
+        }
+    }
+}
+
+/// Whether `text` matches `glob`, where `*` stands for any run of characters and `?` for
+/// one.
+pub(crate) fn matches(glob: &str, text: &str) -> bool {
+    let (glob, text): (Vec<char>, Vec<char>) = (glob.chars().collect(), text.chars().collect());
+    // The classic two-pointer match, with the last `*` to fall back to.
+    let (mut g, mut t, mut star, mut mark) = (0, 0, None, 0);
+    while t < text.len() {
+        match glob.get(g) {
+            Some('*') => {
+                star = Some(g);
+                mark = t;
+                g += 1;
+            }
+            Some(&c) if c == '?' || c == text[t] => {
+                g += 1;
+                t += 1;
+            }
+            _ => match star {
+                Some(s) => {
+                    g = s + 1;
+                    mark += 1;
+                    t = mark;
+                }
+                None => return false,
+            },
+        }
+    }
+    glob[g..].iter().all(|&c| c == '*')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::matches;
+
+    #[test]
+    fn globs_match_as_shells_do() {
+        assert!(matches("*", ""));
+        assert!(matches("get_*", "get_weather"));
+        assert!(!matches("get_*", "set_weather"));
+        assert!(matches("*_file", "delete_file"));
+        assert!(matches("a?c", "abc"));
+        assert!(!matches("a?c", "ac"));
+        assert!(matches("*a*b*", "xxaxxbxx"));
+        assert!(!matches("*a*b", "xxbxxa"));
+        assert!(matches("exact", "exact"));
+        assert!(!matches("exact", "exactly"));
+    }
+}

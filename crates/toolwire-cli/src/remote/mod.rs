@@ -1,0 +1,192 @@
+//! The manifest's MCP servers as a source of tools: each is reached, its tools imported as
+//! the manifest says (prefix, allow and deny lists, approvals, the manifest's hints in place
+//! of the server's), and checked against `toolwire.lock`.
+//!
+//! - A tool pinned as listed is imported.
+//! - A pinned tool whose definition changed is replaced by one whose every call is refused,
+//!   naming the parts that changed, until `toolwire mcp accept` pins it again.
+//! - A tool that is not pinned is left out (or pinned at once, for a server with
+//!   `accept_new`).
+//! - The pinned tools of a server that cannot be reached fail each call with the reason.
+
+mod accept;
+mod lock;
+mod stand_in;
+
+use toolwire::Tool;
+use toolwire_mcp::client::{ClientOptions, Import, ImportOptions, RemoteServer};
+
+pub(crate) use accept::accept;
+pub(crate) use lock::LockFile;
+
+use crate::exit::CliError;
+use crate::manifest::{Manifest, ServerDef};
+
+/// What the manifest's servers give: the tools to register, and the live connections.
+#[derive(Default)]
+pub(crate) struct Imported {
+    pub(crate) tools: Vec<Tool>,
+    pub(crate) servers: Vec<RemoteServer>,
+}
+
+impl Imported {
+    /// Closes every connection (stopping the servers started as children).
+    pub(crate) async fn close(self) {
+        for server in self.servers {
+            server.close().await;
+        }
+    }
+}
+
+/// The registry of the manifest at `places.manifest`: its own tools and its MCP servers',
+/// sealed for `journal` when given; with the live connections, to close at the end.
+///
+/// # Errors
+///
+/// A bad manifest or lock file, or two tools with one name.
+pub(crate) async fn registry(
+    places: crate::hint::Places<'_>,
+    journal: Option<&crate::journal::Journal>,
+) -> Result<(toolwire::Registry, Imported), CliError> {
+    let manifest = Manifest::load(places.manifest)?;
+    let mut imported = load(places.manifest, &manifest).await?;
+    let tools = std::mem::take(&mut imported.tools);
+    let registry = crate::build::registry_with(manifest, journal, tools)?;
+    Ok((registry, imported))
+}
+
+/// The tools of the servers of the manifest at `path` (as loaded into `manifest`), checked
+/// against the lock file beside it.
+///
+/// # Errors
+///
+/// As [`import`].
+pub(crate) async fn load(
+    path: &std::path::Path,
+    manifest: &Manifest,
+) -> Result<Imported, CliError> {
+    if manifest.servers.is_empty() {
+        return Ok(Imported::default());
+    }
+    let mut lock = LockFile::beside(path).map_err(CliError::usage)?;
+    import(manifest, &mut lock).await
+}
+
+/// Reaches every server of `manifest` and imports its tools as `lock` allows, saying on
+/// stderr what was left out and why. With `accept_new` servers, newly pinned tools are
+/// written to the lock file.
+///
+/// # Errors
+///
+/// When the lock file cannot be read or written.
+pub(crate) async fn import(manifest: &Manifest, lock: &mut LockFile) -> Result<Imported, CliError> {
+    let mut imported = Imported::default();
+    if manifest.servers.is_empty() {
+        return Ok(imported);
+    }
+    let connections = connect_all(&manifest.servers).await;
+    let mut changed = false;
+    for (server, connection) in manifest.servers.iter().zip(connections) {
+        match connection {
+            Ok(remote) => {
+                let import = remote.import_with(&options(server));
+                changed |= admit(server, import, lock, &mut imported.tools);
+                imported.servers.push(remote);
+            }
+            Err(error) => {
+                eprintln!("warning: {error}; its pinned tools fail until it can be reached");
+                for entry in lock.of_server(&server.name) {
+                    let name = format!("{}{}", server.prefix, entry.tool);
+                    let why = format!("mcp server {:?} could not be reached: {error}", server.name);
+                    imported.tools.extend(stand_in::refusing(&name, why));
+                }
+            }
+        }
+    }
+    if changed {
+        lock.save().map_err(CliError::usage)?;
+    }
+    Ok(imported)
+}
+
+/// Connects to every server at once; the results in the servers' order.
+async fn connect_all(servers: &[ServerDef]) -> Vec<Result<RemoteServer, String>> {
+    let mut tasks = tokio::task::JoinSet::new();
+    for (index, server) in servers.iter().enumerate() {
+        let mut options = ClientOptions::new().client_info("toolwire", env!("CARGO_PKG_VERSION"));
+        if let Some(timeout) = server.timeout {
+            options = options.max_duration(timeout);
+        }
+        let (name, spec) = (server.name.clone(), server.spec.clone());
+        tasks.spawn(async move {
+            let connected = RemoteServer::connect(&name, &spec, options).await;
+            (index, connected.map_err(|error| error.to_string()))
+        });
+    }
+    let mut results: Vec<_> = servers.iter().map(|_| None).collect();
+    while let Some(joined) = tasks.join_next().await {
+        if let Ok((index, result)) = joined
+            && let Some(slot) = results.get_mut(index)
+        {
+            *slot = Some(result);
+        }
+    }
+    results
+        .into_iter()
+        .zip(servers)
+        .map(|(result, server)| {
+            result.unwrap_or_else(|| {
+                Err(format!("mcp server {:?}: the connecting task panicked", server.name))
+            })
+        })
+        .collect()
+}
+
+/// How `server`'s tools are imported.
+pub(crate) fn options(server: &ServerDef) -> ImportOptions {
+    let mut options = ImportOptions::new().prefix(&server.prefix).hints(server.hints.clone());
+    options.needs_approval.clone_from(&server.needs_approval);
+    options.all_need_approval = server.all_need_approval;
+    options
+}
+
+/// Keeps the tools of `import` that the manifest allows and the lock pins, in `tools`;
+/// returns whether the lock gained entries.
+fn admit(server: &ServerDef, import: Import, lock: &mut LockFile, tools: &mut Vec<Tool>) -> bool {
+    let mut changed = false;
+    for skipped in &import.skipped {
+        eprintln!(
+            "warning: mcp server {:?}: skipped {:?}: {}",
+            server.name, skipped.tool, skipped.reason
+        );
+    }
+    for pin in import.pins.iter().filter(|pin| server.keeps(&pin.tool)) {
+        let Some(tool) = import.tools.iter().find(|tool| tool.name() == pin.name) else { continue };
+        match lock.get(&server.name, &pin.tool) {
+            Some(entry) if entry.digest == pin.digest => tools.push(tool.clone()),
+            Some(entry) => {
+                let parts = entry.changes(pin).join(", ");
+                let why = format!(
+                    "mcp server {:?}: tool {:?} changed since it was pinned in {} ({parts}); \
+                     its calls are refused until `toolwire mcp accept {}` after a review",
+                    server.name,
+                    pin.tool,
+                    lock.path().display(),
+                    pin.name
+                );
+                eprintln!("warning: {why}");
+                tools.extend(stand_in::refusing(&pin.name, why));
+            }
+            None if server.accept_new => {
+                changed |= lock.put(lock::Locked::of(&server.name, pin));
+                tools.push(tool.clone());
+            }
+            None => eprintln!(
+                "warning: mcp server {:?}: new tool {:?} is not imported until `toolwire mcp \
+                 accept {}`",
+                server.name, pin.tool, pin.name
+            ),
+        }
+    }
+    changed
+}
