@@ -24,6 +24,7 @@ mod crash;
 mod help;
 mod journaled;
 mod manifest_errors;
+mod mcp_servers;
 mod option_injection;
 mod process_tree;
 mod sandbox_escape;

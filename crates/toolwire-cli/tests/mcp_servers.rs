@@ -1,0 +1,214 @@
+//! MCP servers as a source of tools: a manifest's `[mcp_servers]` (here `toolwire serve`
+//! on stdio, started by the test's manifest) are imported under their prefix, pinned in
+//! `toolwire.lock`, and called, run and re-served through toolwire's pipeline.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::common::stdio::StdioServer;
+use crate::common::{binary, manifest, scratch, stderr, stdout, toolwire};
+
+/// The served manifest: `echo`, which claims to be read-only and idempotent, and `wipe`.
+const SERVED: &str = r#"
+[[tool]]
+name = "echo"
+description = "Print a message back"
+read_only = true
+idempotent = true
+parameters = { type = "object", properties = { message = { type = "string" } }, required = ["message"] }
+[tool.command]
+argv = ["echo", "{message}"]
+
+[[tool]]
+name = "wipe"
+description = "Wipe everything"
+[tool.command]
+argv = ["true"]
+"#;
+
+/// A manifest importing the tools of `toolwire serve` on `served`, with `more` lines in its
+/// server's table; its path.
+fn importing(served: &Path, more: &str) -> PathBuf {
+    manifest(&format!(
+        "[mcp_servers.tools]\ncommand = {:?}\nargs = [\"-m\", {:?}, \"serve\"]\nenv = [\"PATH\", \"HOME\"]\n{more}",
+        binary().display().to_string(),
+        served.display().to_string(),
+    ))
+}
+
+fn call(manifest: &Path, tool: &str, args: &str) -> std::process::Output {
+    toolwire().arg("-m").arg(manifest).args(["call", tool, "--args", args]).output().expect("runs")
+}
+
+fn accept(manifest: &Path, target: &str) -> std::process::Output {
+    toolwire().arg("-m").arg(manifest).args(["mcp", "accept", target]).output().expect("runs")
+}
+
+#[test]
+fn a_servers_tools_are_imported_once_accepted_and_refused_when_they_change() {
+    let served = manifest(SERVED);
+    let tools = importing(&served, "");
+    // Not pinned: not imported, and the warning says how to accept it.
+    let before = call(&tools, "tools__echo", r#"{"message": "hi"}"#);
+    assert_eq!(before.status.code(), Some(2), "{}", stderr(&before));
+    assert!(stderr(&before).contains("`toolwire mcp accept tools__echo`"), "{}", stderr(&before));
+
+    let accepted = accept(&tools, "tools__echo");
+    assert!(accepted.status.success(), "{}", stderr(&accepted));
+    assert_eq!(stdout(&accepted).trim(), "accepted tools__echo (new)");
+    let lock = std::fs::read_to_string(tools.with_file_name("toolwire.lock")).expect("a lock file");
+    assert!(lock.contains("server = \"tools\"") && lock.contains("tool = \"echo\""), "{lock}");
+    assert!(!lock.contains("wipe"), "only the tool named was accepted: {lock}");
+
+    let called = call(&tools, "tools__echo", r#"{"message": "hi"}"#);
+    assert!(called.status.success(), "{}", stderr(&called));
+    assert_eq!(stdout(&called).trim(), "hi");
+    // The pinned schema is the one validated against, before anything reaches the server.
+    let wrong = call(&tools, "tools__echo", r#"{"message": 7}"#);
+    assert_eq!(wrong.status.code(), Some(1), "{}", stderr(&wrong));
+    assert!(stderr(&wrong).contains("/message"), "{}", stderr(&wrong));
+
+    // The server changes the tool: its calls are refused, naming the change.
+    let text = SERVED.replace("Print a message back", "Print a message back, and mail it away");
+    std::fs::write(&served, text).expect("the served manifest is rewritten");
+    let changed = call(&tools, "tools__echo", r#"{"message": "hi"}"#);
+    assert_eq!(changed.status.code(), Some(1), "{}", stderr(&changed));
+    let said = stderr(&changed);
+    assert!(said.contains("tool \"echo\" changed since it was pinned"), "{said}");
+    assert!(said.contains("(description)"), "{said}");
+    assert!(!stdout(&changed).contains("hi"), "nothing ran");
+
+    let again = accept(&tools, "tools");
+    assert!(
+        stdout(&again).contains("accepted tools__echo (changed: description)"),
+        "{}",
+        stdout(&again)
+    );
+    assert!(stdout(&again).contains("accepted tools__wipe (new)"), "{}", stdout(&again));
+    assert!(call(&tools, "tools__echo", r#"{"message": "hi"}"#).status.success());
+}
+
+#[test]
+fn allow_and_deny_lists_choose_the_tools_and_new_ones_can_be_accepted_as_they_come() {
+    let served = manifest(SERVED);
+    let tools = importing(&served, "deny = [\"wi*\"]\naccept_new = true\nprefix = \"ops_\"\n");
+    let called = call(&tools, "ops_echo", r#"{"message": "hi"}"#);
+    assert!(called.status.success(), "{}", stderr(&called));
+    let lock = std::fs::read_to_string(tools.with_file_name("toolwire.lock")).expect("pinned");
+    assert!(lock.contains("tool = \"echo\""), "{lock}");
+    assert!(!lock.contains("wipe"), "a denied tool is never pinned: {lock}");
+    let denied = call(&tools, "ops_wipe", "{}");
+    assert_eq!(denied.status.code(), Some(2), "{}", stderr(&denied));
+    let refused = accept(&tools, "ops_wipe");
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+
+    let only = importing(&served, "allow = [\"wipe\"]\naccept_new = true\n");
+    assert!(call(&only, "tools__wipe", "{}").status.success());
+    assert_eq!(call(&only, "tools__echo", r#"{"message": "hi"}"#).status.code(), Some(2));
+}
+
+#[test]
+fn an_imported_tool_that_needs_approval_runs_only_when_approved() {
+    let served = manifest(SERVED);
+    let tools = importing(&served, "needs_approval = [\"echo\"]\naccept_new = true\n");
+    let asked = call(&tools, "tools__echo", r#"{"message": "hi"}"#);
+    assert_ne!(asked.status.code(), Some(0), "{}", stderr(&asked));
+    assert!(!stdout(&asked).contains("hi"), "it did not run: {}", stdout(&asked));
+    let approved = toolwire()
+        .arg("-m")
+        .arg(&tools)
+        .args(["call", "tools__echo", "--args", r#"{"message": "hi"}"#, "--yes"])
+        .output()
+        .expect("runs");
+    assert!(approved.status.success(), "{}", stderr(&approved));
+    assert_eq!(stdout(&approved).trim(), "hi");
+    // The other tool of the server needs none.
+    assert!(call(&tools, "tools__wipe", "{}").status.success());
+}
+
+/// `tools/list` of `toolwire serve` on `manifest`: the tools by name.
+fn listed(manifest: &Path) -> Vec<Value> {
+    let mut server = StdioServer::start(manifest);
+    server.send(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
+    let reply = server.read();
+    reply["result"]["tools"].as_array().cloned().unwrap_or_default()
+}
+
+#[test]
+fn serve_re_serves_imported_tools_with_the_manifests_hints_not_the_servers() {
+    let served = manifest(SERVED);
+    let untrusted = importing(&served, "accept_new = true\n");
+    let tools = listed(&untrusted);
+    let echo = tools.iter().find(|t| t["name"] == "tools__echo").expect("re-served");
+    // The server claims read-only and idempotent; the manifest says nothing, so neither holds.
+    let hints = echo.get("annotations").cloned().unwrap_or(Value::Null);
+    assert!(hints.get("readOnlyHint").is_none() && hints.get("idempotentHint").is_none(), "{echo}");
+    assert_eq!(echo["inputSchema"]["properties"]["message"]["type"], "string");
+
+    let trusted = importing(&served, "accept_new = true\nread_only = true\n");
+    let tools = listed(&trusted);
+    let echo = tools.iter().find(|t| t["name"] == "tools__echo").expect("re-served");
+    assert_eq!(echo["annotations"]["readOnlyHint"], true, "{echo}");
+
+    let mut server = StdioServer::start(&trusted);
+    server.call(2, "tools__echo", json!({"message": "through two servers"}));
+    let reply = server.read();
+    let text = reply["result"]["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("through two servers"), "{reply}");
+}
+
+#[test]
+fn the_pinned_tools_of_a_server_that_cannot_be_reached_fail_saying_why() {
+    let served = manifest(SERVED);
+    let tools = importing(&served, "");
+    assert!(accept(&tools, "tools").status.success());
+    let text = std::fs::read_to_string(&tools).expect("the manifest");
+    std::fs::write(&tools, text.replace(&binary().display().to_string(), "/no/such/mcp-server"))
+        .expect("rewritten");
+    let failed = call(&tools, "tools__echo", r#"{"message": "hi"}"#);
+    assert_eq!(failed.status.code(), Some(1), "{}", stderr(&failed));
+    let said = stderr(&failed);
+    assert!(said.contains("mcp server \"tools\" could not be reached"), "{said}");
+    assert!(said.contains("/no/such/mcp-server"), "{said}");
+}
+
+#[test]
+fn an_mcp_json_in_the_editors_shape_is_a_source_too() {
+    let served = manifest(SERVED);
+    let folder = scratch("mcp-json");
+    let config = json!({"mcpServers": {"editor": {"command": binary(),
+        "args": ["-m", served, "serve"]}}});
+    std::fs::write(folder.join("mcp.json"), config.to_string()).expect("written");
+    let tools = folder.join("tools.toml");
+    std::fs::write(&tools, "mcp_config = \"mcp.json\"\n").expect("written");
+    assert!(accept(&tools, "editor__echo").status.success());
+    let called = call(&tools, "editor__echo", r#"{"message": "from mcp.json"}"#);
+    assert!(called.status.success(), "{}", stderr(&called));
+    assert_eq!(stdout(&called).trim(), "from mcp.json");
+}
+
+#[test]
+fn a_server_table_that_is_not_one_server_is_a_manifest_error() {
+    let cases = [
+        ("[mcp_servers.x]\nprefix = \"x_\"\n", "needs a `command` (stdio) or a `url` (HTTP)"),
+        (
+            "[mcp_servers.x]\ncommand = \"a\"\nurl = \"http://b\"\n",
+            "has both a `command` and a `url`",
+        ),
+        ("[mcp_servers.x]\ncommand = \"a\"\nprefix = \"a b\"\n", "a prefix is letters, digits"),
+        ("[mcp_servers.x]\ncommand = \"a\"\ntimeout = \"soon\"\n", "invalid timeout"),
+        ("[mcp_servers.x]\ncommand = \"a\"\ncolour = 1\n", "unknown field `colour`"),
+        (
+            "[mcp_servers.x]\nurl = \"http://b\"\nheaders = { Authorization = \"TOOLWIRE_TEST_UNSET_VAR\" }\n",
+            "which is not set",
+        ),
+        ("mcp_config = \"missing.json\"\n", "cannot read"),
+    ];
+    for (text, expected) in cases {
+        let path = manifest(text);
+        let output = toolwire().arg("-m").arg(&path).args(["call", "x__y"]).output().expect("runs");
+        assert_eq!(output.status.code(), Some(2), "{text}: {}", stderr(&output));
+        assert!(stderr(&output).contains(expected), "{text}: {}", stderr(&output));
+    }
+}
