@@ -10,6 +10,8 @@ use crate::common::stdio::StdioServer;
 use crate::common::{binary, manifest, scratch, stderr, stdout, toolwire};
 
 /// The served manifest: `echo`, which claims to be read-only and idempotent, and `wipe`.
+/// The server runs in the importing toolwire's sandbox, so its own tools need none (and,
+/// under root, could not make their cgroups in it).
 const SERVED: &str = r#"
 [[tool]]
 name = "echo"
@@ -19,12 +21,14 @@ idempotent = true
 parameters = { type = "object", properties = { message = { type = "string" } }, required = ["message"] }
 [tool.command]
 argv = ["echo", "{message}"]
+sandbox = "none"
 
 [[tool]]
 name = "wipe"
 description = "Wipe everything"
 [tool.command]
 argv = ["true"]
+sandbox = "none"
 "#;
 
 /// A manifest importing the tools of `toolwire serve` on `served`, with `more` lines in its
@@ -210,5 +214,31 @@ fn a_server_table_that_is_not_one_server_is_a_manifest_error() {
         let output = toolwire().arg("-m").arg(&path).args(["call", "x__y"]).output().expect("runs");
         assert_eq!(output.status.code(), Some(2), "{text}: {}", stderr(&output));
         assert!(stderr(&output).contains(expected), "{text}: {}", stderr(&output));
+    }
+}
+
+/// A server toolwire starts that tries to write outside its working folder before it
+/// serves: the write fails in the default sandbox (and the server still serves), and goes
+/// through with `sandbox = "none"`.
+#[test]
+fn a_server_toolwire_starts_runs_in_the_default_sandbox() {
+    let served = manifest(SERVED);
+    for (sandbox, escapes) in [("", false), ("sandbox = \"none\"\n", true)] {
+        let (work, outside) = (scratch("server-work"), scratch("outside"));
+        let script = format!(
+            "echo pwned > {:?} 2>/dev/null; exec {:?} -m {:?} serve",
+            outside.join("escaped").display().to_string(),
+            binary().display().to_string(),
+            served.display().to_string(),
+        );
+        let tools = manifest(&format!(
+            "[mcp_servers.tools]\ncommand = \"sh\"\nargs = [\"-c\", {script:?}]\nenv = [\"PATH\"]\n\
+             cwd = {:?}\naccept_new = true\n{sandbox}",
+            work.display().to_string()
+        ));
+        let called = call(&tools, "tools__echo", r#"{"message": "still serving"}"#);
+        assert!(called.status.success(), "{sandbox}: {}", stderr(&called));
+        assert_eq!(stdout(&called).trim(), "still serving");
+        assert_eq!(outside.join("escaped").exists(), escapes, "sandbox {sandbox:?}");
     }
 }

@@ -8,6 +8,7 @@ use serde::Deserialize;
 use toml::Spanned;
 use toolwire::Annotations;
 use toolwire_mcp::client::{HttpConfig, McpConfig, ServerSpec, StdioConfig};
+use toolwire_process::sandbox::{Policy, Sandbox};
 
 use super::ManifestError;
 use super::validate::Checker;
@@ -46,6 +47,10 @@ pub(crate) struct McpServerSpec {
     pub(crate) accept_new: bool,
     /// The longest a call may take, such as `"30s"`.
     pub(crate) timeout: Option<Spanned<String>>,
+    /// The sandbox a server started over stdio runs in: `"none"`, or a table as a command
+    /// tool's; the default sandbox when absent (with no CPU-time limit: a server lives as
+    /// long as its session).
+    pub(crate) sandbox: Option<Spanned<super::spec::SandboxSpec>>,
     /// What the manifest says of the tools, in place of what the server claims.
     pub(crate) read_only: Option<bool>,
     /// The tools may destroy or overwrite things.
@@ -78,6 +83,8 @@ pub(crate) struct ServerDef {
     pub(crate) timeout: Option<Duration>,
     /// The hints every tool gets: the manifest's, never the server's.
     pub(crate) hints: Annotations,
+    /// The sandbox of a server started over stdio.
+    pub(crate) sandbox: Sandbox,
 }
 
 impl ServerDef {
@@ -122,6 +129,10 @@ impl Checker<'_> {
     ) -> Result<ServerDef, ManifestError> {
         let whole = spec.span();
         let spec = spec.into_inner();
+        let cpu_limited = matches!(
+            spec.sandbox.as_ref().map(Spanned::get_ref),
+            Some(super::spec::SandboxSpec::Table(table)) if table.cpu_seconds.is_some()
+        );
         if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || "_-".contains(c)) {
             let message = format!("mcp server name {name:?}: use letters, digits, `_` and `-`");
             return Err(self.error(whole, message));
@@ -183,6 +194,18 @@ impl Checker<'_> {
         if spec.timeout.is_some() {
             server.timeout = Some(self.duration(spec.timeout)?);
         }
+        if spec.command.is_some() {
+            server.sandbox = self.sandbox(spec.sandbox)?;
+            if let Sandbox::Policy(policy) = &mut server.sandbox
+                && !cpu_limited
+            {
+                policy.limits.cpu_seconds = None;
+            }
+        } else if let Some(sandbox) = spec.sandbox {
+            let message =
+                "a sandbox applies to a server toolwire starts (`command`), not to a `url`";
+            return Err(self.error(sandbox.span(), message));
+        }
         let hints = &mut server.hints;
         hints.read_only_hint = spec.read_only;
         hints.destructive_hint = spec.destructive;
@@ -207,8 +230,16 @@ impl ServerDef {
             accept_new: false,
             timeout: None,
             hints: Annotations::default(),
+            sandbox: server_sandbox(),
         }
     }
+}
+
+/// The default sandbox of a server: a command tool's, with no CPU-time limit.
+fn server_sandbox() -> Sandbox {
+    let mut policy = Policy::default();
+    policy.limits.cpu_seconds = None;
+    Sandbox::Policy(policy)
 }
 
 /// Whether `text` matches `glob`, where `*` stands for any run of characters and `?` for

@@ -1,8 +1,6 @@
 //! `toolwire mcp accept SERVER | NAME`: pins the current definitions of a server's tools, or
 //! of one tool (by the name it is imported under), in `toolwire.lock`.
 
-use toolwire_mcp::client::{ClientOptions, RemoteServer};
-
 use super::lock::{LockFile, Locked};
 use crate::exit::{CliError, Exit};
 use crate::manifest::Manifest;
@@ -29,12 +27,9 @@ pub(crate) async fn accept(
                 names.join(", ")
             ))
         })?;
-    let options = ClientOptions::new().client_info("toolwire", env!("CARGO_PKG_VERSION"));
-    let remote = RemoteServer::connect(&server.name, &server.spec, options)
-        .await
-        .map_err(CliError::usage)?;
-    let import = remote.import_with(&super::options(server));
-    remote.close().await;
+    let connected = super::connect::connect(server).await.map_err(CliError::usage)?;
+    let import = connected.remote.import_with(&super::options(server));
+    connected.remote.close().await;
     let chosen: Vec<_> = import
         .pins
         .iter()

@@ -10,11 +10,12 @@
 //! - The pinned tools of a server that cannot be reached fail each call with the reason.
 
 mod accept;
+mod connect;
 mod lock;
 mod stand_in;
 
 use toolwire::Tool;
-use toolwire_mcp::client::{ClientOptions, Import, ImportOptions, RemoteServer};
+use toolwire_mcp::client::{Import, ImportOptions, RemoteServer};
 
 pub(crate) use accept::accept;
 pub(crate) use lock::LockFile;
@@ -27,6 +28,8 @@ use crate::manifest::{Manifest, ServerDef};
 pub(crate) struct Imported {
     pub(crate) tools: Vec<Tool>,
     pub(crate) servers: Vec<RemoteServer>,
+    /// The sandboxes of the servers started as children, removed when they are dropped.
+    guards: Vec<toolwire_process::sandbox::LaunchGuard>,
 }
 
 impl Imported {
@@ -35,6 +38,7 @@ impl Imported {
         for server in self.servers {
             server.close().await;
         }
+        drop(self.guards);
     }
 }
 
@@ -88,10 +92,11 @@ pub(crate) async fn import(manifest: &Manifest, lock: &mut LockFile) -> Result<I
     let mut changed = false;
     for (server, connection) in manifest.servers.iter().zip(connections) {
         match connection {
-            Ok(remote) => {
-                let import = remote.import_with(&options(server));
+            Ok(connected) => {
+                let import = connected.remote.import_with(&options(server));
                 changed |= admit(server, import, lock, &mut imported.tools);
-                imported.servers.push(remote);
+                imported.servers.push(connected.remote);
+                imported.guards.extend(connected.guard);
             }
             Err(error) => {
                 eprintln!("warning: {error}; its pinned tools fail until it can be reached");
@@ -110,18 +115,11 @@ pub(crate) async fn import(manifest: &Manifest, lock: &mut LockFile) -> Result<I
 }
 
 /// Connects to every server at once; the results in the servers' order.
-async fn connect_all(servers: &[ServerDef]) -> Vec<Result<RemoteServer, String>> {
+async fn connect_all(servers: &[ServerDef]) -> Vec<Result<connect::Connected, String>> {
     let mut tasks = tokio::task::JoinSet::new();
     for (index, server) in servers.iter().enumerate() {
-        let mut options = ClientOptions::new().client_info("toolwire", env!("CARGO_PKG_VERSION"));
-        if let Some(timeout) = server.timeout {
-            options = options.max_duration(timeout);
-        }
-        let (name, spec) = (server.name.clone(), server.spec.clone());
-        tasks.spawn(async move {
-            let connected = RemoteServer::connect(&name, &spec, options).await;
-            (index, connected.map_err(|error| error.to_string()))
-        });
+        let server = server.clone();
+        tasks.spawn(async move { (index, connect::connect(&server).await) });
     }
     let mut results: Vec<_> = servers.iter().map(|_| None).collect();
     while let Some(joined) = tasks.join_next().await {

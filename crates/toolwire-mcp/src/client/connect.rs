@@ -161,7 +161,7 @@ fn listen_for_changes(side: &Arc<ClientSide>, peer: &rmcp::Peer<RoleClient>) {
 }
 
 #[cfg(feature = "stdio")]
-mod stdio {
+pub(crate) mod stdio {
     use std::process::Stdio;
 
     use rmcp::transport::TokioChildProcess;
@@ -181,9 +181,18 @@ mod stdio {
         if let Some(cwd) = &config.cwd {
             command.current_dir(cwd);
         }
+        spawn_command(name, command)
+    }
+
+    /// Starts `command` as the child; its stderr goes to ours.
+    pub(crate) fn spawn_command(
+        name: &str,
+        command: tokio::process::Command,
+    ) -> Result<TokioChildProcess, ConnectError> {
+        let program = command.as_std().get_program().to_string_lossy().into_owned();
         let (child, _stderr) =
             TokioChildProcess::builder(command).stderr(Stdio::inherit()).spawn().map_err(|e| {
-                let detail = format!("command {:?}: {e}", config.command);
+                let detail = format!("command {program:?}: {e}");
                 ConnectError::new(ConnectErrorKind::Spawn, name, detail).with_source(e)
             })?;
         Ok(child)

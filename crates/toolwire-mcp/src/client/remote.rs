@@ -52,6 +52,27 @@ impl RemoteServer {
         connect::open(name, spec, options).await.map(Self::from)
     }
 
+    /// Like [`RemoteServer::connect`] for a server spoken to over stdio, started as
+    /// `command` says: for a host that prepares the child itself, such as one that runs it
+    /// in a sandbox. Its stdin and stdout are the connection's; its stderr goes to ours.
+    ///
+    /// # Errors
+    ///
+    /// As [`RemoteServer::connect`].
+    ///
+    /// # Cancel safety
+    ///
+    /// As [`RemoteServer::connect`].
+    #[cfg(feature = "stdio")]
+    pub async fn connect_command(
+        name: &str,
+        command: tokio::process::Command,
+        options: ClientOptions,
+    ) -> Result<Self, ConnectError> {
+        let child = connect::stdio::spawn_command(name, command)?;
+        connect::over(name, child, options).await.map(Self::from)
+    }
+
     /// Like [`RemoteServer::connect`], over a transport of your own: any rmcp client
     /// transport, for example one half of a `tokio::io::duplex`.
     ///

@@ -13,6 +13,7 @@ pub(crate) mod enforce;
 mod error;
 #[cfg(target_os = "linux")]
 mod landlock;
+mod launch;
 mod limits;
 mod pids;
 pub(crate) mod plan;
@@ -26,6 +27,7 @@ use serde::{Deserialize, Serialize};
 
 pub use backend::Backend;
 pub use error::{SandboxError, SandboxErrorKind};
+pub use launch::{LaunchGuard, launch};
 pub use limits::Limits;
 
 /// Whether a command tool runs sandboxed, and how.

@@ -1,0 +1,62 @@
+//! Reaching one server of the manifest: over HTTP, or as a child over stdio, in its sandbox
+//! unless the manifest says `sandbox = "none"`.
+
+use std::ffi::OsString;
+
+use toolwire_mcp::client::{ClientOptions, RemoteServer, ServerSpec, StdioConfig};
+use toolwire_process::launcher::Launcher;
+use toolwire_process::sandbox::{LaunchGuard, Policy, Sandbox};
+
+use crate::manifest::ServerDef;
+
+/// A live server, and the sandbox guard of a child, kept as long as the connection.
+pub(crate) struct Connected {
+    pub(crate) remote: RemoteServer,
+    pub(crate) guard: Option<LaunchGuard>,
+}
+
+/// Connects to `server`; the error says which server and why.
+pub(crate) async fn connect(server: &ServerDef) -> Result<Connected, String> {
+    let mut options = ClientOptions::new().client_info("toolwire", env!("CARGO_PKG_VERSION"));
+    if let Some(timeout) = server.timeout {
+        options = options.max_duration(timeout);
+    }
+    match (&server.spec, &server.sandbox) {
+        (ServerSpec::Stdio(stdio), Sandbox::Policy(policy)) => {
+            let (command, guard) = sandboxed(&server.name, stdio, policy)?;
+            let remote = RemoteServer::connect_command(&server.name, command, options).await;
+            Ok(Connected { remote: remote.map_err(|e| e.to_string())?, guard: Some(guard) })
+        }
+        (spec, _) => {
+            let remote = RemoteServer::connect(&server.name, spec, options).await;
+            Ok(Connected { remote: remote.map_err(|e| e.to_string())?, guard: None })
+        }
+    }
+}
+
+/// The command that starts `stdio` under `policy`: it sees the variables the manifest lets
+/// through (or, for a server of an mcp.json, the inherited ones and its own).
+fn sandboxed(
+    name: &str,
+    stdio: &StdioConfig,
+    policy: &Policy,
+) -> Result<(tokio::process::Command, LaunchGuard), String> {
+    let cwd = match &stdio.cwd {
+        Some(cwd) => cwd.clone(),
+        None => std::env::current_dir().map_err(|e| format!("mcp server {name:?}: {e}"))?,
+    };
+    let mut env: Vec<(OsString, OsString)> = Vec::new();
+    if !stdio.clear_env {
+        env.extend(std::env::vars_os());
+    }
+    env.extend(stdio.env.iter().map(|(k, v)| (OsString::from(k), OsString::from(v))));
+    toolwire_process::sandbox::launch(
+        policy,
+        &Launcher::CurrentExe,
+        &stdio.command,
+        &stdio.args,
+        &cwd,
+        env,
+    )
+    .map_err(|error| format!("mcp server {name:?} cannot start in its sandbox: {error}"))
+}
