@@ -242,3 +242,31 @@ fn a_server_toolwire_starts_runs_in_the_default_sandbox() {
         assert_eq!(outside.join("escaped").exists(), escapes, "sandbox {sandbox:?}");
     }
 }
+
+#[test]
+fn check_connects_and_says_what_each_server_would_import_and_why_not() {
+    let served = manifest(SERVED);
+    let tools = manifest(&format!(
+        "[mcp_servers.tools]\ncommand = {:?}\nargs = [\"-m\", {:?}, \"serve\"]\nenv = [\"PATH\"]\n\
+         deny = [\"wipe\"]\n\n[mcp_servers.gone]\ncommand = \"/no/such/server\"\n",
+        binary().display().to_string(),
+        served.display().to_string(),
+    ));
+    let checked = toolwire().arg("-m").arg(&tools).arg("check").output().expect("runs");
+    let said = stderr(&checked);
+    assert_eq!(checked.status.code(), Some(2), "an unreachable server is an error: {said}");
+    assert!(said.contains("warning: mcp server \"tools\": new tool \"echo\" is not imported until `toolwire mcp accept tools__echo`"), "{said}");
+    assert!(
+        said.contains("note: mcp server \"tools\": \"wipe\" is left out by the allow or deny list"),
+        "{said}"
+    );
+    assert!(said.contains("error: mcp server \"gone\""), "{said}");
+    assert!(said.contains("note: mcp server \"tools\": sandbox: read: /"), "{said}");
+    assert!(!tools.with_file_name("toolwire.lock").exists(), "check writes nothing");
+
+    assert!(accept(&tools, "tools").status.success());
+    let checked = toolwire().arg("-m").arg(&tools).arg("check").output().expect("runs");
+    let said = stderr(&checked);
+    assert!(said.contains("note: mcp server \"tools\": imports tools__echo"), "{said}");
+    assert!(said.contains("checked 1 tool for 5 providers"), "{said}");
+}

@@ -9,6 +9,7 @@ use clap::ValueEnum;
 use crate::build;
 use crate::cli::ProviderArg;
 use crate::exit::{CliError, Exit};
+use crate::remote::{self, Verdict};
 use toolwire_process::sandbox::Sandbox;
 use toolwire_process::{CommandSpec, argv, resolve_program};
 
@@ -38,12 +39,13 @@ impl Findings {
 /// # Errors
 ///
 /// A bad manifest.
-pub(crate) fn run(manifest: &Path) -> Result<Exit, CliError> {
-    let manifest = Manifest::load(manifest)?;
+pub(crate) async fn run(path: &Path) -> Result<Exit, CliError> {
+    let manifest = Manifest::load(path)?;
     let mut findings = Findings::default();
     manifest.tools.iter().for_each(|tool| runtime(tool, &mut findings));
     let sandboxes: Vec<String> = manifest.tools.iter().filter_map(sandbox).collect();
-    let registry = build::registry(manifest)?;
+    let imported = servers(path, &manifest, &mut findings).await?;
+    let registry = build::registry_with(manifest, None, imported)?;
     sandboxes.iter().for_each(|line| eprintln!("note: {line}"));
     for provider in ProviderArg::value_variants() {
         for tool in registry.tools() {
@@ -60,6 +62,41 @@ pub(crate) fn run(manifest: &Path) -> Result<Exit, CliError> {
         (count(tools, "tool"), count(errors, "error"), count(warnings, "warning"));
     eprintln!("checked {tools} for {providers} providers: {errors}, {warnings}");
     Ok(exit)
+}
+
+/// Connects to the manifest's MCP servers, as a command would, and reports what each one
+/// would import and what it would leave out, and why; nothing is written to the lock file.
+/// The tools it would import, to lint with the others.
+async fn servers(
+    path: &Path,
+    manifest: &Manifest,
+    findings: &mut Findings,
+) -> Result<Vec<toolwire::Tool>, CliError> {
+    if manifest.servers.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut lock = remote::LockFile::beside(path).map_err(CliError::usage)?;
+    let (mut imported, verdicts) = remote::survey(manifest, &mut lock).await;
+    for (server, verdict) in &verdicts {
+        let line = remote::Shown(server, verdict).to_string();
+        match verdict {
+            Verdict::Unreachable { .. } | Verdict::Changed { .. } => findings.error(line),
+            Verdict::New { .. } | Verdict::Unusable { .. } | Verdict::Removed { .. } => {
+                findings.warning(line);
+            }
+            _ => eprintln!("note: {line}"),
+        }
+    }
+    for server in &manifest.servers {
+        if let Sandbox::Policy(_) = &server.sandbox
+            && matches!(server.spec, toolwire_mcp::client::ServerSpec::Stdio(_))
+        {
+            eprintln!("note: mcp server {:?}: sandbox: {}", server.name, server.sandbox);
+        }
+    }
+    let tools = std::mem::take(&mut imported.tools);
+    imported.close().await;
+    Ok(tools)
 }
 
 /// What only the machine can tell: the program, the folder, the variables.

@@ -51,6 +51,18 @@ pub(crate) async fn accept(
             }
         }
     }
+    if whole.is_some() {
+        let listed: Vec<&str> = import.pins.iter().map(|pin| pin.tool.as_str()).collect();
+        let gone: Vec<String> = lock
+            .of_server(&server.name)
+            .filter(|entry| !listed.contains(&entry.tool.as_str()))
+            .map(|entry| entry.tool.clone())
+            .collect();
+        for tool in gone {
+            lock.remove(&server.name, &tool);
+            println!("dropped {}{tool} (no longer listed)", server.prefix);
+        }
+    }
     lock.save().map_err(CliError::usage)?;
     Ok(Exit::Success)
 }

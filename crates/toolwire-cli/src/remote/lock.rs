@@ -110,6 +110,11 @@ impl LockFile {
         self.entries.insert(key, entry.clone()).as_ref() != Some(&entry)
     }
 
+    /// Unpins `tool` of `server`; returns whether it was pinned.
+    pub(crate) fn remove(&mut self, server: &str, tool: &str) -> bool {
+        self.entries.remove(&(server.to_owned(), tool.to_owned())).is_some()
+    }
+
     /// Writes the file (atomically: a temporary file renamed over it).
     ///
     /// # Errors

@@ -13,12 +13,14 @@ mod accept;
 mod connect;
 mod lock;
 mod stand_in;
+mod verdict;
 
 use toolwire::Tool;
 use toolwire_mcp::client::{Import, ImportOptions, RemoteServer};
 
 pub(crate) use accept::accept;
 pub(crate) use lock::LockFile;
+pub(crate) use verdict::{Shown, Verdict};
 
 use crate::exit::CliError;
 use crate::manifest::{Manifest, ServerDef};
@@ -76,42 +78,56 @@ pub(crate) async fn load(
     import(manifest, &mut lock).await
 }
 
-/// Reaches every server of `manifest` and imports its tools as `lock` allows, saying on
-/// stderr what was left out and why. With `accept_new` servers, newly pinned tools are
+/// Reaches every server of `manifest` and imports its tools as `lock` allows, warning on
+/// stderr about what was left out and why. With `accept_new` servers, newly pinned tools are
 /// written to the lock file.
 ///
 /// # Errors
 ///
-/// When the lock file cannot be read or written.
+/// When the lock file cannot be written.
 pub(crate) async fn import(manifest: &Manifest, lock: &mut LockFile) -> Result<Imported, CliError> {
-    let mut imported = Imported::default();
-    if manifest.servers.is_empty() {
-        return Ok(imported);
+    let (imported, verdicts) = survey(manifest, lock).await;
+    for (server, verdict) in &verdicts {
+        if verdict.warns() {
+            eprintln!("warning: {}", Shown(server, verdict));
+        }
     }
+    if verdicts.iter().any(|(_, verdict)| matches!(verdict, Verdict::PinnedNew { .. })) {
+        lock.save().map_err(CliError::usage)?;
+    }
+    Ok(imported)
+}
+
+/// Reaches every server of `manifest` and imports what `lock` allows, pinning new tools of
+/// `accept_new` servers in `lock` (not saved): the tools, and what became of each, by server.
+pub(crate) async fn survey(
+    manifest: &Manifest,
+    lock: &mut LockFile,
+) -> (Imported, Vec<(String, Verdict)>) {
+    let mut imported = Imported::default();
+    let mut verdicts = Vec::new();
     let connections = connect_all(&manifest.servers).await;
-    let mut changed = false;
     for (server, connection) in manifest.servers.iter().zip(connections) {
+        let mut found = Vec::new();
         match connection {
             Ok(connected) => {
                 let import = connected.remote.import_with(&options(server));
-                changed |= admit(server, import, lock, &mut imported.tools);
+                admit(server, import, lock, &mut imported.tools, &mut found);
                 imported.servers.push(connected.remote);
                 imported.guards.extend(connected.guard);
             }
             Err(error) => {
-                eprintln!("warning: {error}; its pinned tools fail until it can be reached");
                 for entry in lock.of_server(&server.name) {
                     let name = format!("{}{}", server.prefix, entry.tool);
                     let why = format!("mcp server {:?} could not be reached: {error}", server.name);
                     imported.tools.extend(stand_in::refusing(&name, why));
                 }
+                found.push(Verdict::Unreachable { error });
             }
         }
+        verdicts.extend(found.into_iter().map(|verdict| (server.name.clone(), verdict)));
     }
-    if changed {
-        lock.save().map_err(CliError::usage)?;
-    }
-    Ok(imported)
+    (imported, verdicts)
 }
 
 /// Connects to every server at once; the results in the servers' order.
@@ -148,43 +164,55 @@ pub(crate) fn options(server: &ServerDef) -> ImportOptions {
     options
 }
 
-/// Keeps the tools of `import` that the manifest allows and the lock pins, in `tools`;
-/// returns whether the lock gained entries.
-fn admit(server: &ServerDef, import: Import, lock: &mut LockFile, tools: &mut Vec<Tool>) -> bool {
-    let mut changed = false;
+/// Keeps the tools of `import` that the manifest allows and the lock pins, in `tools`,
+/// saying what became of each in `verdicts`.
+fn admit(
+    server: &ServerDef,
+    import: Import,
+    lock: &mut LockFile,
+    tools: &mut Vec<Tool>,
+    verdicts: &mut Vec<Verdict>,
+) {
     for skipped in &import.skipped {
-        eprintln!(
-            "warning: mcp server {:?}: skipped {:?}: {}",
-            server.name, skipped.tool, skipped.reason
-        );
+        let (tool, reason) = (skipped.tool.clone(), skipped.reason.clone());
+        verdicts.push(Verdict::Unusable { tool, reason });
     }
-    for pin in import.pins.iter().filter(|pin| server.keeps(&pin.tool)) {
+    for pin in &import.pins {
+        if !server.keeps(&pin.tool) {
+            verdicts.push(Verdict::Filtered { tool: pin.tool.clone() });
+            continue;
+        }
         let Some(tool) = import.tools.iter().find(|tool| tool.name() == pin.name) else { continue };
+        let name = pin.name.clone();
         match lock.get(&server.name, &pin.tool) {
-            Some(entry) if entry.digest == pin.digest => tools.push(tool.clone()),
+            Some(entry) if entry.digest == pin.digest => {
+                tools.push(tool.clone());
+                verdicts.push(Verdict::Imported { name });
+            }
             Some(entry) => {
                 let parts = entry.changes(pin).join(", ");
                 let why = format!(
                     "mcp server {:?}: tool {:?} changed since it was pinned in {} ({parts}); \
-                     its calls are refused until `toolwire mcp accept {}` after a review",
+                     its calls are refused until `toolwire mcp accept {name}` after a review",
                     server.name,
                     pin.tool,
                     lock.path().display(),
-                    pin.name
                 );
-                eprintln!("warning: {why}");
-                tools.extend(stand_in::refusing(&pin.name, why));
+                tools.extend(stand_in::refusing(&name, why.clone()));
+                verdicts.push(Verdict::Changed { name, why });
             }
             None if server.accept_new => {
-                changed |= lock.put(lock::Locked::of(&server.name, pin));
+                lock.put(lock::Locked::of(&server.name, pin));
                 tools.push(tool.clone());
+                verdicts.push(Verdict::PinnedNew { name });
             }
-            None => eprintln!(
-                "warning: mcp server {:?}: new tool {:?} is not imported until `toolwire mcp \
-                 accept {}`",
-                server.name, pin.tool, pin.name
-            ),
+            None => verdicts.push(Verdict::New { tool: pin.tool.clone(), name }),
         }
     }
-    changed
+    let listed: Vec<&str> = import.pins.iter().map(|pin| pin.tool.as_str()).collect();
+    for entry in lock.of_server(&server.name) {
+        if !listed.contains(&entry.tool.as_str()) {
+            verdicts.push(Verdict::Removed { tool: entry.tool.clone() });
+        }
+    }
 }
