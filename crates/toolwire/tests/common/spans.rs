@@ -100,16 +100,17 @@ impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Capture {
 ///
 /// Other tests of the binary run at once, with no subscriber: a callsite one of them
 /// registers while this subscriber is being registered can be cached as never enabled
-/// (regression: CI once saw no `invoke_agent` span). Such a registration takes microseconds,
-/// so the cache is rebuilt a little after the subscriber is in place, and every span of
-/// `body` is seen.
+/// (regression: CI once saw no `invoke_agent` span; later, on a loaded machine, no `chat`
+/// span either, with a 5 ms wait). Such a registration takes microseconds unless its thread
+/// is preempted, so the cache is rebuilt well after the subscriber is in place (100 ms), and
+/// every span of `body` is seen.
 pub(crate) fn traced<T>(body: impl FnOnce() -> T) -> (T, Vec<Closed>) {
     use tracing_subscriber::layer::SubscriberExt;
 
     let capture = Capture::default();
     let subscriber = tracing_subscriber::registry().with(capture.clone());
     let output = tracing::subscriber::with_default(subscriber, || {
-        std::thread::sleep(std::time::Duration::from_millis(5));
+        std::thread::sleep(std::time::Duration::from_millis(100));
         tracing::callsite::rebuild_interest_cache();
         body()
     });
