@@ -4,6 +4,9 @@
 //! dependency graph is linked once, not once per file.
 
 mod common;
+// The Python SDK in a virtual environment, shared with toolwire-mcp's tests.
+#[path = "../../toolwire-mcp/tests/python.rs"]
+mod python;
 // The journal's throwaway PostgreSQL server, shared with its tests.
 #[path = "../../toolwire-journal/tests/common/pg.rs"]
 #[allow(
@@ -28,6 +31,7 @@ mod mcp_servers;
 mod option_injection;
 mod process_tree;
 mod sandbox_escape;
+mod sdk_servers;
 mod serve_shared;
 mod terminal;
 mod traces;

@@ -19,6 +19,7 @@ mod http_guard;
 mod http_sessions;
 mod interop;
 mod mrtr;
+mod python;
 mod python_sdk;
 mod revision_2026;
 mod server_peer;

@@ -47,6 +47,11 @@ pub(crate) struct McpServerSpec {
     pub(crate) accept_new: bool,
     /// The longest a call may take, such as `"30s"`.
     pub(crate) timeout: Option<Spanned<String>>,
+    /// The largest result a call may return, in bytes of JSON (1 MiB by default).
+    pub(crate) output_limit: Option<Spanned<u64>>,
+    /// The MCP revision offered: `"2026-07-28"` (the default) or an older one, such as
+    /// `"2025-11-25"`.
+    pub(crate) protocol: Option<Spanned<String>>,
     /// The sandbox a server started over stdio runs in: `"none"`, or a table as a command
     /// tool's; the default sandbox when absent (with no CPU-time limit: a server lives as
     /// long as its session).
@@ -81,6 +86,10 @@ pub(crate) struct ServerDef {
     pub(crate) needs_approval: BTreeSet<String>,
     pub(crate) accept_new: bool,
     pub(crate) timeout: Option<Duration>,
+    /// The largest result a call may return, in bytes.
+    pub(crate) output_limit: u64,
+    /// The MCP revision offered, when not the default.
+    pub(crate) protocol: Option<String>,
     /// The hints every tool gets: the manifest's, never the server's.
     pub(crate) hints: Annotations,
     /// The sandbox of a server started over stdio.
@@ -194,6 +203,19 @@ impl Checker<'_> {
         if spec.timeout.is_some() {
             server.timeout = Some(self.duration(spec.timeout)?);
         }
+        server.output_limit = self.limit(spec.output_limit)?;
+        if let Some(protocol) = spec.protocol {
+            let known = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+            if !known.contains(&protocol.get_ref().as_str()) {
+                let message = format!(
+                    "unknown MCP revision {:?}: one of {}",
+                    protocol.get_ref(),
+                    known.join(", ")
+                );
+                return Err(self.error(protocol.span(), message));
+            }
+            server.protocol = Some(protocol.into_inner());
+        }
         if spec.command.is_some() {
             server.sandbox = self.sandbox(spec.sandbox)?;
             if let Sandbox::Policy(policy) = &mut server.sandbox
@@ -229,6 +251,8 @@ impl ServerDef {
             needs_approval: BTreeSet::new(),
             accept_new: false,
             timeout: None,
+            output_limit: super::DEFAULT_OUTPUT_LIMIT,
+            protocol: None,
             hints: Annotations::default(),
             sandbox: server_sandbox(),
         }

@@ -232,7 +232,7 @@ impl Checker<'_> {
         }
     }
 
-    fn limit(&self, limit: Option<Spanned<u64>>) -> Checked<u64> {
+    pub(super) fn limit(&self, limit: Option<Spanned<u64>>) -> Checked<u64> {
         match limit {
             None => Ok(DEFAULT_OUTPUT_LIMIT),
             Some(limit) if *limit.get_ref() == 0 => {

@@ -3,7 +3,9 @@
 
 use std::ffi::OsString;
 
-use toolwire_mcp::client::{ClientOptions, RemoteServer, ServerSpec, StdioConfig};
+use toolwire_mcp::client::{
+    ClientOptions, Elicitation, ElicitationReply, RemoteServer, ServerSpec, StdioConfig,
+};
 use toolwire_process::launcher::Launcher;
 use toolwire_process::sandbox::{LaunchGuard, Policy, Sandbox};
 
@@ -17,9 +19,20 @@ pub(crate) struct Connected {
 
 /// Connects to `server`; the error says which server and why.
 pub(crate) async fn connect(server: &ServerDef) -> Result<Connected, String> {
-    let mut options = ClientOptions::new().client_info("toolwire", env!("CARGO_PKG_VERSION"));
+    let name = server.name.clone();
+    let mut options = ClientOptions::new()
+        .client_info("toolwire", env!("CARGO_PKG_VERSION"))
+        .max_result_bytes(usize::try_from(server.output_limit).unwrap_or(usize::MAX))
+        // A server's own questions are declined, saying so: toolwire does not pass them on.
+        .on_elicitation(move |asked: Elicitation| {
+            eprintln!("note: mcp server {name:?} asked {:?}; declined", asked.message);
+            std::future::ready(ElicitationReply::Decline)
+        });
     if let Some(timeout) = server.timeout {
         options = options.max_duration(timeout);
+    }
+    if let Some(protocol) = &server.protocol {
+        options = options.protocol_version(protocol);
     }
     match (&server.spec, &server.sandbox) {
         (ServerSpec::Stdio(stdio), Sandbox::Policy(policy)) => {

@@ -83,7 +83,7 @@ pub use error::{ConnectError, ConnectErrorKind};
 pub use import::{Import, ImportOptions, Pin, Skipped};
 pub use options::{
     ClientOptions, DEFAULT_CONNECT_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_DURATION,
-    DEFAULT_PROTOCOL_VERSION,
+    DEFAULT_MAX_RESULT_BYTES, DEFAULT_PROTOCOL_VERSION,
 };
 pub use pin::{Change, Drift};
 pub use remote::RemoteServer;

@@ -15,6 +15,9 @@ pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long a call may take in all, whatever progress it reports, by default.
 pub const DEFAULT_MAX_DURATION: Duration = Duration::from_secs(600);
 
+/// The largest tool result a call takes by default, in bytes of JSON: 16 MiB.
+pub const DEFAULT_MAX_RESULT_BYTES: usize = 16 * 1024 * 1024;
+
 /// How long connecting (the handshake and the first listing of tools) may take, by default.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -39,6 +42,7 @@ pub struct ClientOptions {
     pub(crate) idle_timeout: Duration,
     pub(crate) max_duration: Duration,
     pub(crate) connect_timeout: Duration,
+    pub(crate) max_result_bytes: usize,
     pub(crate) elicitation: Option<ElicitationHandler>,
 }
 
@@ -51,6 +55,7 @@ impl Default for ClientOptions {
             idle_timeout: DEFAULT_IDLE_TIMEOUT,
             max_duration: DEFAULT_MAX_DURATION,
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            max_result_bytes: DEFAULT_MAX_RESULT_BYTES,
             elicitation: None,
         }
     }
@@ -98,6 +103,14 @@ impl ClientOptions {
     /// connect error, not a hang.
     pub fn connect_timeout(mut self, timeout: Duration) -> Self {
         self.connect_timeout = timeout;
+        self
+    }
+
+    /// The largest tool result a call takes, in bytes of its JSON ([`DEFAULT_MAX_RESULT_BYTES`]
+    /// by default): a larger one fails the call, saying its size, and the model never reads
+    /// it.
+    pub fn max_result_bytes(mut self, bytes: usize) -> Self {
+        self.max_result_bytes = bytes;
         self
     }
 

@@ -17,7 +17,7 @@ pub(crate) struct Call<'a> {
 /// The result of a `tools/call` reply.
 pub(crate) fn from_reply(call: &Call<'_>, reply: ServerResult) -> ToolResult {
     match reply {
-        ServerResult::CallToolResult(result) => from_result(result),
+        ServerResult::CallToolResult(result) => bounded(call, result),
         // A reply without `content` decodes as an empty result: a success with nothing in it.
         ServerResult::EmptyResult(_) => ToolResult::ok_json(Value::Object(Default::default())),
         _ => ToolResult::failure(format!(
@@ -25,6 +25,20 @@ pub(crate) fn from_reply(call: &Call<'_>, reply: ServerResult) -> ToolResult {
             call.server, call.tool
         )),
     }
+}
+
+/// [`from_result`], unless the result is larger than the call's options allow.
+pub(crate) fn bounded(call: &Call<'_>, result: CallToolResult) -> ToolResult {
+    let limit = call.options.max_result_bytes;
+    let size = serde_json::to_vec(&result).map_or(0, |json| json.len());
+    if size > limit {
+        return ToolResult::failure(format!(
+            "mcp server {:?} answered the call to {:?} with a result of {size} bytes, more than \
+             the {limit} bytes allowed; the model does not read it",
+            call.server, call.tool
+        ));
+    }
+    from_result(result)
 }
 
 /// `isError: true` is a failure with the text; a success carries `structuredContent`, or the

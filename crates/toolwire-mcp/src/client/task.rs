@@ -18,7 +18,7 @@ use toolwire::{FailureKind, ToolContext, ToolResult};
 use super::call::input_meta;
 use super::connection::Connection;
 use super::input;
-use super::result::{Call, from_error, from_result};
+use super::result::{Call, bounded, from_error};
 
 /// The polling interval when the server suggests none, and the bounds put on one it does.
 const DEFAULT_POLL: Duration = Duration::from_millis(500);
@@ -166,7 +166,7 @@ impl Follow<'_> {
 /// The result a completed task inlines, as a tool result.
 fn completed(call: &Call<'_>, result: serde_json::Map<String, Value>) -> ToolResult {
     match serde_json::from_value::<CallToolResult>(Value::Object(result)) {
-        Ok(result) => from_result(result),
+        Ok(result) => bounded(call, result),
         Err(error) => ToolResult::failure(format!(
             "mcp server {:?} ended the task of the call to {:?} with a result that is not a tool \
              result: {error}",

