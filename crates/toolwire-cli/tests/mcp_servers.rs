@@ -270,3 +270,45 @@ fn check_connects_and_says_what_each_server_would_import_and_why_not() {
     assert!(said.contains("note: mcp server \"tools\": imports tools__echo"), "{said}");
     assert!(said.contains("checked 1 tool for 5 providers"), "{said}");
 }
+
+#[test]
+fn a_remote_call_goes_through_the_journal_and_into_the_log_like_a_local_one() {
+    let served = manifest(SERVED);
+    let tools = importing(&served, "accept_new = true\n");
+    let journal = scratch("remote-journal").join("journal.sqlite");
+    let journaled = |id: &str, message: &str| {
+        let args = format!(r#"{{"message": "{message}"}}"#);
+        toolwire()
+            .arg("-m")
+            .arg(&tools)
+            .arg("--journal")
+            .arg(&journal)
+            .args(["call", "tools__echo", "--args", &args, "--call-id", id])
+            .output()
+            .expect("runs")
+    };
+    let first = journaled("c1", "once");
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert_eq!(stdout(&first).trim(), "once");
+    // The same id replays its recorded result; other arguments under it are refused.
+    let again = journaled("c1", "once");
+    assert_eq!(stdout(&again).trim(), "once", "{}", stderr(&again));
+    let other = journaled("c1", "twice");
+    assert_ne!(other.status.code(), Some(0), "{}", stdout(&other));
+    let log = toolwire()
+        .arg("-m")
+        .arg(&tools)
+        .arg("--journal")
+        .arg(&journal)
+        .arg("log")
+        .output()
+        .expect("runs");
+    let lines: Vec<String> = stdout(&log)
+        .lines()
+        .filter(|line| line.contains("tools__echo"))
+        .map(str::to_owned)
+        .collect();
+    assert!(!lines.is_empty() && lines.iter().all(|line| line.contains("c1")), "{}", stdout(&log));
+    assert!(lines[0].ends_with("\tok"), "{lines:?}");
+    assert!(lines[1].ends_with("\tfailed"), "the refused id is audited too: {lines:?}");
+}

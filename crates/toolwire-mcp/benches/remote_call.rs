@@ -100,7 +100,9 @@ fn main() {
         // Warm both up.
         latencies(Arc::clone(&raw), 1, 200).await;
         latencies(Arc::clone(&piped), 1, 200).await;
-        println!("| concurrency | direct (rmcp client) p50 | through toolwire p50 | added | ratio |");
+        println!(
+            "| concurrency | direct (rmcp client) p50 | through toolwire p50 | added | ratio |"
+        );
         println!("|---|---|---|---|---|");
         for (concurrency, calls) in ROUND {
             let (mut baseline, mut through) = (Vec::new(), Vec::new());
