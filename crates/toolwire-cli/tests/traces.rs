@@ -11,16 +11,7 @@ use crate::common::{manifest, stderr, toolwire};
 #[test]
 fn a_call_with_otlp_sends_its_execute_tool_span_and_its_duration_before_it_exits() {
     let mut receiver = Receiver::start();
-    let path = manifest(
-        r#"
-[[tool]]
-name = "echo"
-description = "Print a message back"
-parameters = { type = "object", properties = { message = { type = "string" } }, required = ["message"] }
-[tool.command]
-argv = ["echo", "{message}"]
-"#,
-    );
+    let path = manifest(ECHO);
     let output = toolwire()
         .args(["--otlp", &receiver.url, "-m"])
         .arg(&path)

@@ -105,13 +105,24 @@ pub(super) fn answered(chat: &Measured<'_>, completed: &Result<ModelTurn, Error>
         }
         Err(error) => Some(failed(span, error_type(error))),
     };
+    duration(chat, ("gen_ai.client.operation.duration", "chat"), started, error);
+}
+
+/// Reports the time since `started` as `metric` of `operation`, with `error` as its
+/// `error.type`.
+fn duration(
+    of: &Measured<'_>,
+    (metric, operation): (&'static str, &'static str),
+    started: Instant,
+    error: Option<&str>,
+) {
     tracing::trace!(
         target: METRICS_TARGET,
-        metric = "gen_ai.client.operation.duration",
+        metric,
         value = started.elapsed().as_secs_f64(),
-        gen_ai.operation.name = "chat",
-        gen_ai.provider.name = chat.provider,
-        gen_ai.request.model = chat.model,
+        gen_ai.operation.name = operation,
+        gen_ai.provider.name = of.provider,
+        gen_ai.request.model = of.model,
         "error.type" = error,
     );
 }
@@ -139,15 +150,7 @@ pub(super) fn ended(agent: &Measured<'_>, stop: &StopReason) {
         StopReason::StoreFailed(_) => Some(failed(&agent.span, "store_failed")),
         _ => None,
     };
-    tracing::trace!(
-        target: METRICS_TARGET,
-        metric = "gen_ai.invoke_agent.duration",
-        value = started.elapsed().as_secs_f64(),
-        gen_ai.operation.name = "invoke_agent",
-        gen_ai.provider.name = agent.provider,
-        gen_ai.request.model = agent.model,
-        "error.type" = error,
-    );
+    duration(agent, ("gen_ai.invoke_agent.duration", "invoke_agent"), started, error);
 }
 
 /// Why the model stopped, in the conventions' words (`stop`, `tool_calls`, `length`, or
