@@ -202,6 +202,7 @@ fn a_server_table_that_is_not_one_server_is_a_manifest_error() {
         ),
         ("[mcp_servers.x]\ncommand = \"a\"\nprefix = \"a b\"\n", "a prefix is letters, digits"),
         ("[mcp_servers.x]\ncommand = \"a\"\ntimeout = \"soon\"\n", "invalid timeout"),
+        ("[mcp_servers.x]\ncommand = \"a\"\nconcurrency = 0\n", "concurrency must be at least 1"),
         ("[mcp_servers.x]\ncommand = \"a\"\ncolour = 1\n", "unknown field `colour`"),
         (
             "[mcp_servers.x]\nurl = \"http://b\"\nheaders = { Authorization = \"TOOLWIRE_TEST_UNSET_VAR\" }\n",
@@ -311,4 +312,36 @@ fn a_remote_call_goes_through_the_journal_and_into_the_log_like_a_local_one() {
     assert!(!lines.is_empty() && lines.iter().all(|line| line.contains("c1")), "{}", stdout(&log));
     assert!(lines[0].ends_with("\tok"), "{lines:?}");
     assert!(lines[1].ends_with("\tfailed"), "the refused id is audited too: {lines:?}");
+}
+
+/// Two calls sent at once to a server limited to one call at a time run one after the other:
+/// the tool's log never shows two starts in a row.
+#[test]
+fn a_servers_concurrency_limit_lets_its_calls_run_one_at_a_time() {
+    let folder = scratch("concurrency");
+    let log = folder.join("log");
+    let served = manifest(&format!(
+        "[[tool]]\nname = \"slow\"\n[tool.command]\nargv = [\"sh\", \"-c\", \"echo start >> {0}; \
+         sleep 0.2; echo end >> {0}\"]\nsandbox = \"none\"\n",
+        log.display()
+    ));
+    // The server writes the log in its working folder, which its sandbox lets it write.
+    let more =
+        format!("accept_new = true\nconcurrency = 1\ncwd = {:?}\n", folder.display().to_string());
+    let tools = importing(&served, &more);
+    let mut session = StdioServer::start(&tools);
+    session.call(1, "tools__slow", json!({}));
+    session.call(2, "tools__slow", json!({}));
+    let mut replies = 0;
+    while replies < 2 {
+        let message = session.read();
+        assert!(!message.is_null(), "the session ended early");
+        if message.get("id").is_some() {
+            assert_ne!(message["result"]["isError"], true, "{message}");
+            replies += 1;
+        }
+    }
+    let written = std::fs::read_to_string(&log).expect("the tool wrote its log");
+    let lines: Vec<&str> = written.lines().collect();
+    assert_eq!(lines, ["start", "end", "start", "end"], "one call at a time");
 }

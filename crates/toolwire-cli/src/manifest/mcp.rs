@@ -47,6 +47,8 @@ pub(crate) struct McpServerSpec {
     pub(crate) accept_new: bool,
     /// The longest a call may take, such as `"30s"`.
     pub(crate) timeout: Option<Spanned<String>>,
+    /// At most this many calls of its tools run at once.
+    pub(crate) concurrency: Option<Spanned<u32>>,
     /// The largest result a call may return, in bytes of JSON (1 MiB by default).
     pub(crate) output_limit: Option<Spanned<u64>>,
     /// The MCP revision offered: `"2026-07-28"` (the default) or an older one, such as
@@ -88,6 +90,8 @@ pub(crate) struct ServerDef {
     pub(crate) timeout: Option<Duration>,
     /// The largest result a call may return, in bytes.
     pub(crate) output_limit: u64,
+    /// At most this many calls of its tools at once.
+    pub(crate) concurrency: Option<usize>,
     /// The MCP revision offered, when not the default.
     pub(crate) protocol: Option<String>,
     /// The hints every tool gets: the manifest's, never the server's.
@@ -204,6 +208,12 @@ impl Checker<'_> {
             server.timeout = Some(self.duration(spec.timeout)?);
         }
         server.output_limit = self.limit(spec.output_limit)?;
+        if let Some(limit) = spec.concurrency {
+            if *limit.get_ref() == 0 {
+                return Err(self.error(limit.span(), "concurrency must be at least 1"));
+            }
+            server.concurrency = usize::try_from(limit.into_inner()).ok();
+        }
         if let Some(protocol) = spec.protocol {
             let known = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
             if !known.contains(&protocol.get_ref().as_str()) {
@@ -252,6 +262,7 @@ impl ServerDef {
             accept_new: false,
             timeout: None,
             output_limit: super::DEFAULT_OUTPUT_LIMIT,
+            concurrency: None,
             protocol: None,
             hints: Annotations::default(),
             sandbox: server_sandbox(),

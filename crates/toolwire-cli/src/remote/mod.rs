@@ -161,6 +161,7 @@ pub(crate) fn options(server: &ServerDef) -> ImportOptions {
     let mut options = ImportOptions::new().prefix(&server.prefix).hints(server.hints.clone());
     options.needs_approval.clone_from(&server.needs_approval);
     options.all_need_approval = server.all_need_approval;
+    options.concurrency = server.concurrency;
     options
 }
 

@@ -4,6 +4,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use serde_json::Value;
+use tokio::sync::Semaphore;
 use toolwire::provider::names::NameMapper;
 use toolwire::{Annotations, DefineError, Tool, ToolContext};
 
@@ -71,6 +72,9 @@ pub struct ImportOptions {
     pub needs_approval: BTreeSet<String>,
     /// Every imported tool's calls need approval.
     pub all_need_approval: bool,
+    /// At most this many calls of the imported tools run at once, together; the others
+    /// wait their turn (as time of the call). `None` sets no limit.
+    pub concurrency: Option<usize>,
 }
 
 impl ImportOptions {
@@ -102,6 +106,12 @@ impl ImportOptions {
         self.all_need_approval = true;
         self
     }
+
+    /// Lets at most `limit` calls of the imported tools run at once, together.
+    pub fn concurrency(mut self, limit: usize) -> Self {
+        self.concurrency = Some(limit);
+        self
+    }
 }
 
 /// Builds a tool for every pinned definition the server lists, as `options` say.
@@ -124,9 +134,10 @@ pub(crate) fn import(connection: &Arc<Connection>, options: &ImportOptions) -> I
         })
         .collect();
     let mut import = Import { tools: Vec::new(), skipped: Vec::new(), names, pins };
+    let permits = options.concurrency.map(|limit| Arc::new(Semaphore::new(limit.max(1))));
     for (definition, qualified) in definitions.iter().zip(&qualified) {
         let local = import.names.provider_name(qualified).unwrap_or(qualified);
-        match build(connection, definition, local, options) {
+        match build(connection, definition, local, options, permits.as_ref()) {
             Ok(tool) => import.tools.push(tool),
             Err(error) => {
                 let tool = definition.tool.name.to_string();
@@ -144,6 +155,7 @@ fn build(
     definition: &Definition,
     local: &str,
     options: &ImportOptions,
+    permits: Option<&Arc<Semaphore>>,
 ) -> Result<Tool, DefineError> {
     let remote = &definition.tool;
     let mut annotations = annotations(remote);
@@ -166,11 +178,20 @@ fn build(
     }
     let connection = Arc::clone(connection);
     let name: Arc<str> = remote.name.as_ref().into();
+    let permits = permits.cloned();
     builder
         .execute(move |args: Value, ctx: ToolContext| {
             let connection = Arc::clone(&connection);
             let name = Arc::clone(&name);
-            async move { super::call::call(&connection, &name, args, ctx).await }
+            let permits = permits.clone();
+            async move {
+                // The semaphore is never closed, so a permit always comes.
+                let _permit = match &permits {
+                    Some(permits) => permits.acquire().await.ok(),
+                    None => None,
+                };
+                super::call::call(&connection, &name, args, ctx).await
+            }
         })
         .build()
 }

@@ -98,19 +98,26 @@ impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Capture {
 /// Runs `body` under a subscriber that keeps its spans (on this thread: a test runs its
 /// runtime here, current-thread); what it returned, and the spans.
 ///
-/// Other tests of the binary run at once, with no subscriber: a callsite one of them
-/// registers while this subscriber is being registered can be cached as never enabled
-/// (regression: CI once saw no `invoke_agent` span; later, on a loaded machine, no `chat`
-/// span either, with a 5 ms wait). Such a registration takes microseconds unless its thread
-/// is preempted, so the cache is rebuilt well after the subscriber is in place (100 ms), and
-/// every span of `body` is seen.
+/// Other tests of the binary run at once, with no subscriber. While exactly one dispatcher
+/// is registered in the process, `tracing-core` rebuilds a callsite's interest from the
+/// registering thread's own default alone: a callsite first hit by another test while this
+/// subscriber is the only one was cached as never enabled, for every thread (regression: CI
+/// lost an `invoke_agent` span once, `chat` spans once, and a server's `execute_tool` span
+/// once). A second dispatcher that lives as long as the process keeps that shortcut off, so
+/// each callsite's interest is made from every live dispatcher, this one included.
 pub(crate) fn traced<T>(body: impl FnOnce() -> T) -> (T, Vec<Closed>) {
+    use std::sync::OnceLock;
+
+    use tracing::Dispatch;
+    use tracing::subscriber::NoSubscriber;
     use tracing_subscriber::layer::SubscriberExt;
 
+    static ALWAYS_ANOTHER: OnceLock<Dispatch> = OnceLock::new();
+    ALWAYS_ANOTHER.get_or_init(|| Dispatch::new(NoSubscriber::default()));
     let capture = Capture::default();
     let subscriber = tracing_subscriber::registry().with(capture.clone());
     let output = tracing::subscriber::with_default(subscriber, || {
-        std::thread::sleep(std::time::Duration::from_millis(100));
+        // Callsites cached while no dispatcher was registered are made again.
         tracing::callsite::rebuild_interest_cache();
         body()
     });
