@@ -33,33 +33,13 @@ impl Runner {
     }
 }
 
-/// The manifest's tools, in a sealed registry.
+/// The manifest's tools and `imported` (the tools of its MCP servers), in a registry sealed
+/// for `journal` when given: with its key for approvals, spent in it.
 ///
 /// # Errors
 ///
-/// A [`ManifestError`] at the tool's name or parameters when toolwire rejects its definition.
-pub(crate) fn registry(manifest: Manifest) -> Result<Registry, ManifestError> {
-    registry_keyed(manifest, None)
-}
-
-/// [`registry`], sealed with `key` for its approvals, as a journal's calls need.
-///
-/// # Errors
-///
-/// As [`registry`].
-pub(crate) fn registry_keyed(
-    manifest: Manifest,
-    journal: Option<&crate::journal::Journal>,
-) -> Result<Registry, ManifestError> {
-    registry_with(manifest, journal, Vec::new())
-}
-
-/// [`registry_keyed`], with `imported` (the tools of the manifest's MCP servers) beside the
-/// manifest's own.
-///
-/// # Errors
-///
-/// As [`registry`]; and when an imported tool has the name of another tool.
+/// A [`ManifestError`] at the tool's name or parameters when toolwire rejects its
+/// definition, and when two tools share a name.
 pub(crate) fn registry_with(
     mut manifest: Manifest,
     journal: Option<&crate::journal::Journal>,

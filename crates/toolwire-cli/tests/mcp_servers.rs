@@ -345,3 +345,23 @@ fn a_servers_concurrency_limit_lets_its_calls_run_one_at_a_time() {
     let lines: Vec<&str> = written.lines().collect();
     assert_eq!(lines, ["start", "end", "start", "end"], "one call at a time");
 }
+
+/// `toolwire schema` describes the imported tools too, under names every provider takes.
+#[test]
+fn schema_describes_imported_tools_for_each_provider() {
+    let served = manifest(SERVED);
+    let tools = importing(&served, "accept_new = true\nprefix = \"ops.v1-\"\n");
+    for provider in ["openai", "anthropic", "gemini", "responses", "mcp"] {
+        let output = toolwire()
+            .arg("-m")
+            .arg(&tools)
+            .args(["schema", "--provider", provider])
+            .output()
+            .expect("runs");
+        assert!(output.status.success(), "{provider}: {}", stderr(&output));
+        let listed: Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+        let text = listed.to_string();
+        assert!(text.contains("ops_v1-echo") || text.contains("ops.v1-echo"), "{provider}: {text}");
+        assert!(text.contains("Print a message back"), "{provider}: {text}");
+    }
+}

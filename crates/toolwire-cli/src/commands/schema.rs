@@ -48,13 +48,17 @@ pub(crate) fn report(tool: &Tool, provider: ProviderArg) -> Result<Vec<String>, 
     }
 }
 
-/// Runs `toolwire schema`.
+/// Runs `toolwire schema`: the manifest's tools and those its MCP servers give.
 ///
 /// # Errors
 ///
-/// A bad manifest.
-pub(crate) fn run(manifest: &Path, provider: ProviderArg) -> Result<Exit, CliError> {
-    let registry = build::registry(Manifest::load(manifest)?)?;
+/// A bad manifest or lock file.
+pub(crate) async fn run(manifest: &Path, provider: ProviderArg) -> Result<Exit, CliError> {
+    let loaded = Manifest::load(manifest)?;
+    let mut imported = crate::remote::load(manifest, &loaded).await?;
+    let tools = std::mem::take(&mut imported.tools);
+    let registry = build::registry_with(loaded, None, tools)?;
+    imported.close().await;
     let definitions: Vec<_> =
         registry.tools().iter().map(|tool| tool.definition(provider.provider())).collect();
     let text = serde_json::to_string_pretty(&definitions).map_err(CliError::usage)?;
