@@ -1,12 +1,14 @@
 //! `toolwire mcp import`: connects to every server of an `mcp.json` (a child process over
-//! stdio, or a streamable-HTTP URL) with toolwire-mcp's client, and lists the tools each one
-//! would import, under the names they get (`server__tool`).
+//! stdio, started in the default sandbox as a manifest's server is, or a streamable-HTTP
+//! URL), and lists the tools each one would import, under the names they get
+//! (`server__tool`).
 
 use std::path::Path;
 
-use toolwire_mcp::client::{ClientOptions, Import, McpConfig, RemoteServer};
+use toolwire_mcp::client::{Import, McpConfig};
 
 use crate::exit::{CliError, Exit};
+use crate::manifest::ServerDef;
 
 /// Lists the tools of every server in the configuration at `path`: one line per tool
 /// (`name`, a tab, its description), or with `json` their MCP definitions as one JSON array.
@@ -21,12 +23,13 @@ pub(crate) async fn list_tools(path: &Path, json: bool) -> Result<Exit, CliError
         .map_err(|error| CliError::usage(format!("{}: {error}", path.display())))?;
     let mut exit = Exit::Success;
     let mut definitions = Vec::new();
-    for (name, server) in config.servers() {
-        match RemoteServer::connect(name, server, ClientOptions::new()).await {
-            Ok(server) => {
-                let import = server.import();
+    for (name, spec) in config.servers() {
+        // Reached as a manifest's server is: a child runs in the default sandbox.
+        match crate::remote::connect(&ServerDef::plain(name, spec.clone())).await {
+            Ok(connected) => {
+                let import = connected.remote.import();
                 report(name, &import, json, &mut definitions);
-                server.close().await;
+                connected.remote.close().await;
             }
             Err(error) => {
                 eprintln!("error: {error}");

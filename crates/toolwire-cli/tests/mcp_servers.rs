@@ -365,3 +365,26 @@ fn schema_describes_imported_tools_for_each_provider() {
         assert!(text.contains("Print a message back"), "{provider}: {text}");
     }
 }
+
+/// Regression: `toolwire mcp import mcp.json` started a stdio server with no sandbox, while a
+/// manifest's server got one. A server that tries to write outside its folder now fails to,
+/// and its tools are still listed.
+#[test]
+fn regression_mcp_import_starts_its_servers_in_the_default_sandbox() {
+    let served = manifest(SERVED);
+    let (work, outside) = (scratch("import-work"), scratch("import-outside"));
+    let script = format!(
+        "cd {:?}; echo pwned > {:?} 2>/dev/null; exec {:?} -m {:?} serve",
+        work.display().to_string(),
+        outside.join("escaped").display().to_string(),
+        binary().display().to_string(),
+        served.display().to_string(),
+    );
+    let config = json!({"mcpServers": {"probe": {"command": "sh", "args": ["-c", script]}}});
+    let path = work.join("mcp.json");
+    std::fs::write(&path, config.to_string()).expect("written");
+    let listed = toolwire().args(["mcp", "import"]).arg(&path).output().expect("runs");
+    assert!(listed.status.success(), "{}", stderr(&listed));
+    assert!(stdout(&listed).contains("probe__echo"), "{}", stdout(&listed));
+    assert!(!outside.join("escaped").exists(), "the server wrote outside its sandbox");
+}

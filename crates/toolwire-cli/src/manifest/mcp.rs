@@ -250,7 +250,7 @@ impl Checker<'_> {
 impl ServerDef {
     /// `spec` under `name`, with the defaults: prefix `name__`, every tool, no approvals,
     /// none of the server's hints.
-    fn plain(name: &str, spec: ServerSpec) -> Self {
+    pub(crate) fn plain(name: &str, spec: ServerSpec) -> Self {
         Self {
             name: name.to_owned(),
             spec,

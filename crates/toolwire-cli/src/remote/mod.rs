@@ -19,6 +19,7 @@ use toolwire::Tool;
 use toolwire_mcp::client::{Import, ImportOptions, RemoteServer};
 
 pub(crate) use accept::accept;
+pub(crate) use connect::connect;
 pub(crate) use lock::LockFile;
 pub(crate) use verdict::{Shown, Verdict};
 
