@@ -121,10 +121,8 @@ async fn settle(
 fn approve(outcome: &RunOutcome, yes: bool) -> Result<Option<Vec<Answer>>, CliError> {
     let waiting = outcome.state.requests();
     if yes {
-        let accept = |call: &toolwire_agent::PendingCall| {
-            Answer::accept(call.request.id.clone(), serde_json::Value::Null)
-        };
-        return Ok(Some(waiting.iter().map(accept).collect()));
+        let accept = |call: &toolwire_agent::PendingCall| prompt::yes(&call.request);
+        return waiting.iter().map(accept).collect::<Result<_, _>>().map(Some);
     }
     if !prompt::can_ask() {
         return Ok(None);

@@ -12,6 +12,7 @@ mod build;
 mod cli;
 mod commands;
 mod exit;
+mod form;
 mod hint;
 mod http_tool;
 mod import;

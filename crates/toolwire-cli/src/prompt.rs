@@ -1,4 +1,5 @@
-//! The approval prompt of `toolwire call`, in the terminal.
+//! The approval prompt of `toolwire call` and `toolwire run`, in the terminal, and what
+//! `--yes` answers instead.
 
 use std::io::IsTerminal;
 
@@ -6,19 +7,34 @@ use dialoguer::Confirm;
 use toolwire::{Answer, Request};
 
 use crate::exit::CliError;
+use crate::form;
 
 /// Whether a human can be asked: stdin and stderr are both terminals.
 pub(crate) fn can_ask() -> bool {
     std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
 }
 
+/// The answer `--yes` gives: an approval accepted, or a server's form filled with its
+/// defaults.
+///
+/// # Errors
+///
+/// A form with a required field that has no default.
+pub(crate) fn yes(request: &Request) -> Result<Answer, CliError> {
+    let content = form::defaults(request).map_err(CliError::usage)?;
+    Ok(Answer::accept(request.id.clone(), content))
+}
+
 /// Shows the request and what the call would do, and asks to allow it. `n`, Enter and Escape
-/// decline.
+/// decline. A server's form is asked field by field instead.
 ///
 /// # Errors
 ///
 /// When the terminal cannot be read.
 pub(crate) fn ask(request: &Request) -> Result<Answer, CliError> {
+    if let Some(fields) = form::fields(request) {
+        return form::ask(request, fields);
+    }
     if let Some(arguments) = request.data.as_ref().and_then(|data| data.get("arguments")) {
         eprintln!("arguments: {arguments}");
     }

@@ -30,6 +30,7 @@ mod manifest_errors;
 mod mcp_servers;
 mod option_injection;
 mod process_tree;
+mod remote_questions;
 mod sandbox_escape;
 mod sdk_servers;
 mod serve_shared;

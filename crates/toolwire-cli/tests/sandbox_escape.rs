@@ -149,7 +149,52 @@ fn check_warns_when_this_machine_cannot_enforce_a_tools_sandbox() {
     assert!(printed.contains("0 errors, 1 warning"), "{printed}");
 }
 
-/// The child half of the test above: denies itself Landlock (`ENOSYS`, as a kernel without
+/// Set in the child run of the MCP server test below: the manifest whose server it calls.
+const NO_LANDLOCK_SERVER_ENV: &str = "TOOLWIRE_CLI_TEST_NO_LANDLOCK_SERVER";
+
+/// An MCP server that toolwire starts over stdio gets the default sandbox; where the kernel
+/// cannot enforce it, the call fails closed, naming what is missing and the opt-out, and the
+/// server's program never runs.
+#[test]
+fn an_mcp_server_fails_closed_where_this_machine_cannot_sandbox_it() {
+    let marker = scratch("mcp-server").join("ran");
+    let manifest = manifest(&format!(
+        "[mcp_servers.srv]\ncommand = \"sh\"\nargs = [\"-c\", \"touch {}; sleep 5\"]\n\
+         accept_new = true\n",
+        marker.display()
+    ));
+    let exe = std::env::current_exe().expect("the test knows its path");
+    let output = std::process::Command::new(exe)
+        .args(["--exact", "sandbox_escape::child_calls_a_server_without_landlock", "--nocapture"])
+        .env(NO_LANDLOCK_SERVER_ENV, &manifest)
+        .output()
+        .expect("the child run starts");
+    let printed = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{printed}\n{}", String::from_utf8_lossy(&output.stderr));
+    let line = printed
+        .lines()
+        .find(|line| line.starts_with("exit "))
+        .unwrap_or_else(|| panic!("the child printed no exit code: {printed}"));
+    assert_ne!(line, "exit Some(0)", "{printed}");
+    assert!(printed.contains("mcp server \"srv\" cannot start in its sandbox"), "{printed}");
+    assert!(printed.contains("Landlock") && printed.contains("sandbox = \"none\""), "{printed}");
+    assert!(!marker.exists(), "the server's program ran outside its sandbox");
+}
+
+/// The child half of the test above: without Landlock, calls a tool of the server.
+#[test]
+fn child_calls_a_server_without_landlock() {
+    let Some(manifest) = std::env::var_os(NO_LANDLOCK_SERVER_ENV) else { return };
+    deny_landlock();
+    let output = toolwire()
+        .args(["call", "srv__anything", "--args", "{}", "-m"])
+        .arg(&manifest)
+        .output()
+        .expect("call runs");
+    println!("exit {:?}\n{}", output.status.code(), stderr(&output));
+}
+
+/// The child half of the check test above: denies itself Landlock (`ENOSYS`, as a kernel without
 /// it answers), then runs `toolwire check`, which inherits the filter. Does nothing in a
 /// normal run.
 #[test]

@@ -7,27 +7,23 @@
 //! outcome unknown, or run again when its tool is idempotent). The PostgreSQL server is a
 //! throwaway one the tests start (see the journal's `tests/common/pg.rs`).
 
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
 use crate::common;
+use crate::common::http::{Served, post};
 use crate::pg;
 
-/// A `toolwire serve --http` process, stopped when dropped.
-struct Server {
-    child: Child,
-    port: u16,
-}
+/// A `toolwire serve --http` process on a journal.
+struct Server(Served);
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+impl std::ops::Deref for Server {
+    type Target = Served;
+
+    fn deref(&self) -> &Served {
+        &self.0
     }
 }
 
@@ -38,25 +34,8 @@ impl Server {
 
     /// Starts a server with `flags` before the subcommand.
     fn start_with(manifest: &Path, journal: &str, flags: &[&str]) -> Self {
-        let port = free_port();
-        let child = Command::new(common::binary())
-            .args(flags)
-            .args(["--journal", journal, "-m"])
-            .arg(manifest)
-            .args(["serve", "--http", &format!("127.0.0.1:{port}")])
-            .env("XDG_DATA_HOME", common::scratch("data"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap_or_else(|error| panic!("toolwire serve does not start: {error}"));
-        let server = Self { child, port };
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "toolwire serve did not listen on {port}");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        server
+        let flags: Vec<&str> = flags.iter().copied().chain(["--journal", journal]).collect();
+        Self(Served::start(manifest, &flags))
     }
 
     /// A 2026-07-28 `tools/call` of `deploy`, with the retry's fields when given.
@@ -94,37 +73,6 @@ impl Server {
     fn task_status(&self, id: &str) -> Value {
         self.tasks_request("tasks/get", id, json!({"taskId": id}))
     }
-}
-
-fn free_port() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
-    listener.local_addr().expect("bound").port()
-}
-
-/// POSTs `body`, a request of `method` whose `Mcp-Name` is `name`, to the server's `/mcp` and
-/// reads the JSON-RPC reply (plain JSON, or the last message of an SSE stream).
-fn post(port: u16, (method, name): (&str, &str), body: &str) -> Value {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
-    stream.set_read_timeout(Some(Duration::from_secs(30))).expect("a timeout");
-    let head = format!(
-        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n\
-         Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n\
-         Mcp-Method: {method}\r\nMcp-Name: {name}\r\nContent-Length: {}\r\n\
-         Connection: close\r\n\r\n",
-        body.len()
-    );
-    stream.write_all(head.as_bytes()).expect("writes");
-    stream.write_all(body.as_bytes()).expect("writes");
-    let mut raw = String::new();
-    stream.read_to_string(&mut raw).expect("reads the reply");
-    let (_, payload) = raw.split_once("\r\n\r\n").unwrap_or_default();
-    if let Ok(value) = serde_json::from_str(payload) {
-        return value;
-    }
-    let data = payload.lines().filter_map(|line| line.strip_prefix("data:")).map(str::trim);
-    let mut data = data.filter(|d| d.starts_with('{'));
-    let last = data.next_back().unwrap_or("null");
-    serde_json::from_str(last).unwrap_or_else(|_| panic!("no JSON-RPC reply in {raw:?}"))
 }
 
 const MANIFEST: &str = r#"

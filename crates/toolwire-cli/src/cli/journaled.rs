@@ -24,6 +24,10 @@ pub(crate) enum ApprovalsCommand {
         /// Why the request was declined.
         #[arg(long, requires = "decline")]
         reason: Option<String>,
+        /// The answer's content, as JSON: the fields of a form an MCP server asked to be
+        /// filled in, such as '{"sure": true}'.
+        #[arg(long, value_name = "JSON", conflicts_with = "decline")]
+        data: Option<String>,
     },
     /// Run an answered call again, or continue a paused agent run.
     ///

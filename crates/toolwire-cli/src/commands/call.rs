@@ -78,7 +78,7 @@ async fn invoke(
 /// The answer to a pending request: `--yes`, the terminal's, or none to leave it pending.
 fn approval(request: &toolwire::Request, args: &CallArgs) -> Result<Option<Answer>, CliError> {
     if args.yes {
-        return Ok(Some(Answer::accept(request.id.clone(), Value::Null)));
+        return prompt::yes(request).map(Some);
     }
     if args.json || !prompt::can_ask() {
         return Ok(None);

@@ -23,10 +23,15 @@ pub(crate) async fn approvals(
     let journal = journal::open(places).await?;
     match command {
         ApprovalsCommand::List => list(&journal).await,
-        ApprovalsCommand::Answer { id, decline, reason } => {
-            let answer = match decline {
-                true => Answer::decline(&id, reason.unwrap_or_else(|| "declined".to_owned())),
-                false => Answer::accept(&id, serde_json::Value::Null),
+        ApprovalsCommand::Answer { id, decline, reason, data } => {
+            let answer = match (decline, data) {
+                (true, _) => Answer::decline(&id, reason.unwrap_or_else(|| "declined".to_owned())),
+                (false, None) => Answer::accept(&id, serde_json::Value::Null),
+                (false, Some(data)) => {
+                    let data = serde_json::from_str(&data)
+                        .map_err(|error| CliError::usage(format!("invalid --data: {error}")))?;
+                    Answer::accept(&id, data)
+                }
             };
             let how = if answer.ok { "accepted" } else { "declined" };
             let waiter = journal.answer(&id, answer).await?;

@@ -66,6 +66,9 @@ pub(crate) struct McpServerSpec {
     pub(crate) idempotent: Option<bool>,
     /// The tools reach an open world.
     pub(crate) open_world: Option<bool>,
+    /// What becomes of the server's own questions (elicitations): `"ask"` (the default)
+    /// hands them to whoever answers toolwire's own, or `"decline"`.
+    pub(crate) questions: Option<Spanned<String>>,
 }
 
 /// `needs_approval`: every tool, or some.
@@ -98,6 +101,21 @@ pub(crate) struct ServerDef {
     pub(crate) hints: Annotations,
     /// The sandbox of a server started over stdio.
     pub(crate) sandbox: Sandbox,
+    /// What becomes of the server's own questions.
+    pub(crate) questions: Questions,
+}
+
+/// What becomes of a server's own questions: the elicitations it asks during a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Questions {
+    /// Asked of whoever answers toolwire's own requests: the terminal of `toolwire call`
+    /// and `toolwire run`, `toolwire approvals answer` through the journal, or the client
+    /// of `toolwire serve`. A 2026-07-28 server's question is a pending result of the call.
+    /// A server on an older revision needs its answer within the call: it is not offered
+    /// elicitation, and a question it sends anyway is declined.
+    Ask,
+    /// Declined at once, with a note on stderr.
+    Decline,
 }
 
 impl ServerDef {
@@ -238,6 +256,16 @@ impl Checker<'_> {
                 "a sandbox applies to a server toolwire starts (`command`), not to a `url`";
             return Err(self.error(sandbox.span(), message));
         }
+        if let Some(questions) = spec.questions {
+            server.questions = match questions.get_ref().as_str() {
+                "ask" => Questions::Ask,
+                "decline" => Questions::Decline,
+                other => {
+                    let message = format!("questions is \"ask\" or \"decline\", not {other:?}");
+                    return Err(self.error(questions.span(), message));
+                }
+            };
+        }
         let hints = &mut server.hints;
         hints.read_only_hint = spec.read_only;
         hints.destructive_hint = spec.destructive;
@@ -266,6 +294,7 @@ impl ServerDef {
             protocol: None,
             hints: Annotations::default(),
             sandbox: server_sandbox(),
+            questions: Questions::Ask,
         }
     }
 }

@@ -26,7 +26,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 pub(crate) use diagnostic::ManifestError;
-pub(crate) use mcp::ServerDef;
+pub(crate) use mcp::{Questions, ServerDef};
 pub(crate) use spec::HeaderSpec;
 pub(crate) use toolwire_process::CommandSpec as CommandDef;
 use toolwire_process::Template;

@@ -9,7 +9,7 @@ use toolwire_mcp::client::{
 use toolwire_process::launcher::Launcher;
 use toolwire_process::sandbox::{LaunchGuard, Policy, Sandbox};
 
-use crate::manifest::ServerDef;
+use crate::manifest::{Questions, ServerDef};
 
 /// A live server, and the sandbox guard of a child, kept as long as the connection.
 pub(crate) struct Connected {
@@ -19,15 +19,17 @@ pub(crate) struct Connected {
 
 /// Connects to `server`; the error says which server and why.
 pub(crate) async fn connect(server: &ServerDef) -> Result<Connected, String> {
-    let name = server.name.clone();
     let mut options = ClientOptions::new()
         .client_info("toolwire", env!("CARGO_PKG_VERSION"))
-        .max_result_bytes(usize::try_from(server.output_limit).unwrap_or(usize::MAX))
-        // A server's own questions are declined, saying so: toolwire does not pass them on.
-        .on_elicitation(move |asked: Elicitation| {
+        .max_result_bytes(usize::try_from(server.output_limit).unwrap_or(usize::MAX));
+    // With no handler, a question becomes a pending result, answered by toolwire's own flow.
+    if server.questions == Questions::Decline {
+        let name = server.name.clone();
+        options = options.on_elicitation(move |asked: Elicitation| {
             eprintln!("note: mcp server {name:?} asked {:?}; declined", asked.message);
             std::future::ready(ElicitationReply::Decline)
         });
+    }
     if let Some(timeout) = server.timeout {
         options = options.max_duration(timeout);
     }

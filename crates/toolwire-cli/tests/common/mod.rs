@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use assert_cmd::Command;
 
+pub(crate) mod http;
 pub(crate) mod model;
 pub(crate) mod otlp;
 pub(crate) mod stdio;
