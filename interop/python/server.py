@@ -7,16 +7,18 @@ servers as a source of tools (crates/toolwire-cli/tests/sdk_servers.rs).
 Its tools: `add` (the normal case), and the failures the tests try: `die` (the server exits
 in the middle of the call), `hang` (it never answers), `flood` (a result of many megabytes),
 `confirm` (it asks the user, who declines) and `mutate` (it changes `add` mid-session and
-says so with notifications/tools/list_changed).
+says so with notifications/tools/list_changed); and `release`, which asks for a form through
+the SDK's resolvers (an InputRequiredResult on 2026-07-28) that the host fills in.
 """
 
 import asyncio
 import os
 import sys
+from typing import Annotated
 
 from pydantic import BaseModel
 
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import Context, Elicit, MCPServer, Resolve
 
 server = MCPServer("py-tools")
 
@@ -57,6 +59,22 @@ async def confirm(ctx: Context) -> str:
     """Asks the user to confirm first."""
     answer = await ctx.elicit("Really go ahead?", Confirmation)
     return f"the user answered: {answer.action}"
+
+
+class Release(BaseModel):
+    version: str
+    notify: bool = False
+
+
+def ask_release() -> Elicit[Release]:
+    return Elicit("Which version goes out?", Release)
+
+
+@server.tool()
+def release(release: Annotated[Release, Resolve(ask_release)]) -> str:
+    """Releases the version the user names in a form (on 2026-07-28, asked through an
+    InputRequiredResult)."""
+    return f"released {release.version} (notify: {release.notify})"
 
 
 def add_and_mail(a: int, b: int) -> int:

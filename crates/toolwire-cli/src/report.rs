@@ -18,6 +18,11 @@ pub(crate) fn report(receipt: &Receipt, json: bool, places: Places<'_>) -> Exit 
         show(receipt, exit);
     }
     if let Some(call_id) = receipt.call_id.as_ref().map(|id| id.as_str()) {
+        let form = receipt.result.pending_request().and_then(crate::form::fields);
+        if let Some(fields) = form {
+            let names: Vec<&str> = fields.keys().map(String::as_str).collect();
+            eprintln!("(the answer is a form: --data '{{...}}' with {})", names.join(", "));
+        }
         next_steps(call_id, exit, places);
     } else if exit == Exit::Pending && !json {
         eprintln!("(pass --yes to approve it, or run in a terminal to be asked)");

@@ -13,13 +13,14 @@
 //! Both SDKs are installed from their registries by the tests when missing (PyPI into
 //! `target/python-mcp-venv`, npm into `conformance/node_modules`).
 
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use crate::common::http::{Served, free_port, post};
 use crate::common::stdio::StdioServer;
 use crate::common::{binary, manifest, stderr, stdout, toolwire};
 use crate::python::{client_dir, python};
@@ -32,10 +33,6 @@ fn python_stdio(more: &str) -> String {
         python().display().to_string(),
         client_dir().join("server.py").display().to_string(),
     )
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").expect("a port").local_addr().expect("bound").port()
 }
 
 /// A server process, killed when dropped.
@@ -84,6 +81,77 @@ fn a_python_sdk_servers_tools_work_over_both_transports_and_revisions() {
             assert!(stderr(&wrong).contains("/a"), "{}", stderr(&wrong));
         }
     }
+}
+
+/// The Python SDK asks for a form on 2026-07-28 (its resolvers make an `InputRequiredResult`):
+/// `toolwire serve` hands it to its own client, whose filled-in form reaches the server; and
+/// `toolwire call` keeps it in the journal until `approvals answer --data` fills it in, from
+/// another process.
+#[test]
+fn a_python_sdk_servers_form_is_filled_in_by_the_client_of_serve_or_through_the_journal() {
+    let port = free_port();
+    let mut http = Command::new(python());
+    http.arg(client_dir().join("server.py")).args(["http", &port.to_string()]);
+    let _http = listening(http, port);
+    let tools = manifest(&format!(
+        "[mcp_servers.py]\nurl = \"http://127.0.0.1:{port}/mcp\"\naccept_new = true\n"
+    ));
+
+    let served = Served::start(&tools, &[]);
+    let ask = |retry: Option<(&str, Value)>| {
+        let mut params = json!({"name": "py__release", "arguments": {}, "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
+        }});
+        if let Some((state, responses)) = retry {
+            params["requestState"] = json!(state);
+            params["inputResponses"] = responses;
+        }
+        let body = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": params});
+        post(served.port, ("tools/call", "py__release"), &body.to_string())
+    };
+    let first = ask(None);
+    assert_eq!(first["result"]["resultType"], "input_required", "{first}");
+    let (key, asked) = first["result"]["inputRequests"]
+        .as_object()
+        .and_then(|requests| requests.iter().next())
+        .unwrap_or_else(|| panic!("no question: {first}"));
+    let form = &asked["params"]["requestedSchema"];
+    assert!(form["properties"]["version"].is_object(), "{first}");
+    let state = first["result"]["requestState"].as_str().expect("a state").to_owned();
+    let filled = json!({ key: {"action": "accept", "content": {"version": "3.1"}} });
+    let done = ask(Some((&state, filled.clone())));
+    assert_eq!(done["result"]["content"][0]["text"], "released 3.1 (notify: False)", "{done}");
+    let replayed = ask(Some((&state, filled)));
+    assert!(replayed["error"]["message"].as_str().unwrap_or_default().contains("already used"));
+
+    let journal = tools.with_file_name("journal.sqlite").display().to_string();
+    let at = |args: &[&str]| {
+        toolwire()
+            .args(["--journal", &journal, "-m"])
+            .arg(&tools)
+            .args(args)
+            .output()
+            .expect("runs")
+    };
+    let yes = at(&["call", "py__release", "--args", "{}", "--yes"]);
+    assert_eq!(yes.status.code(), Some(2), "{}", stderr(&yes));
+    assert!(stderr(&yes).contains("the form asks for version with no default"), "{}", stderr(&yes));
+    let waiting = at(&["call", "py__release", "--args", "{}", "--call-id", "r1"]);
+    assert_eq!(waiting.status.code(), Some(3), "{}", stderr(&waiting));
+    assert!(
+        stderr(&waiting).contains("--data '{...}' with notify, version"),
+        "{}",
+        stderr(&waiting)
+    );
+    let data = r#"{"version": "2.0", "notify": true}"#;
+    let answered = at(&["approvals", "answer", "r1", "--data", data]);
+    assert!(answered.status.success(), "{}", stderr(&answered));
+    let resumed = at(&["approvals", "resume", "r1"]);
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert_eq!(stdout(&resumed).trim(), "released 2.0 (notify: True)");
+    let again = at(&["call", "py__release", "--args", "{}", "--call-id", "r1"]);
+    assert_eq!(stdout(&again).trim(), "released 2.0 (notify: True)", "{}", stderr(&again));
 }
 
 /// Reads the session's messages until the reply to `id`.

@@ -36,6 +36,39 @@ async fn a_2026_servers_question_is_a_pending_result_that_the_hosts_answer_compl
     assert_eq!(runs.load(Ordering::SeqCst), 1);
 }
 
+/// Regression: an answer given in another host process (which never saw the server's state)
+/// started the call over, and the server's same question came back as pending again, so a
+/// question answered through a shared journal could never complete.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_from_another_host_process_answers_the_servers_question_asked_again() {
+    let (url, runs) = approving_server().await;
+    let key = toolwire::policy::ApprovalKey::from_bytes([7; 32]);
+    let spec = ServerSpec::Http(HttpConfig::new(url.as_str()));
+    let host = || async {
+        let remote =
+            RemoteServer::connect("ops", &spec, ClientOptions::new()).await.expect("connects");
+        let tools = remote.import().tools;
+        (remote, Registry::builder().approval_key(key).register_all(tools).seal().expect("unique"))
+    };
+    let (_asking, asking) = host().await;
+    let args = json!({"env": "prod"});
+    let first = asking.invoke("ops__deploy", args.clone()).call_id("c9").await;
+    let request = first.result.pending_request().expect("the server asked").clone();
+
+    let (_answering, answering) = host().await;
+    let answer = Answer::accept(request.id.clone(), json!({}));
+    let done = answering.invoke("ops__deploy", args.clone()).call_id("c9").answer(answer).await;
+    assert_eq!(done.result.text(), Some("deployed"), "{:?}", done.result);
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+
+    // An answer made for another call is refused by the host before anything is sent.
+    let foreign = Answer::accept(request.id, json!({}));
+    let other =
+        answering.invoke("ops__deploy", json!({"env": "dev"})).call_id("c9").answer(foreign).await;
+    assert!(!other.result.is_success(), "{:?}", other.result);
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_declined_question_fails_the_remote_call_and_runs_nothing() {
     let (url, runs) = approving_server().await;

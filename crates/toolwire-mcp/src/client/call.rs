@@ -82,12 +82,15 @@ async fn call_traced(
         _ => return ToolResult::failed(FailureKind::InvalidInput, "arguments must be an object"),
     };
     // A retry that carries the host's answer to this call's question resumes where the
-    // server left it; without the state (it lapsed, or the process restarted) the call
-    // starts over and the server asks again.
+    // server left it. Without the state (it lapsed, or another process asked) the call
+    // starts over, and the answer, which the host checked was made for this very call,
+    // answers the first question the server asks again.
     let mut retry = None;
+    let mut unplaced = ctx.answer();
     if let Some(answer) = ctx.answer()
         && let Some(parked) = connection.rounds.take(&digest)
     {
+        unplaced = None;
         let (state, responses) = input::responses(&parked, answer);
         // A question of a task is answered with `tasks/update`, and the task followed on.
         if let Some(task) = parked.task() {
@@ -116,6 +119,9 @@ async fn call_traced(
         };
         match input::next(server, connection.side.elicitation.as_ref(), asked).await {
             input::Next::Retry(state, responses) => retry = Some((state, responses)),
+            input::Next::Ask(_, parked) if unplaced.is_some() => {
+                retry = unplaced.take().map(|answer| input::responses(&parked, answer));
+            }
             input::Next::Ask(request, parked) => {
                 connection.rounds.park(digest, parked);
                 return ToolResult::pending(*request);

@@ -9,8 +9,9 @@
 //! question, so the host's own approval flow answers it (a prompt, the journal, an agent's
 //! pending run), and the invocation retried with that [`Answer`] sends the responses. The
 //! server's state waits for that retry here, in memory, keyed by the call's digest; an answer
-//! that finds none (the process restarted, or the state lapsed) starts the call over, and the
-//! server asks again.
+//! that finds none (the process restarted, or the state lapsed) starts the call over, and
+//! answers the first question the server asks again: the host checked that the answer was
+//! made for this very call (a registry binds every request it hands out).
 
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};

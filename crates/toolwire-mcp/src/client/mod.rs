@@ -24,7 +24,8 @@
 //!   [`Request`](toolwire::Request) the host's own approval flow answers (a prompt, the
 //!   journal, an agent's pending run), and the call retried with that answer sends the
 //!   `inputResponses` and the server's `requestState`. The state waits in memory, per call;
-//!   after a restart the retry starts the call over and the server asks again;
+//!   a retry that finds none (another process, or a restart) starts the call over, and its
+//!   answer answers the first question the server asks again;
 //! - on 2026-07-28, declares the tasks extension (SEP-2663) and follows a call the server
 //!   makes a task: `tasks/get` at the interval the server suggests (50 ms to 5 s), its status
 //!   message passed on as progress, until it completes, fails or is cancelled, within the
