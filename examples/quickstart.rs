@@ -42,6 +42,7 @@ fn forecast() -> Result<Tool, toolwire::DefineError> {
 /// A deploy tool that asks a human which environment before it acts.
 fn deploy() -> Result<Tool, toolwire::DefineError> {
     Tool::define("deploy")
+        .asks_for_input(true)
         .description("Deploy the service, asking which environment first")
         .execute_sync(|_args: Value, ctx: ToolContext| match ctx.answer() {
             None => ToolResult::pending(

@@ -56,6 +56,7 @@ pub(crate) fn all() -> Result<Vec<Tool>, DefineError> {
 fn asking(name: &str, inputs: Value, done: fn(&Value) -> String) -> Result<Tool, DefineError> {
     Tool::define(name)
         .description("Ask the client for input, then report its answers")
+        .asks_for_input(true)
         .execute_sync(move |_: Value, ctx: ToolContext| match ctx.answer() {
             Some(answer) if answer.ok => ToolResult::ok(answer.data.clone(), done(&answer.data)),
             Some(_) => ToolResult::failure("the client declined"),
@@ -68,6 +69,7 @@ fn asking(name: &str, inputs: Value, done: fn(&Value) -> String) -> Result<Tool,
 fn multi_round() -> Result<Tool, DefineError> {
     Tool::define("test_input_required_result_multi_round")
         .description("Ask two questions, one round each")
+        .asks_for_input(true)
         .execute_sync(|_: Value, ctx: ToolContext| {
             let data = ctx.answer().filter(|answer| answer.ok).map(|answer| &answer.data);
             match data {

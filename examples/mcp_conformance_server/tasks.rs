@@ -74,6 +74,7 @@ fn protocol_error_job() -> Result<Tool, DefineError> {
 /// Works a moment, then asks to confirm deleting `filename`; answered, reports it.
 fn confirm_delete() -> Result<Tool, DefineError> {
     Tool::define("confirm_delete")
+        .asks_for_input(true)
         .description("Ask to confirm, then delete a file (pretend)")
         .task_support(TaskSupport::Optional)
         .execute(|args: Value, ctx: ToolContext| async move {
@@ -101,6 +102,7 @@ fn confirm_delete() -> Result<Tool, DefineError> {
 /// Works a moment, then asks two questions at once.
 fn multi_input() -> Result<Tool, DefineError> {
     Tool::define("multi_input")
+        .asks_for_input(true)
         .description("Ask two questions at once")
         .task_support(TaskSupport::Optional)
         .execute(|_: Value, ctx: ToolContext| async move {
@@ -126,6 +128,7 @@ fn multi_input() -> Result<Tool, DefineError> {
 /// answering retry becomes a task, whose result greets the name.
 fn with_task() -> Result<Tool, DefineError> {
     Tool::define("test_tool_with_task")
+        .asks_for_input(true)
         .description("Ask for a name, then greet it from a task")
         .task_support(TaskSupport::Required)
         .execute(|_: Value, ctx: ToolContext| async move {

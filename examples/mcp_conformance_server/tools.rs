@@ -174,6 +174,7 @@ async fn sample(prompt: &str) -> Result<String, String> {
 
 fn elicitation() -> Result<Tool, DefineError> {
     Tool::define("test_elicitation")
+        .asks_for_input(true)
         .description("Ask the user for a username and an email address")
         .parameters(json!({
             "type": "object",
@@ -203,6 +204,7 @@ fn elicitation() -> Result<Tool, DefineError> {
 /// A tool with no arguments that asks the user to fill in `form`, and reports the answer.
 fn elicit_tool(name: &str, description: &str, form: Value) -> Result<Tool, DefineError> {
     Tool::define(name)
+        .asks_for_input(true)
         .description(description)
         .execute_sync(move |_: Value, ctx: ToolContext| match ctx.answer() {
             None => ToolResult::pending(

@@ -42,6 +42,7 @@ fn deploy(runs: &Arc<AtomicUsize>) -> Tool {
 fn ask(runs: &Arc<AtomicUsize>, expires_at: Option<String>) -> Tool {
     let runs = Arc::clone(runs);
     Tool::define("ask")
+        .asks_for_input(true)
         .execute_sync(move |_args: Value, ctx: ToolContext| match ctx.answer() {
             Some(answer) => {
                 runs.fetch_add(1, Ordering::SeqCst);
@@ -270,6 +271,7 @@ async fn a_process_that_dies_resuming_leaves_an_unknown_outcome(backend: Backend
     let slow_after_answer = |runs: &Arc<AtomicUsize>| {
         let runs = Arc::clone(runs);
         Tool::define("ask")
+            .asks_for_input(true)
             .execute(move |_args: Value, ctx: ToolContext| {
                 let runs = Arc::clone(&runs);
                 async move {

@@ -54,6 +54,7 @@ fn remote_tools(ends: &Arc<Ends>) -> Registry {
         .expect("valid");
     let asking = Arc::clone(ends);
     let ask = Tool::define("ask")
+        .asks_for_input(true)
         .task_support(TaskSupport::Optional)
         .execute(move |_: Value, ctx: ToolContext| {
             let ends = Arc::clone(&asking);

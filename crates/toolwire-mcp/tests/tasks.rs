@@ -67,6 +67,7 @@ fn registry(runs: &Arc<Runs>, idempotent: bool) -> Registry {
     };
     let asking = Arc::clone(runs);
     let ask = Tool::define("ask")
+        .asks_for_input(true)
         .task_support(TaskSupport::Optional)
         .execute(move |_: Value, ctx: ToolContext| {
             let runs = Arc::clone(&asking);

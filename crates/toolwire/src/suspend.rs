@@ -7,6 +7,7 @@
 //! use toolwire::{Answer, Request, Tool, ToolContext, ToolResult};
 //!
 //! let deploy = Tool::define("deploy")
+//!     .asks_for_input(true)
 //!     .execute_sync(|_args: Value, ctx: ToolContext| match ctx.answer() {
 //!         None => ToolResult::pending(Request::new("input", "Which environment?")),
 //!         Some(answer) if answer.ok => {

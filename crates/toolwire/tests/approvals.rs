@@ -241,6 +241,7 @@ async fn an_async_policy_is_raced_and_a_panicking_one_fails_the_call() {
 #[tokio::test]
 async fn a_handlers_own_request_still_reaches_it_without_a_policy() {
     let tool = Tool::define("ask")
+        .asks_for_input(true)
         .execute_sync(|_, ctx: ToolContext| match ctx.answer() {
             None => ToolResult::pending(Request::new("input", "which?")),
             Some(answer) => ToolResult::ok(answer.data.clone(), "answered"),
@@ -251,6 +252,40 @@ async fn a_handlers_own_request_still_reaches_it_without_a_policy() {
     let id = first.pending_request().unwrap().id.clone();
     let second = tool.execute(json!({})).answer(Answer::accept(id, json!("blue"))).await;
     assert_eq!(second.json(), &json!("blue"));
+}
+
+/// A registry keeps the copy of the arguments a handler's request is bound with only for
+/// tools that declare they ask; one that asks without declaring it must not get an unbound
+/// request out, which an answer made for other arguments could then satisfy.
+#[tokio::test]
+async fn a_handler_that_asks_without_declaring_it_fails_its_registry_call() {
+    let asking = |declared: bool| {
+        Tool::define("ask")
+            .asks_for_input(declared)
+            .execute_sync(|_, ctx: ToolContext| match ctx.answer() {
+                None => ToolResult::pending(Request::new("input", "which?")),
+                Some(answer) => ToolResult::ok(answer.data.clone(), "answered"),
+            })
+            .build()
+            .unwrap()
+    };
+    let undeclared = Registry::builder().register(asking(false)).seal().unwrap();
+    let refused = undeclared.invoke("ask", json!({"n": 1})).call_id("c").await.result;
+    assert_eq!(refused.failure_kind(), Some(FailureKind::Handler), "{refused:?}");
+    let text = refused.text().unwrap_or_default();
+    assert!(text.contains("asks_for_input(true)") && text.contains("which?"), "{text}");
+    // Called directly, the tool hands its request back as it is.
+    assert!(asking(false).execute(json!({})).await.pending_request().is_some());
+
+    let declared = Registry::builder().register(asking(true)).seal().unwrap();
+    let first = declared.invoke("ask", json!({"n": 1})).call_id("c").await.result;
+    let id = first.pending_request().expect("a bound request").id.clone();
+    let other = declared.invoke("ask", json!({"n": 2})).call_id("c");
+    let other = other.answer(Answer::accept(id.clone(), json!("blue"))).await.result;
+    assert_eq!(other.failure_kind(), Some(FailureKind::Denied), "{other:?}");
+    let same = declared.invoke("ask", json!({"n": 1})).call_id("c");
+    let same = same.answer(Answer::accept(id, json!("blue"))).await.result;
+    assert_eq!(same.json(), &json!("blue"));
 }
 
 #[tokio::test]
@@ -506,6 +541,7 @@ async fn regression_an_approval_of_a_call_without_an_id_runs_one_call() {
 fn colour(answered: &Arc<AtomicUsize>, needs_approval: bool) -> Tool {
     let answered = Arc::clone(answered);
     Tool::define("paint")
+        .asks_for_input(true)
         .parameters(json!({"type": "object", "properties": {"wall": {"type": "string"}}}))
         .needs_approval(needs_approval)
         .execute_sync(move |_, ctx: ToolContext| match ctx.answer() {

@@ -8,6 +8,7 @@ use toolwire::{Receipt, Registry, Request, Tool, ToolCall, ToolResult};
 async fn pending_receipts() -> (Vec<Receipt>, Vec<String>) {
     let ask = |kind: &'static str| {
         Tool::define(format!("ask_{kind}"))
+            .asks_for_input(true)
             .execute_sync(move |_: Value, _| {
                 let mut request = Request::new(kind, format!("{kind} please"));
                 request.data = Some(json!({"secret": "s3cret"}));

@@ -8,6 +8,7 @@ use toolwire::{Answer, FailureKind, Request, Tool, ToolContext, ToolResult};
 /// Seed 002's deploy tool: asks which environment, then deploys on the retry.
 fn deploy() -> Tool {
     Tool::define("deploy")
+        .asks_for_input(true)
         .description("Deploy, asking which environment first")
         .execute(|_args: Value, ctx: ToolContext| async move {
             if let Some(answer) = ctx.answer() {

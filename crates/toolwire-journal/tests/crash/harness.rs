@@ -56,6 +56,7 @@ pub(crate) fn tools(effects: &Path) -> Vec<Tool> {
         .build()
         .expect("deploy builds");
     let ask = Tool::define("ask")
+        .asks_for_input(true)
         .execute_sync(move |_args: Value, ctx: ToolContext| match ctx.answer() {
             Some(answer) => {
                 append_line(

@@ -169,7 +169,9 @@ fn build(
     let mut builder = Tool::define(local)
         .parameters(Value::Object(remote.input_schema.as_ref().clone()))
         .annotations(annotations)
-        .needs_approval(approval);
+        .needs_approval(approval)
+        // A server's question (an InputRequiredResult) is a request of the call's own.
+        .asks_for_input(true);
     if let Some(description) = &remote.description {
         builder = builder.description(description.as_ref());
     }

@@ -11,7 +11,7 @@ use super::outcome::{hook_panicked, invalid_output, settle};
 use crate::abort::AbortSignal;
 use crate::context::ToolContext;
 use crate::policy::{Approvals, Purpose, call_digest};
-use crate::record::{CallId, Receipt, ToolResult};
+use crate::record::{CallId, FailureKind, Receipt, Request, ToolResult};
 use crate::telemetry::{self, TraceLink};
 use crate::tool::Tool;
 
@@ -51,8 +51,8 @@ impl Trace {
 pub(super) struct Finish {
     pub(super) tool: Tool,
     pub(super) signal: AbortSignal,
-    /// For a registry's call, what its handler's own requests are bound with.
-    pub(super) binding: Option<Box<Binding>>,
+    /// What becomes of the handler's own requests.
+    pub(super) binding: Bind,
     /// A copy of the handler's context, kept only when the tool has debug steps, and boxed,
     /// so the common call stays small.
     pub(super) debug_ctx: Option<Box<ToolContext>>,
@@ -63,9 +63,7 @@ impl Finish {
     /// in the common call, with no hooks and no output schema, the result is not moved at all.
     pub(super) fn run(&self, result: &mut ToolResult, span: &Span) {
         settle(result, &self.signal);
-        if let Some(binding) = &self.binding {
-            binding.bind(&self.tool, result);
-        }
+        self.binding.apply(&self.tool, result);
         parse_output(&self.tool, result);
         check_output(&self.tool, result);
         self.debug_steps(result, span);
@@ -85,6 +83,47 @@ impl Finish {
     }
 }
 
+/// What becomes of a handler's own request.
+pub(super) enum Bind {
+    /// A call outside a registry: the request is returned as it is.
+    Outside,
+    /// A registry's call of a tool that declared it asks: the request is bound to the call.
+    Bind(Box<Binding>),
+    /// A registry's call of a tool that did not declare it: a request fails the call, since
+    /// nothing was kept to bind it with.
+    Undeclared,
+}
+
+impl Bind {
+    fn apply(&self, tool: &Tool, result: &mut ToolResult) {
+        match self {
+            Self::Outside => {}
+            Self::Bind(binding) => binding.bind(tool, result),
+            Self::Undeclared => refuse_undeclared(tool, result),
+        }
+    }
+}
+
+/// Whether `request` is an approval the policy step bound already: it needs no binding.
+fn bound_approval(request: &Request) -> bool {
+    Purpose::of(&request.id) == Some(Purpose::Approval) && request.digest.is_some()
+}
+
+/// Fails a call whose handler asked for input without declaring it.
+fn refuse_undeclared(tool: &Tool, result: &mut ToolResult) {
+    let Some(request) = result.pending_request() else { return };
+    if bound_approval(request) {
+        return;
+    }
+    let text = format!(
+        "tool {:?} asked for input ({:?}) but does not declare that it asks: build it with \
+         `.asks_for_input(true)`, so that its requests are bound to the call that made them",
+        tool.name(),
+        request.prompt
+    );
+    *result = ToolResult::failed(FailureKind::Handler, text);
+}
+
 /// What a registry's call binds its handler's own requests with: the registry's settings,
 /// and a copy of the arguments and the call id the digest is made of.
 pub(super) struct Binding {
@@ -99,7 +138,7 @@ impl Binding {
     /// pending approval of the policy step is bound already, and left alone.
     fn bind(&self, tool: &Tool, result: &mut ToolResult) {
         let Some(request) = result.pending_request() else { return };
-        if Purpose::of(&request.id) == Some(Purpose::Approval) && request.digest.is_some() {
+        if bound_approval(request) {
             return;
         }
         let digest =

@@ -9,7 +9,7 @@ use tokio::time::Instant;
 use super::Options;
 use super::admit::admit;
 use super::body::{Body, body, races};
-use super::finish::{Binding, Finish, Trace};
+use super::finish::{Bind, Binding, Finish, Trace};
 use super::gate::Gate;
 use super::outcome::{aborted, timed_out};
 use super::race::{Deadline, Race};
@@ -55,10 +55,16 @@ pub(super) fn start(tool: Tool, input: Value, options: &mut Options) -> Started 
     };
     trace.arguments(&args);
     let approvals = options.approvals.take();
-    let binding = approvals.as_ref().map(|approvals| {
-        let call_id = options.call_id.clone();
-        Box::new(Binding { approvals: Arc::clone(approvals), args: args.clone(), call_id })
-    });
+    let binding = match &approvals {
+        None => Bind::Outside,
+        // Only a tool that asks needs the copy of its arguments its requests are bound with.
+        Some(approvals) if tool.asks_for_input() => {
+            let call_id = options.call_id.clone();
+            let approvals = Arc::clone(approvals);
+            Bind::Bind(Box::new(Binding { approvals, args: args.clone(), call_id }))
+        }
+        Some(_) => Bind::Undeclared,
+    };
     let gate = Gate::new(options.policy.take(), approvals, options.answer.as_deref());
     let (handler_signal, deadline, controller) = handler_signal(&tool, &signal, timeout, &gate);
     let ctx = ToolContext {

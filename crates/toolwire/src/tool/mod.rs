@@ -1,6 +1,7 @@
 //! [`Tool`]: a defined tool, described to providers and executed safely.
 
 mod annotations;
+mod asks;
 mod builder;
 pub(crate) mod hooks;
 mod task_support;
@@ -69,6 +70,8 @@ pub(crate) struct ToolInner {
     pub(crate) limits: ArgumentLimits,
     /// Whether a bridge may run its calls as tasks.
     pub(crate) task_support: TaskSupport,
+    /// Whether the handler may ask for input of its own.
+    pub(crate) asks_for_input: bool,
     /// Marked `strict(true)`: optional properties may arrive as `null`.
     pub(crate) strict: bool,
     /// The parameters compiled for each dialect, on first use.
