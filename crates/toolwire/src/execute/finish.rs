@@ -88,7 +88,7 @@ pub(super) enum Bind {
     /// A call outside a registry: the request is returned as it is.
     Outside,
     /// A registry's call of a tool that declared it asks: the request is bound to the call.
-    Bind(Box<Binding>),
+    Bound(Box<Binding>),
     /// A registry's call of a tool that did not declare it: a request fails the call, since
     /// nothing was kept to bind it with.
     Undeclared,
@@ -98,7 +98,7 @@ impl Bind {
     fn apply(&self, tool: &Tool, result: &mut ToolResult) {
         match self {
             Self::Outside => {}
-            Self::Bind(binding) => binding.bind(tool, result),
+            Self::Bound(binding) => binding.bind(tool, result),
             Self::Undeclared => refuse_undeclared(tool, result),
         }
     }

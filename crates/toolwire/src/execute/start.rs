@@ -61,7 +61,7 @@ pub(super) fn start(tool: Tool, input: Value, options: &mut Options) -> Started 
         Some(approvals) if tool.asks_for_input() => {
             let call_id = options.call_id.clone();
             let approvals = Arc::clone(approvals);
-            Bind::Bind(Box::new(Binding { approvals, args: args.clone(), call_id }))
+            Bind::Bound(Box::new(Binding { approvals, args: args.clone(), call_id }))
         }
         Some(_) => Bind::Undeclared,
     };
