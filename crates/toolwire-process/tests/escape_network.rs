@@ -5,7 +5,7 @@ use std::net::TcpListener;
 use std::time::Duration;
 
 use crate::common::{PYTHON, default_sandbox, folder, run, sandbox, text};
-use toolwire_process::sandbox::Network;
+use toolwire_process::sandbox::{Network, Sandbox};
 
 /// A listener on loopback that never blocks when asked for a connection.
 fn listener() -> (TcpListener, u16) {
@@ -95,6 +95,22 @@ fn a_udp_datagram_with_the_network_off_is_refused() {
     assert!(!result.is_success(), "it sent: {}", text(&result));
     assert!(text(&result).contains("Permission denied"), "{}", text(&result));
     assert!(!saw_a_datagram(&socket), "the UDP socket received the datagram");
+}
+
+/// The x32 ABI's `socket` (the x86-64 number with bit 30 set) is a second door on a kernel
+/// built with x32. The filter refuses every x32 call with `EACCES` before the kernel looks at
+/// it; without the filter, a kernel without x32 (this one) answers `ENOSYS`, so the errno
+/// tells the two apart.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn an_x32_system_call_is_refused_by_the_filter() {
+    let work = folder();
+    let script = "import ctypes; libc = ctypes.CDLL(None, use_errno=True); \
+        r = libc.syscall(0x40000000 | 41, 2, 2, 0); print(r, ctypes.get_errno())";
+    let sandboxed = run(default_sandbox(), work.path(), &[PYTHON, "-c", script]);
+    assert_eq!(text(&sandboxed).trim(), format!("-1 {}", nix::libc::EACCES), "{sandboxed:?}");
+    let unfiltered = run(Sandbox::None, work.path(), &[PYTHON, "-c", script]);
+    assert_eq!(text(&unfiltered).trim(), format!("-1 {}", nix::libc::ENOSYS), "{unfiltered:?}");
 }
 
 #[test]

@@ -8,15 +8,17 @@
 //! other socket with `EACCES`, as well as `io_uring_setup`, whose operations could make
 //! sockets without the `socket` system call.
 //!
-//! Known gap: the x32 system-call numbers of an x86-64 kernel built with x32 support are not
-//! filtered (Debian's kernels, and most distributions', leave x32 off).
+//! On x86-64, every system call of the x32 ABI (numbers with bit 30 set) is refused too, with
+//! `EACCES`, before the rules above are looked at: on a kernel built with x32 support, its
+//! `socket` would otherwise be a second door the rules do not name. No x86-64 program needs
+//! it.
 
 use std::collections::BTreeMap;
 
 use nix::libc;
 use seccompiler::{
     BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
-    SeccompRule, TargetArch,
+    SeccompRule, TargetArch, sock_filter,
 };
 
 /// The mask of a socket type's kind (`SOCK_NONBLOCK` and `SOCK_CLOEXEC` are flags above it).
@@ -49,8 +51,38 @@ fn program() -> Result<BpfProgram, String> {
         arch,
     )
     .map_err(|error| format!("cannot make the seccomp socket filter: {error}"))?;
-    BpfProgram::try_from(filter)
-        .map_err(|error| format!("cannot compile the seccomp socket filter: {error}"))
+    let rules = BpfProgram::try_from(filter)
+        .map_err(|error| format!("cannot compile the seccomp socket filter: {error}"))?;
+    Ok(if cfg!(target_arch = "x86_64") {
+        x32_guard().into_iter().chain(rules).collect()
+    } else {
+        rules
+    })
+}
+
+/// The instructions that refuse the x32 ABI, put before the compiled rules: an x86-64 call
+/// whose number has the x32 bit fails with `EACCES`; anything else goes on to the rules, which
+/// check the architecture again. The values are those of `linux/filter.h`, `linux/seccomp.h`
+/// and `linux/audit.h`.
+fn x32_guard() -> [sock_filter; 5] {
+    const LOAD_WORD: u16 = 0x20; // BPF_LD | BPF_W | BPF_ABS
+    const JUMP_IF_EQUAL: u16 = 0x15; // BPF_JMP | BPF_JEQ | BPF_K
+    const JUMP_IF_SET: u16 = 0x45; // BPF_JMP | BPF_JSET | BPF_K
+    const RETURN: u16 = 0x06; // BPF_RET | BPF_K
+    const ARCH_OFFSET: u32 = 4; // seccomp_data.arch
+    const NR_OFFSET: u32 = 0; // seccomp_data.nr
+    const AUDIT_ARCH_X86_64: u32 = 0xc000_003e;
+    const X32_SYSCALL_BIT: u32 = 0x4000_0000;
+    const RET_ERRNO: u32 = 0x0005_0000;
+    let op = |code, jt, jf, k| sock_filter { code, jt, jf, k };
+    [
+        op(LOAD_WORD, 0, 0, ARCH_OFFSET),
+        // Another architecture: on to the rules (three instructions ahead).
+        op(JUMP_IF_EQUAL, 0, 3, AUDIT_ARCH_X86_64),
+        op(LOAD_WORD, 0, 0, NR_OFFSET),
+        op(JUMP_IF_SET, 0, 1, X32_SYSCALL_BIT),
+        op(RETURN, 0, 0, RET_ERRNO | libc::EACCES as u32),
+    ]
 }
 
 /// The `socket` calls refused: any domain but IPv4 and IPv6; in those, any type but a stream,
