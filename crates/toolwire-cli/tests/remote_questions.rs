@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::common::http::{Served, post};
+use crate::common::http::{Served, call_tool};
 use crate::common::{manifest, scratch, stderr, stdout, toolwire};
 
 /// The remote server's manifest: `deploy` needs a human's approval, and each run adds a line
@@ -45,20 +45,7 @@ fn runs(log: &Path) -> Vec<String> {
 /// A 2026-07-28 `tools/call` of `remote__deploy` to the server on `port`, with a retry's
 /// state and responses when given.
 fn call(port: u16, env: &str, retry: Option<(&str, Value)>) -> Value {
-    let mut params = json!({
-        "name": "remote__deploy",
-        "arguments": {"env": env},
-        "_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
-        }
-    });
-    if let Some((state, responses)) = retry {
-        params["requestState"] = json!(state);
-        params["inputResponses"] = responses;
-    }
-    let body = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": params});
-    post(port, ("tools/call", "remote__deploy"), &body.to_string())
+    call_tool(port, "remote__deploy", json!({"env": env}), retry)
 }
 
 fn accept() -> Value {

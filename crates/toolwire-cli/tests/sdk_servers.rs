@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::common::http::{Served, free_port, post};
+use crate::common::http::{Served, call_tool, free_port};
 use crate::common::stdio::StdioServer;
 use crate::common::{binary, manifest, stderr, stdout, toolwire};
 use crate::python::{client_dir, python};
@@ -98,18 +98,7 @@ fn a_python_sdk_servers_form_is_filled_in_by_the_client_of_serve_or_through_the_
     ));
 
     let served = Served::start(&tools, &[]);
-    let ask = |retry: Option<(&str, Value)>| {
-        let mut params = json!({"name": "py__release", "arguments": {}, "_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
-        }});
-        if let Some((state, responses)) = retry {
-            params["requestState"] = json!(state);
-            params["inputResponses"] = responses;
-        }
-        let body = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": params});
-        post(served.port, ("tools/call", "py__release"), &body.to_string())
-    };
+    let ask = |retry| call_tool(served.port, "py__release", json!({}), retry);
     let first = ask(None);
     assert_eq!(first["result"]["resultType"], "input_required", "{first}");
     let (key, asked) = first["result"]["inputRequests"]

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::common;
-use crate::common::http::{Served, post};
+use crate::common::http::{Served, call_tool, post};
 use crate::pg;
 
 /// A `toolwire serve --http` process on a journal.
@@ -40,20 +40,7 @@ impl Server {
 
     /// A 2026-07-28 `tools/call` of `deploy`, with the retry's fields when given.
     fn call(&self, log: &str, retry: Option<(&str, Value)>) -> Value {
-        let mut params = json!({
-            "name": "deploy",
-            "arguments": {"log": log},
-            "_meta": {
-                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
-            }
-        });
-        if let Some((state, responses)) = retry {
-            params["requestState"] = json!(state);
-            params["inputResponses"] = responses;
-        }
-        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params});
-        post(self.port, ("tools/call", "deploy"), &body.to_string())
+        call_tool(self.port, "deploy", json!({"log": log}), retry)
     }
 
     /// A 2026-07-28 request from a client that follows tasks: `tools/call` of `tool`

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// A `toolwire serve --http` process, stopped when dropped.
 pub(crate) struct Served {
@@ -57,6 +57,30 @@ impl Served {
 pub(crate) fn free_port() -> u16 {
     let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
     listener.local_addr().expect("bound").port()
+}
+
+/// A 2026-07-28 `tools/call` of `tool` with `arguments` to the server on `port`, from a client
+/// that takes elicitations; with a retry's `requestState` and `inputResponses` when given.
+pub(crate) fn call_tool(
+    port: u16,
+    tool: &str,
+    arguments: Value,
+    retry: Option<(&str, Value)>,
+) -> Value {
+    let mut params = json!({
+        "name": tool,
+        "arguments": arguments,
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+        }
+    });
+    if let Some((state, responses)) = retry {
+        params["requestState"] = json!(state);
+        params["inputResponses"] = responses;
+    }
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params});
+    post(port, ("tools/call", tool), &body.to_string())
 }
 
 /// POSTs `body`, a request of `method` whose `Mcp-Name` is `name`, to the server's `/mcp` and
