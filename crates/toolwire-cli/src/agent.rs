@@ -127,7 +127,11 @@ fn approve(outcome: &RunOutcome, yes: bool) -> Result<Option<Vec<Answer>>, CliEr
     if !prompt::can_ask() {
         return Ok(None);
     }
-    waiting.iter().map(|call| prompt::ask(&call.request)).collect::<Result<_, _>>().map(Some)
+    waiting
+        .iter()
+        .map(|call| prompt::ask(&call.tool, &call.request))
+        .collect::<Result<_, _>>()
+        .map(Some)
 }
 
 /// Prints one event: text to stdout as it comes, the rest to stderr.

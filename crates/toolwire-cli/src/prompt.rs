@@ -28,10 +28,20 @@ pub(crate) fn yes(request: &Request) -> Result<Answer, CliError> {
 /// Shows the request and what the call would do, and asks to allow it. `n`, Enter and Escape
 /// decline. A server's form is asked field by field instead.
 ///
+/// Only toolwire's own approvals (kind `approval`) are worded by toolwire: any other request
+/// of a call of `tool` is an MCP server's question, shown as one, so that a server cannot
+/// pass its words off as toolwire's.
+///
 /// # Errors
 ///
 /// When the terminal cannot be read.
-pub(crate) fn ask(request: &Request) -> Result<Answer, CliError> {
+pub(crate) fn ask(tool: &str, request: &Request) -> Result<Answer, CliError> {
+    if request.kind != "approval" {
+        eprintln!("the mcp server of {tool:?} asks, in its own words:");
+    }
+    if let Some(url) = &request.url {
+        eprintln!("it sends you to {url}");
+    }
     if let Some(fields) = form::fields(request) {
         return form::ask(request, fields);
     }

@@ -24,6 +24,7 @@ use crate::common::http::{Served, call_tool, free_port};
 use crate::common::stdio::StdioServer;
 use crate::common::{binary, manifest, stderr, stdout, toolwire};
 use crate::python::{client_dir, python};
+use crate::terminal::Terminal;
 
 /// A manifest table for the Python server over stdio, with `more` lines.
 fn python_stdio(more: &str) -> String {
@@ -141,6 +142,30 @@ fn a_python_sdk_servers_form_is_filled_in_by_the_client_of_serve_or_through_the_
     assert_eq!(stdout(&resumed).trim(), "released 2.0 (notify: True)");
     let again = at(&["call", "py__release", "--args", "{}", "--call-id", "r1"]);
     assert_eq!(stdout(&again).trim(), "released 2.0 (notify: True)", "{}", stderr(&again));
+}
+
+/// In a terminal, `toolwire call` says that the question is the server's, and asks its form
+/// field by field; what was typed reaches the server.
+#[test]
+fn a_python_sdk_servers_form_is_asked_field_by_field_in_the_terminal() {
+    let port = free_port();
+    let mut http = Command::new(python());
+    http.arg(client_dir().join("server.py")).args(["http", &port.to_string()]);
+    let _http = listening(http, port);
+    let tools = manifest(&format!(
+        "[mcp_servers.py]\nurl = \"http://127.0.0.1:{port}/mcp\"\naccept_new = true\n"
+    ));
+    let mut terminal = Terminal::start_with(&tools, &["call", "py__release", "--args", "{}"]);
+    terminal.expect("the mcp server of \"py__release\" asks, in its own words:");
+    terminal.expect("Which version goes out? (fill in the form?)");
+    terminal.type_keys("y");
+    terminal.expect("notify (Notify)");
+    terminal.type_keys("y");
+    terminal.expect("version (Version)");
+    terminal.type_keys("4.2\r");
+    terminal.expect("released 4.2 (notify: True)");
+    let (status, screen) = terminal.wait();
+    assert_eq!(status.code(), Some(0), "{screen}");
 }
 
 /// Reads the session's messages until the reply to `id`.

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use crate::common::{binary, example};
 
 /// `toolwire` running with a pseudo-terminal as its stdin, stdout and stderr.
-struct Terminal {
+pub(crate) struct Terminal {
     master: File,
     child: Child,
     screen: Arc<Mutex<Vec<u8>>>,
@@ -20,6 +20,11 @@ struct Terminal {
 
 impl Terminal {
     fn start(args: &[&str]) -> Self {
+        Self::start_with(&example(), args)
+    }
+
+    /// `toolwire ARGS --manifest MANIFEST` in a fresh pseudo-terminal.
+    pub(crate) fn start_with(manifest: &std::path::Path, args: &[&str]) -> Self {
         let pty = nix::pty::openpty(None, None).unwrap_or_else(|error| panic!("openpty: {error}"));
         let clone = |fd: &std::os::fd::OwnedFd| {
             fd.try_clone().unwrap_or_else(|error| panic!("dup: {error}"))
@@ -27,7 +32,7 @@ impl Terminal {
         let child = Command::new(binary())
             .args(args)
             .arg("--manifest")
-            .arg(example())
+            .arg(manifest)
             .env("TERM", "xterm-256color")
             .stdin(Stdio::from(clone(&pty.slave)))
             .stdout(Stdio::from(clone(&pty.slave)))
@@ -55,7 +60,7 @@ impl Terminal {
     }
 
     /// Waits until the screen shows `text`.
-    fn expect(&self, text: &str) {
+    pub(crate) fn expect(&self, text: &str) {
         let deadline = Instant::now() + Duration::from_secs(15);
         while !self.screen().contains(text) {
             assert!(
@@ -67,13 +72,13 @@ impl Terminal {
         }
     }
 
-    fn type_keys(&mut self, keys: &str) {
+    pub(crate) fn type_keys(&mut self, keys: &str) {
         self.master
             .write_all(keys.as_bytes())
             .unwrap_or_else(|error| panic!("cannot type: {error}"));
     }
 
-    fn wait(mut self) -> (ExitStatus, String) {
+    pub(crate) fn wait(mut self) -> (ExitStatus, String) {
         let status = self.child.wait().unwrap_or_else(|error| panic!("wait: {error}"));
         std::thread::sleep(Duration::from_millis(100));
         (status, self.screen())

@@ -83,5 +83,5 @@ fn approval(request: &toolwire::Request, args: &CallArgs) -> Result<Option<Answe
     if args.json || !prompt::can_ask() {
         return Ok(None);
     }
-    prompt::ask(request).map(Some)
+    prompt::ask(&args.name, request).map(Some)
 }
