@@ -299,3 +299,62 @@ fn an_approval_a_task_waits_for_is_listed_and_answered_from_another_terminal() {
     let text = done["result"]["content"][0]["text"].as_str().unwrap_or_default();
     assert!(text.contains("deployed"), "{done}");
 }
+
+/// The line of `approvals list` for the call parked by an MCP client, and its request's id.
+fn parked_line(journal: &str) -> (String, String) {
+    let listed = toolwire_at(journal, &["approvals", "list"]);
+    let line = listed.lines().find(|line| line.ends_with("mcp call (its client's retry runs it)"));
+    let line = line.unwrap_or_else(|| panic!("the parked call is not listed: {listed:?}"));
+    let request_id = line.split('\t').next().unwrap_or_default().to_owned();
+    (line.to_owned(), request_id)
+}
+
+#[test]
+fn a_call_parked_without_a_task_is_answered_from_another_terminal_and_its_retry_runs_it() {
+    let manifest = common::manifest(MANIFEST);
+    let journal = manifest.with_file_name("journal.sqlite").display().to_string();
+    let log = manifest.with_file_name("runs.log");
+    let log_text = log.display().to_string();
+    let server = Server::start(&manifest, &journal);
+    let first = server.call(&log_text, None);
+    assert_eq!(first["result"]["resultType"], "input_required", "{first}");
+    let state = first["result"]["requestState"].as_str().expect("a requestState").to_owned();
+
+    let (line, request_id) = parked_line(&journal);
+    assert!(line.contains("\tdeploy\t"), "{line}");
+    // The record is the host's: a client that names it gets no task.
+    let forged = server.task_status(&format!("twp-{request_id}"));
+    assert_eq!(forged["error"]["code"], -32602, "{forged}");
+    toolwire_at(&journal, &["approvals", "answer", &request_id]);
+    assert!(!toolwire_at(&journal, &["approvals", "list"]).contains(&request_id));
+    assert_eq!(runs(&log), 0, "an answer alone runs nothing");
+
+    // The client retries with its state and no responses of its own: the host's answer runs it.
+    let done = server.call(&log_text, Some((&state, json!({}))));
+    let text = done["result"]["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("deployed"), "{done}");
+    assert_eq!(runs(&log), 1);
+    let replayed = server.call(&log_text, Some((&state, json!({}))));
+    assert_eq!(replayed["error"]["code"], -32602, "{replayed}");
+    assert_eq!(runs(&log), 1);
+}
+
+#[test]
+fn a_host_that_declines_a_parked_call_wins_over_the_clients_own_accept() {
+    let manifest = common::manifest(MANIFEST);
+    let journal = manifest.with_file_name("journal.sqlite").display().to_string();
+    let log = manifest.with_file_name("runs.log");
+    let log_text = log.display().to_string();
+    let server = Server::start(&manifest, &journal);
+    let first = server.call(&log_text, None);
+    let state = first["result"]["requestState"].as_str().expect("a requestState").to_owned();
+    let (_, request_id) = parked_line(&journal);
+    toolwire_at(&journal, &["approvals", "answer", &request_id, "--decline", "--reason", "no"]);
+
+    let accept = json!({"approval": {"action": "accept", "content": {}}});
+    let done = server.call(&log_text, Some((&state, accept)));
+    assert_eq!(done["result"]["isError"], true, "{done}");
+    let text = done["result"]["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("declined"), "{done}");
+    assert_eq!(runs(&log), 0);
+}

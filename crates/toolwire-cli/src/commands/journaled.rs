@@ -76,9 +76,14 @@ async fn list(journal: &Journal) -> Result<Exit, CliError> {
     }
     for task in journal.waiting_tasks().await? {
         if let toolwire::tasks::TaskState::InputRequired { request } = &task.state {
+            // A call an MCP client retries itself, or a task the client follows.
+            let whose = match toolwire_mcp::server::is_parked_call(&task.id) {
+                true => "mcp call (its client's retry runs it)".to_owned(),
+                false => format!("mcp task {}", task.id),
+            };
             println!(
-                "{}\t{}\t{}\t{}\tmcp task {}",
-                request.id, task.call_id, task.tool, request.prompt, task.id
+                "{}\t{}\t{}\t{}\t{whose}",
+                request.id, task.call_id, task.tool, request.prompt
             );
         }
     }

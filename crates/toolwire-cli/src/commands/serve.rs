@@ -27,6 +27,9 @@ pub(crate) async fn run(places: Places<'_>, args: ServeArgs) -> Result<Exit, Cli
         // MCP tasks are kept in the journal too: they survive a restart, and servers sharing
         // a PostgreSQL journal serve (and take over) each other's.
         server = server.task_store(Arc::new(journal.library().clone()));
+        // So are the calls that wait for input without a task: `approvals answer` answers
+        // them, and the client's retry runs with that answer.
+        server = server.host_answers(true);
         // The same lease as the journal's calls: how long a stopped server's task is held
         // before another server takes it over.
         if let Some(lease) = places.lease {

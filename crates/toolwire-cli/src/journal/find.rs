@@ -21,6 +21,9 @@ impl std::fmt::Display for Answered {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::Call(waiter) => waiter.fmt(f),
+            Self::Task(id) if toolwire_mcp::server::is_parked_call(id) => {
+                write!(f, "an MCP call; its client's next retry runs with this answer")
+            }
             Self::Task(id) => {
                 write!(f, "MCP task {id}; its server resumes it at the next tasks/get")
             }

@@ -102,6 +102,7 @@ mod http_options;
 mod input;
 mod limits;
 mod mrtr;
+mod parked;
 mod request_state;
 mod session;
 #[cfg(feature = "stdio")]
@@ -125,6 +126,7 @@ pub use http::{router, serve_http, serve_http_with, serve_on};
 pub use http_options::{DEFAULT_MAX_BODY_BYTES, HttpOptions};
 pub use input::INPUT_REQUESTS_KIND;
 pub use limits::CallLimits;
+pub use parked::is_parked_call;
 pub use request_state::DEFAULT_REQUEST_STATE_TTL;
 pub use task_peer::peer;
 pub use tasks::{DEFAULT_TASK_GRACE, DEFAULT_TASK_LEASE, DEFAULT_TASK_TTL};
@@ -255,6 +257,20 @@ impl<H: Extras> McpServer<H> {
     /// one server asked is answered on another only under the key that issued it.
     pub fn task_store(self, store: Arc<dyn TaskStore>) -> Self {
         self.map_shared(|shared| shared.tasks.store = store)
+    }
+
+    /// Keeps each call that waits for input on MCP 2026-07-28 without a task (its client got
+    /// an `InputRequiredResult`) in the [`task_store`](Self::task_store) as well, until its
+    /// `requestState` lapses, so that the host can answer it outside MCP, as it answers a
+    /// task's question: by writing the record's
+    /// [`host_answer`](toolwire::tasks::TaskRecord::host_answer) (`toolwire approvals
+    /// answer`, through a `toolwire-journal` journal). The client's retry with the state then
+    /// runs with the host's answer, whatever its own responses say; the state is checked and
+    /// spent first, as for any retry. The task methods do not show these records. Off by
+    /// default: the records take room in the store, and only a store the host reads (a
+    /// journal) makes them useful.
+    pub fn host_answers(self, keep: bool) -> Self {
+        self.map_shared(|shared| shared.tasks.host_answers = keep)
     }
 
     /// How long a call of a task-supporting tool may run within its request before it

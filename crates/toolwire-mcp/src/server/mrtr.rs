@@ -21,7 +21,7 @@ use toolwire::{Answer, CallId, Registry, Request};
 
 use super::call::Call;
 use super::request_state::{Binding, RequestState, nonce};
-use super::{Extras, content, input};
+use super::{Extras, content, input, parked};
 
 /// Whether the request speaks MCP 2026-07-28 or later: stateless, with no requests to the
 /// client.
@@ -51,11 +51,23 @@ pub(crate) async fn run<H: Extras>(
     arguments: Value,
 ) -> Result<CallToolResponse, ErrorData> {
     let (call_id, answer) = begin(call, retry, ctx, &arguments).await?;
+    let shared = &call.server.shared;
+    let kept = shared.tasks.host_answers.then(|| arguments.clone());
     let receipt = call.invoke_as(&call_id, arguments, answer).await;
-    match receipt.result.pending_request() {
-        Some(request) => input_required(call, ctx, &call_id, request),
-        None => Ok(content::call_result(&receipt.result).into()),
+    let Some(request) = receipt.result.pending_request() else {
+        return Ok(content::call_result(&receipt.result).into());
+    };
+    let asked = input_required(call, ctx, &call_id, request)?;
+    if let Some(arguments) = kept {
+        let principal = principal(&shared.registry, ctx);
+        let call_id = &call_id;
+        parked::keep(
+            shared,
+            parked::Parked { tool: call.name, call_id, arguments, principal, request },
+        )
+        .await;
     }
+    Ok(asked)
 }
 
 /// The call id a round runs under, and the answer it runs with: a retry's, once its state
@@ -132,7 +144,15 @@ async fn resumed<H: Extras>(
             ));
         }
     }
-    let answer = input::answer(&state.request_id, &state.keys, state.passthrough, responses)?;
+    let shared = &call.server.shared;
+    let host = match shared.tasks.host_answers {
+        true => parked::take_answer(shared, &state.request_id).await,
+        false => None,
+    };
+    let answer = match host {
+        Some(answer) => Some(answer),
+        None => input::answer(&state.request_id, &state.keys, state.passthrough, responses)?,
+    };
     Ok((CallId::from(state.call_id), answer))
 }
 

@@ -13,7 +13,7 @@ use serde_json::Value;
 use toolwire::tasks::{TaskRecord, TaskState};
 use toolwire::{Answer, CallId};
 
-use super::super::{Extras, McpServer, input, limits, mrtr};
+use super::super::{Extras, McpServer, input, limits, mrtr, parked};
 use super::launch::launch;
 use super::runner::{self, lease_for};
 use super::wire;
@@ -150,7 +150,10 @@ async fn find<H: Extras>(
         ErrorData::internal_error(format!("the task could not be read: {error}"), None)
     })?;
     let record = found.ok_or_else(unknown)?;
-    if record.principal != mrtr::principal(&server.shared.registry, ctx) {
+    // A call parked for the host is not a task of the client's.
+    if record.principal != mrtr::principal(&server.shared.registry, ctx)
+        || parked::is_parked(&record)
+    {
         return Err(unknown());
     }
     Ok(record)

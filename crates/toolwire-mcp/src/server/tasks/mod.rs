@@ -56,6 +56,9 @@ pub(crate) struct Tasks {
     pub(crate) ttl: Duration,
     pub(crate) lease: Duration,
     pub(crate) local: Arc<Local>,
+    /// Whether calls that wait for input without a task are kept in the store too, for the
+    /// host to answer.
+    pub(crate) host_answers: bool,
 }
 
 impl Tasks {
@@ -66,6 +69,7 @@ impl Tasks {
             ttl: DEFAULT_TASK_TTL,
             lease: DEFAULT_TASK_LEASE,
             local: Arc::new(Local::new()),
+            host_answers: false,
         }
     }
 }
