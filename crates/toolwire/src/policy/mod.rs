@@ -44,6 +44,12 @@
 //! registry ([`Tool::execute`](crate::Tool::execute)) a handler's answers reach it unchecked,
 //! as in seed 002.
 //!
+//! The binding needs the call's arguments after the handler has taken them, so a registry
+//! keeps a copy for tools built with
+//! [`asks_for_input(true)`](crate::ToolBuilder::asks_for_input), and for those only. A handler
+//! that asks without declaring it fails its call, with a failure that names the builder
+//! method: its request is never handed out unbound.
+//!
 //! A tool that needs approval and whose handler then asks its own question completes in
 //! three calls: the first parks it for approval; the approved second runs the handler, which
 //! asks; the third carries the answer to that question, which stands in for the approval
