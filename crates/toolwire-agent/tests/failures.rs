@@ -172,6 +172,20 @@ async fn a_stream_cut_before_anything_arrived_is_retried() {
     assert_eq!(mock.seen().len(), 2);
 }
 
+/// Regression: a gateway that ends an Anthropic stream with OpenAI's `data: [DONE]` failed the
+/// turn after its `message_stop`, as "an event's data is not JSON".
+#[tokio::test]
+async fn regression_an_anthropic_stream_followed_by_done_is_read_to_its_message_stop() {
+    let mut events = events("anthropic");
+    events.push("data: [DONE]\n\n".to_owned());
+    let mock = Mock::start(vec![Reply::sse_events(events)]).await;
+    let client =
+        mock.client(Provider::Anthropic).retry(RetryPolicy::none()).build().expect("client");
+    let outcome = Agent::builder(client, weather(None)).max_turns(1).build().run("weather?").await;
+    assert!(matches!(outcome.stop, StopReason::TurnLimit(1)), "{:?}", outcome.stop);
+    assert!(outcome.receipts.iter().all(|r| r.result.is_success()), "{:?}", outcome.receipts);
+}
+
 #[tokio::test]
 async fn a_stream_that_ends_without_its_last_event_is_a_cut() {
     let mut events = events("openai");

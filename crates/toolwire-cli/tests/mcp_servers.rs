@@ -366,6 +366,97 @@ fn schema_describes_imported_tools_for_each_provider() {
     }
 }
 
+/// The name `provider` is offered the imported `echo` under, as `toolwire schema` lists it.
+fn offered_name(tools: &Path, provider: &str) -> String {
+    let output = toolwire().arg("-m").arg(tools).args(["schema", "--provider", provider]).output();
+    let listed: Value = serde_json::from_str(&stdout(&output.expect("runs"))).expect("JSON");
+    let names = listed.to_string();
+    let found = names.split('"').find(|word| word.starts_with("ops") && word.contains("echo"));
+    found.unwrap_or_else(|| panic!("{provider}: no imported echo in {names}")).to_owned()
+}
+
+/// An Anthropic Messages stream that calls `tool` with `arguments`, or says `text`.
+fn anthropic_turn(tool: Option<(&str, &str)>, text: &str) -> Vec<Value> {
+    let start = json!({"type": "message_start", "message": {"id": "m", "type": "message",
+        "role": "assistant", "content": [], "model": "test-model", "stop_reason": null,
+        "usage": {"input_tokens": 3, "output_tokens": 1}}});
+    let (block, delta, stop) = match tool {
+        Some((name, arguments)) => (
+            json!({"type": "tool_use", "id": "toolu_1", "name": name, "input": {}}),
+            json!({"type": "input_json_delta", "partial_json": arguments}),
+            "tool_use",
+        ),
+        None => (
+            json!({"type": "text", "text": ""}),
+            json!({"type": "text_delta", "text": text}),
+            "end_turn",
+        ),
+    };
+    vec![
+        start,
+        json!({"type": "content_block_start", "index": 0, "content_block": block}),
+        json!({"type": "content_block_delta", "index": 0, "delta": delta}),
+        json!({"type": "content_block_stop", "index": 0}),
+        json!({"type": "message_delta", "delta": {"stop_reason": stop}, "usage": {"output_tokens": 2}}),
+        json!({"type": "message_stop"}),
+    ]
+}
+
+/// A Gemini stream of one part: a call of `tool` with `arguments`, or `text`.
+fn gemini_turn(tool: Option<(&str, Value)>, text: &str) -> Vec<Value> {
+    let part = match tool {
+        Some((name, args)) => json!({"functionCall": {"name": name, "args": args}}),
+        None => json!({"text": text}),
+    };
+    vec![json!({"candidates": [{"content": {"role": "model", "parts": [part]},
+        "finishReason": "STOP", "index": 0}]})]
+}
+
+/// `toolwire run` offers Anthropic and Gemini the imported tools under names each accepts
+/// (the prefix has a dot, which Anthropic refuses), and a call by that name reaches the
+/// remote tool, whose result goes back to the model.
+#[test]
+fn run_calls_imported_tools_on_anthropic_and_gemini_under_names_they_accept() {
+    use crate::common::model::mock_model;
+    let served = manifest(SERVED);
+    let tools = importing(&served, "accept_new = true\nprefix = \"ops.v1-\"\n");
+    let arguments = r#"{"message": "hi from the model"}"#;
+    for provider in ["anthropic", "gemini"] {
+        let name = offered_name(&tools, provider);
+        let replies = match provider {
+            "anthropic" => {
+                vec![anthropic_turn(Some((&name, arguments)), ""), anthropic_turn(None, "all done")]
+            }
+            _ => vec![
+                gemini_turn(Some((&name, json!({"message": "hi from the model"}))), ""),
+                gemini_turn(None, "all done"),
+            ],
+        };
+        let (url, server) = mock_model(replies);
+        let model = format!("{provider}:test-model");
+        let output = toolwire()
+            .args(["run", "say hi", "--yes", "--model", &model, "--base-url", &url, "-m"])
+            .arg(&tools)
+            .arg("--journal")
+            .arg(scratch("run-journal").join("journal.sqlite"))
+            .output()
+            .expect("runs");
+        assert_eq!(output.status.code(), Some(0), "{provider}: {}", stderr(&output));
+        assert!(stdout(&output).contains("all done"), "{provider}: {}", stdout(&output));
+        let bodies: Vec<String> = server
+            .join()
+            .unwrap_or_else(|_| panic!("the mock model failed"))
+            .into_iter()
+            .map(|seen| seen.body)
+            .collect();
+        assert!(bodies[0].contains(&format!("\"{name}\"")), "{provider}: {}", bodies[0]);
+        assert!(bodies[1].contains("hi from the model"), "{provider}: {}", bodies[1]);
+        if provider == "anthropic" {
+            assert!(!name.contains('.'), "Anthropic refuses a dot in a tool name: {name}");
+        }
+    }
+}
+
 /// Regression: `toolwire mcp import mcp.json` started a stdio server with no sandbox, while a
 /// manifest's server got one. A server that tries to write outside its folder now fails to,
 /// and its tools are still listed.

@@ -1,5 +1,5 @@
-//! A stand-in for a model's API: an OpenAI-compatible server on loopback that answers with
-//! canned streams, and keeps what it was sent.
+//! A stand-in for a model's API: a server on loopback that answers with canned streams
+//! (OpenAI's, or Anthropic's or Gemini's, as the chunks are), and keeps what it was sent.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
@@ -42,7 +42,10 @@ pub(crate) fn mock_model(replies: Vec<Vec<Value>>) -> (String, JoinHandle<Vec<Se
             reader.read_exact(&mut body).unwrap_or_else(|e| panic!("{e}"));
             seen.push(Seen { head, body: String::from_utf8_lossy(&body).into_owned() });
             let mut events: String = chunks.iter().map(|c| format!("data: {c}\n\n")).collect();
-            events.push_str("data: [DONE]\n\n");
+            // Only OpenAI's streams end with `[DONE]`; Anthropic's and Gemini's just end.
+            if chunks.first().is_some_and(|chunk| chunk.get("choices").is_some()) {
+                events.push_str("data: [DONE]\n\n");
+            }
             let head = format!(
                 "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
                 events.len()

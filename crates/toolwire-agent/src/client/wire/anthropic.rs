@@ -139,6 +139,11 @@ fn append(value: &mut Value, key: &str, more: &str) {
 
 impl Decode for Decoder {
     fn event(&mut self, data: &str, sink: &mut dyn TurnSink) -> Result<(), Error> {
+        // Nothing after the message's end counts: some gateways add an OpenAI-style
+        // `data: [DONE]` to every stream.
+        if self.stopped {
+            return Ok(());
+        }
         let event = super::json(data, NAME)?;
         let index = event.get("index").and_then(Value::as_u64);
         match (event.get("type").and_then(Value::as_str), index) {
