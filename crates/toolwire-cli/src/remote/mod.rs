@@ -8,6 +8,10 @@
 //! - A tool that is not pinned is left out (or pinned at once, for a server with
 //!   `accept_new`).
 //! - The pinned tools of a server that cannot be reached fail each call with the reason.
+//! - A server's own question during a call (a 2026-07-28 `InputRequiredResult`) is a pending
+//!   result of that call, answered by whoever answers toolwire's own requests (see
+//!   [`Questions`](crate::manifest::Questions)), unless the server says `questions =
+//!   "decline"`.
 
 mod accept;
 mod connect;
