@@ -74,13 +74,14 @@ async fn call_traced(
         );
         return ToolResult::failed(FailureKind::Denied, text);
     }
-    let digest =
-        toolwire::policy::call_digest(name, ctx.call_id().map_or("", |id| id.as_str()), &args);
-    let arguments = match args {
+    let arguments = match &args {
         Value::Object(arguments) => Some(arguments),
         Value::Null => None,
         _ => return ToolResult::failed(FailureKind::InvalidInput, "arguments must be an object"),
     };
+    // What the call's parked state is kept under: made only by a call that asks or answers.
+    let call_id = ctx.call_id().map_or("", |id| id.as_str()).to_owned();
+    let digest = || toolwire::policy::call_digest(name, &call_id, &args);
     // A retry that carries the host's answer to this call's question resumes where the
     // server left it. Without the state (it lapsed, or another process asked) the call
     // starts over, and the answer, which the host checked was made for this very call,
@@ -88,20 +89,20 @@ async fn call_traced(
     let mut retry = None;
     let mut unplaced = ctx.answer();
     if let Some(answer) = ctx.answer()
-        && let Some(parked) = connection.rounds.take(&digest)
+        && let Some(parked) = connection.rounds.take(&digest())
     {
         unplaced = None;
         let (state, responses) = input::responses(&parked, answer);
         // A question of a task is answered with `tasks/update`, and the task followed on.
         if let Some(task) = parked.task() {
-            return task::resume(connection, &call, task.to_owned(), responses, &ctx, &digest)
+            return task::resume(connection, &call, task.to_owned(), responses, &ctx, &digest())
                 .await;
         }
         retry = Some((state, responses));
     }
     for _ in 0..MAX_ROUNDS {
         let mut params = CallToolRequestParams::new(name.to_owned());
-        params.arguments = arguments.clone();
+        params.arguments = arguments.cloned();
         if let Some((state, responses)) = retry.take() {
             params.request_state = state;
             params.input_responses = Some(responses);
@@ -113,7 +114,7 @@ async fn call_traced(
         let asked = match reply {
             ServerResult::InputRequiredResult(asked) => asked,
             ServerResult::CreateTaskResult(created) => {
-                return task::follow(connection, &call, created.task, &ctx, &digest).await;
+                return task::follow(connection, &call, created.task, &ctx, &digest()).await;
             }
             other => return from_reply(&call, other),
         };
@@ -123,7 +124,7 @@ async fn call_traced(
                 retry = unplaced.take().map(|answer| input::responses(&parked, answer));
             }
             input::Next::Ask(request, parked) => {
-                connection.rounds.park(digest, parked);
+                connection.rounds.park(digest(), parked);
                 return ToolResult::pending(*request);
             }
             input::Next::Fail(text) => return ToolResult::failure(text),
