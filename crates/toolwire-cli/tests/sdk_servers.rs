@@ -7,7 +7,8 @@
 //!   `@modelcontextprotocol/sdk` 1.32, pinned in `conformance/package-lock.json`).
 //!
 //! The Python one also fails on purpose: it dies mid-call, hangs, floods a result, asks a
-//! question the host declines, and changes a tool mid-session. Each failure is a clear
+//! question the host declines, and changes a tool mid-session. A hand-written one answers with
+//! malformed results. Each failure is a clear
 //! failure of that call, and the other server of the session keeps working.
 //!
 //! Both SDKs are installed from their registries by the tests when missing (PyPI into
@@ -248,6 +249,50 @@ fn each_failure_of_a_python_server_fails_its_call_and_the_other_server_keeps_wor
     let (text, error) = ask(&mut session, "py__add", json!({"a": 1, "b": 2}));
     assert!(error && text.contains("mcp server \"py\""), "{text}");
     local_works(&mut session, &mut ask);
+}
+
+/// A server whose results are malformed (`interop/python/malformed.py`, written by hand, since
+/// no SDK sends such replies): a result of the wrong shape, a line that is not JSON, and a
+/// result past the output limit each fail their own call, clearly, and the other server of
+/// the session keeps working.
+#[test]
+fn each_malformed_result_fails_its_call_and_the_other_server_keeps_working() {
+    let served = manifest(
+        "[[tool]]\nname = \"echo\"\nparameters = { type = \"object\", properties = { message = { \
+         type = \"string\" } } }\n[tool.command]\nargv = [\"echo\", \"{message}\"]\nsandbox = \"none\"\n",
+    );
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../interop/python/malformed.py");
+    let tools = manifest(&format!(
+        "[mcp_servers.bad]\ncommand = \"python3\"\nargs = [{:?}]\nenv = [\"PATH\"]\n\
+         accept_new = true\nprotocol = \"2025-11-25\"\ntimeout = \"3s\"\n\
+         [mcp_servers.local]\ncommand = {:?}\nargs = [\"-m\", {:?}, \"serve\"]\nenv = [\"PATH\"]\n\
+         accept_new = true\n",
+        script.display().to_string(),
+        binary().display().to_string(),
+        served.display().to_string(),
+    ));
+    let mut session = StdioServer::start(&tools);
+    let mut id = 100;
+    let mut ask = |session: &mut StdioServer, tool: &str| {
+        id += 1;
+        answered(session, id, tool, json!({}))
+    };
+    let local_works = |session: &mut StdioServer| {
+        let (text, error) = answered(session, 99, "local__echo", json!({"message": "still here"}));
+        assert!(!error && text.contains("still here"), "{text}");
+    };
+
+    let (text, error) = ask(&mut session, "bad__add");
+    assert!(!error && text == "3", "{text}");
+    let (text, error) = ask(&mut session, "bad__wrong_shape");
+    assert!(error && text.contains("mcp server \"bad\""), "{text}");
+    local_works(&mut session);
+    let (text, error) = ask(&mut session, "bad__huge_text");
+    assert!(error && text.contains("more than the 1048576 bytes allowed"), "{text}");
+    local_works(&mut session);
+    let (text, error) = ask(&mut session, "bad__not_json");
+    assert!(error && text.contains("mcp server \"bad\""), "{text}");
+    local_works(&mut session);
 }
 
 /// The TypeScript SDK's package folder, installed with the conformance suites when missing.

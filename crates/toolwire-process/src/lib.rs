@@ -8,7 +8,7 @@
 //! - **The process tree dies with the call**: the program leads a process group, killed
 //!   whole when the call ends, times out or is aborted.
 //! - **A sandbox** ([`sandbox`]), on by default: read everywhere, write only in the working
-//!   folder and a private temporary folder, no network, `no_new_privs`, resource limits.
+//!   folder and a private temporary folder (and to `/dev/null`), no network, `no_new_privs`, resource limits.
 //!   It is applied by a [`launcher`] that the host runs first thing in `main`.
 //!
 //! ```no_run

@@ -27,6 +27,26 @@ fn a_write_in_the_working_folder_and_the_temporary_folder_passes() {
     assert!(!temp.exists(), "the call's temporary folder {} outlived it", temp.display());
 }
 
+/// Regression: the default sandbox refused writes to `/dev/null`, so a program that silences
+/// itself the usual way (pyenv's `python3` shim does) failed, or wrote errors, in every
+/// sandboxed call. The harmless sinks are writable; other devices, and a file created in
+/// `/dev`, are not.
+#[test]
+fn regression_dev_null_is_writable_in_the_default_sandbox_and_other_devices_are_not() {
+    let work = folder();
+    let script = "echo quiet > /dev/null && echo quiet > /dev/zero && echo done";
+    let result = run(default_sandbox(), work.path(), &["sh", "-c", script]);
+    assert!(result.is_success(), "{}", text(&result));
+    assert_eq!(text(&result).trim(), "done");
+    // Writing /dev/urandom works outside the sandbox (it stirs the pool), but is no sink.
+    for target in ["/dev/toolwire-test-marker", "/dev/urandom"] {
+        let script = format!("echo pwned > {target}");
+        let result = run(default_sandbox(), work.path(), &["sh", "-c", &script]);
+        assert!(!result.is_success(), "{target}: {}", text(&result));
+    }
+    assert!(!std::path::Path::new("/dev/toolwire-test-marker").exists());
+}
+
 #[test]
 fn a_write_through_a_symlink_to_outside_is_refused() {
     let (work, outside) = (folder(), folder());

@@ -12,6 +12,10 @@ use super::{Network, SandboxError};
 const FILES_ABI: ABI = ABI::V3;
 /// The ABI of the TCP rules.
 const NET_ABI: ABI = ABI::V4;
+/// Device files every program may write, since writing them changes nothing: the sink
+/// (shell scripts redirect to `/dev/null` all the time) and the two sources that ignore or
+/// refuse what is written.
+const SINKS: [&str; 3] = ["/dev/null", "/dev/zero", "/dev/full"];
 
 /// Checks that this kernel can enforce the file rules, and the TCP rules unless `network` is
 /// [`Network::On`], by creating (not applying) the ruleset.
@@ -64,6 +68,7 @@ pub(crate) fn restrict(plan: &Plan) -> Result<(), String> {
         .and_then(|created| {
             created.add_rules(path_beneath_rules(&plan.write, AccessFs::from_all(FILES_ABI)))
         })
+        .and_then(|created| created.add_rules(path_beneath_rules(SINKS, AccessFs::WriteFile)))
         .and_then(|created| ports(created, &plan.network))
         .map_err(|error| format!("cannot make the Landlock rules: {error}"))?;
     let status = created

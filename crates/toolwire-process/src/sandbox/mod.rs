@@ -33,7 +33,8 @@ pub use limits::Limits;
 /// Whether a command tool runs sandboxed, and how.
 ///
 /// The default is not "no sandbox": it is [`Policy::default`], which lets the program read
-/// everywhere, write only in its working folder and its temporary folder, reach no network,
+/// everywhere, write only in its working folder and its temporary folder (and to the sinks
+/// `/dev/null`, `/dev/zero` and `/dev/full`, which every policy allows), reach no network,
 /// and stay within [`Limits::default`].
 ///
 /// ```
