@@ -51,21 +51,16 @@ pub(crate) async fn run<H: Extras>(
     arguments: Value,
 ) -> Result<CallToolResponse, ErrorData> {
     let (call_id, answer) = begin(call, retry, ctx, &arguments).await?;
-    let shared = &call.server.shared;
-    let kept = shared.tasks.host_answers.then(|| arguments.clone());
     let receipt = call.invoke_as(&call_id, arguments, answer).await;
     let Some(request) = receipt.result.pending_request() else {
         return Ok(content::call_result(&receipt.result).into());
     };
     let asked = input_required(call, ctx, &call_id, request)?;
-    if let Some(arguments) = kept {
+    let shared = &call.server.shared;
+    if shared.tasks.host_answers {
         let principal = principal(&shared.registry, ctx);
         let call_id = &call_id;
-        parked::keep(
-            shared,
-            parked::Parked { tool: call.name, call_id, arguments, principal, request },
-        )
-        .await;
+        parked::keep(shared, parked::Parked { tool: call.name, call_id, principal, request }).await;
     }
     Ok(asked)
 }

@@ -12,7 +12,7 @@
 
 use std::time::SystemTime;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 use toolwire::tasks::{TaskRecord, TaskState};
 use toolwire::{Answer, CallId, Request};
 
@@ -28,40 +28,37 @@ fn id_of(request_id: &str) -> String {
 
 /// Whether the task-store record `id` is a call parked for the host's answer (see
 /// [`McpServer::host_answers`](super::McpServer::host_answers)) rather than a client's task:
-/// its client's retry runs it, not a `tasks/get`.
+/// its client's retry runs it, not a `tasks/get`. The server makes every id, so a client
+/// cannot give a task this shape.
 pub fn is_parked_call(id: &str) -> bool {
     id.starts_with(PREFIX)
-}
-
-/// Whether `record` is a parked call rather than a client's task.
-pub(crate) fn is_parked(record: &TaskRecord) -> bool {
-    record.bridge.get("parked").and_then(Value::as_bool) == Some(true)
 }
 
 /// What a parked call's record is made of.
 pub(crate) struct Parked<'a> {
     pub(crate) tool: &'a str,
     pub(crate) call_id: &'a CallId,
-    pub(crate) arguments: Value,
     pub(crate) principal: Option<String>,
     pub(crate) request: &'a Request,
 }
 
 /// Keeps `parked` in the task store, for as long as its state lives. A store that refuses it
-/// is logged: the client can still answer, only the host cannot.
+/// is logged: the client can still answer, only the host cannot. The record holds no
+/// arguments: the client's retry brings them, and the request shows the human what it asks
+/// (an approval's request carries the call's arguments).
 pub(crate) async fn keep<H>(shared: &Shared<H>, parked: Parked<'_>) {
     let now = SystemTime::now();
     let record = TaskRecord {
         id: id_of(&parked.request.id),
         version: 0,
         tool: parked.tool.to_owned(),
-        arguments: parked.arguments,
+        arguments: Value::Null,
         call_id: parked.call_id.to_string(),
         principal: parked.principal,
         state: TaskState::InputRequired { request: parked.request.clone() },
         lease: None,
         answered: false,
-        bridge: json!({"parked": true}),
+        bridge: Value::Null,
         host_answer: None,
         message: None,
         created_at: now,
@@ -78,9 +75,6 @@ pub(crate) async fn keep<H>(shared: &Shared<H>, parked: Parked<'_>) {
 pub(crate) async fn take_answer<H>(shared: &Shared<H>, request_id: &str) -> Option<Answer> {
     let store = &shared.tasks.store;
     let mut record = store.get(&id_of(request_id)).await.ok().flatten()?;
-    if !is_parked(&record) {
-        return None;
-    }
     let answer = record.host_answer.take();
     record.state = TaskState::Cancelled;
     record.message = Some("the client's retry resumed the call".to_owned());

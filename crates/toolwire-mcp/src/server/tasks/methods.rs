@@ -152,7 +152,7 @@ async fn find<H: Extras>(
     let record = found.ok_or_else(unknown)?;
     // A call parked for the host is not a task of the client's.
     if record.principal != mrtr::principal(&server.shared.registry, ctx)
-        || parked::is_parked(&record)
+        || parked::is_parked_call(&record.id)
     {
         return Err(unknown());
     }
