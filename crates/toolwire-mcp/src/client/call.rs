@@ -80,8 +80,8 @@ async fn call_traced(
         _ => return ToolResult::failed(FailureKind::InvalidInput, "arguments must be an object"),
     };
     // What the call's parked state is kept under: made only by a call that asks or answers.
-    let call_id = ctx.call_id().map_or("", |id| id.as_str()).to_owned();
-    let digest = || toolwire::policy::call_digest(name, &call_id, &args);
+    let call_id = ctx.call_id().map_or("", |id| id.as_str());
+    let digest = || toolwire::policy::call_digest(name, call_id, &args);
     // A retry that carries the host's answer to this call's question resumes where the
     // server left it. Without the state (it lapsed, or another process asked) the call
     // starts over, and the answer, which the host checked was made for this very call,

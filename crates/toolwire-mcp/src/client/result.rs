@@ -30,7 +30,7 @@ pub(crate) fn from_reply(call: &Call<'_>, reply: ServerResult) -> ToolResult {
 /// [`from_result`], unless the result is larger than the call's options allow.
 pub(crate) fn bounded(call: &Call<'_>, result: CallToolResult) -> ToolResult {
     let limit = call.options.max_result_bytes;
-    let size = serde_json::to_vec(&result).map_or(0, |json| json.len());
+    let size = json_size(&result);
     if size > limit {
         return ToolResult::failure(format!(
             "mcp server {:?} answered the call to {:?} with a result of {size} bytes, more than \
@@ -39,6 +39,24 @@ pub(crate) fn bounded(call: &Call<'_>, result: CallToolResult) -> ToolResult {
         ));
     }
     from_result(result)
+}
+
+/// The length of `result`'s JSON, counted as it is written, without keeping it.
+fn json_size(result: &CallToolResult) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // Writing to a counter cannot fail, and a result that rmcp decoded serializes.
+    let _ = serde_json::to_writer(&mut count, result);
+    count.0
 }
 
 /// `isError: true` is a failure with the text; a success carries `structuredContent`, or the
