@@ -59,18 +59,25 @@ fn listening(mut command: Command, port: u16) -> Running {
     running
 }
 
+/// The Python server over streamable HTTP on a free port, and the manifest table that imports
+/// its tools as `py__*`.
+fn python_over_http() -> (Running, String) {
+    let port = free_port();
+    let mut http = Command::new(python());
+    http.arg(client_dir().join("server.py")).args(["http", &port.to_string()]);
+    let running = listening(http, port);
+    let table =
+        format!("[mcp_servers.py]\nurl = \"http://127.0.0.1:{port}/mcp\"\naccept_new = true\n");
+    (running, table)
+}
+
 fn call(manifest: &Path, tool: &str, args: &str) -> std::process::Output {
     toolwire().arg("-m").arg(manifest).args(["call", tool, "--args", args]).output().expect("runs")
 }
 
 #[test]
 fn a_python_sdk_servers_tools_work_over_both_transports_and_revisions() {
-    let port = free_port();
-    let mut http = Command::new(python());
-    http.arg(client_dir().join("server.py")).args(["http", &port.to_string()]);
-    let _http = listening(http, port);
-    let url =
-        format!("[mcp_servers.py]\nurl = \"http://127.0.0.1:{port}/mcp\"\naccept_new = true\n");
+    let (_http, url) = python_over_http();
     for (transport, table) in [("stdio", python_stdio("")), ("http", url)] {
         for protocol in ["", "protocol = \"2025-11-25\"\n"] {
             let tools = manifest(&format!("{table}{protocol}"));
@@ -91,13 +98,8 @@ fn a_python_sdk_servers_tools_work_over_both_transports_and_revisions() {
 /// another process.
 #[test]
 fn a_python_sdk_servers_form_is_filled_in_by_the_client_of_serve_or_through_the_journal() {
-    let port = free_port();
-    let mut http = Command::new(python());
-    http.arg(client_dir().join("server.py")).args(["http", &port.to_string()]);
-    let _http = listening(http, port);
-    let tools = manifest(&format!(
-        "[mcp_servers.py]\nurl = \"http://127.0.0.1:{port}/mcp\"\naccept_new = true\n"
-    ));
+    let (_http, table) = python_over_http();
+    let tools = manifest(&table);
 
     let served = Served::start(&tools, &[]);
     let ask = |retry| call_tool(served.port, "py__release", json!({}), retry);
@@ -149,13 +151,8 @@ fn a_python_sdk_servers_form_is_filled_in_by_the_client_of_serve_or_through_the_
 /// field by field; what was typed reaches the server.
 #[test]
 fn a_python_sdk_servers_form_is_asked_field_by_field_in_the_terminal() {
-    let port = free_port();
-    let mut http = Command::new(python());
-    http.arg(client_dir().join("server.py")).args(["http", &port.to_string()]);
-    let _http = listening(http, port);
-    let tools = manifest(&format!(
-        "[mcp_servers.py]\nurl = \"http://127.0.0.1:{port}/mcp\"\naccept_new = true\n"
-    ));
+    let (_http, table) = python_over_http();
+    let tools = manifest(&table);
     let mut terminal = Terminal::start_with(&tools, &["call", "py__release", "--args", "{}"]);
     terminal.expect("the mcp server of \"py__release\" asks, in its own words:");
     terminal.expect("Which version goes out? (fill in the form?)");

@@ -300,6 +300,30 @@ fn an_approval_a_task_waits_for_is_listed_and_answered_from_another_terminal() {
     assert!(text.contains("deployed"), "{done}");
 }
 
+/// A server on an SQLite journal, and a call of `deploy` it parked for an approval: the
+/// client got an `InputRequiredResult` with this `requestState`.
+struct Parked {
+    server: Server,
+    journal: String,
+    log: std::path::PathBuf,
+    log_text: String,
+    state: String,
+}
+
+impl Parked {
+    fn start() -> Self {
+        let manifest = common::manifest(MANIFEST);
+        let journal = manifest.with_file_name("journal.sqlite").display().to_string();
+        let log = manifest.with_file_name("runs.log");
+        let log_text = log.display().to_string();
+        let server = Server::start(&manifest, &journal);
+        let first = server.call(&log_text, None);
+        assert_eq!(first["result"]["resultType"], "input_required", "{first}");
+        let state = first["result"]["requestState"].as_str().expect("a requestState").to_owned();
+        Self { server, journal, log, log_text, state }
+    }
+}
+
 /// The line of `approvals list` for the call parked by an MCP client, and its request's id.
 fn parked_line(journal: &str) -> (String, String) {
     let listed = toolwire_at(journal, &["approvals", "list"]);
@@ -311,15 +335,7 @@ fn parked_line(journal: &str) -> (String, String) {
 
 #[test]
 fn a_call_parked_without_a_task_is_answered_from_another_terminal_and_its_retry_runs_it() {
-    let manifest = common::manifest(MANIFEST);
-    let journal = manifest.with_file_name("journal.sqlite").display().to_string();
-    let log = manifest.with_file_name("runs.log");
-    let log_text = log.display().to_string();
-    let server = Server::start(&manifest, &journal);
-    let first = server.call(&log_text, None);
-    assert_eq!(first["result"]["resultType"], "input_required", "{first}");
-    let state = first["result"]["requestState"].as_str().expect("a requestState").to_owned();
-
+    let Parked { server, journal, log, log_text, state } = Parked::start();
     let (line, request_id) = parked_line(&journal);
     assert!(line.contains("\tdeploy\t"), "{line}");
     // The record is the host's: a client that names it gets no task.
@@ -341,13 +357,7 @@ fn a_call_parked_without_a_task_is_answered_from_another_terminal_and_its_retry_
 
 #[test]
 fn a_host_that_declines_a_parked_call_wins_over_the_clients_own_accept() {
-    let manifest = common::manifest(MANIFEST);
-    let journal = manifest.with_file_name("journal.sqlite").display().to_string();
-    let log = manifest.with_file_name("runs.log");
-    let log_text = log.display().to_string();
-    let server = Server::start(&manifest, &journal);
-    let first = server.call(&log_text, None);
-    let state = first["result"]["requestState"].as_str().expect("a requestState").to_owned();
+    let Parked { server, journal, log, log_text, state } = Parked::start();
     let (_, request_id) = parked_line(&journal);
     toolwire_at(&journal, &["approvals", "answer", &request_id, "--decline", "--reason", "no"]);
 

@@ -31,11 +31,7 @@ fn row(server: &str, protocol: &str, concurrency: usize, stats: &Stats) {
 }
 
 fn main() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a runtime");
+    let runtime = servers::runtime();
     runtime.block_on(async {
         let targets =
             [servers::toolwire().await, servers::rmcp_bare().await, servers::typescript().await];

@@ -60,11 +60,7 @@ fn median(mut latencies: Vec<Duration>) -> Duration {
 }
 
 fn main() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a runtime");
+    let runtime = servers::runtime();
     runtime.block_on(async {
         toolwire_mcp::install_tls_provider();
         let server = servers::rmcp_bare().await;

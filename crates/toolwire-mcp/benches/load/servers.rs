@@ -159,3 +159,13 @@ pub(crate) async fn typescript() -> Target {
     }
     Target { name: "TypeScript SDK McpServer".into(), url, _process: Some(Stopper(child)) }
 }
+
+/// The runtime the load benchmarks run in: two workers, as the machine has two cores, shared
+/// by the servers and the load generator.
+pub(crate) fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime")
+}
