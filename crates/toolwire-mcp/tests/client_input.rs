@@ -40,7 +40,7 @@ async fn a_2026_servers_question_is_a_pending_result_that_the_hosts_answer_compl
 /// started the call over, and the server's same question came back as pending again, so a
 /// question answered through a shared journal could never complete.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_answer_from_another_host_process_answers_the_servers_question_asked_again() {
+async fn regression_an_answer_from_another_host_process_answers_the_servers_question_asked_again() {
     let (url, runs) = approving_server().await;
     let key = toolwire::policy::ApprovalKey::from_bytes([7; 32]);
     let spec = ServerSpec::Http(HttpConfig::new(url.as_str()));

@@ -97,13 +97,13 @@ fn a_udp_datagram_with_the_network_off_is_refused() {
     assert!(!saw_a_datagram(&socket), "the UDP socket received the datagram");
 }
 
-/// The x32 ABI's `socket` (the x86-64 number with bit 30 set) is a second door on a kernel
-/// built with x32. The filter refuses every x32 call with `EACCES` before the kernel looks at
+/// Regression: the x32 ABI's `socket` (the x86-64 number with bit 30 set) was a second door
+/// past the socket rules on a kernel built with x32. The filter refuses every x32 call with `EACCES` before the kernel looks at
 /// it; without the filter, a kernel without x32 (this one) answers `ENOSYS`, so the errno
 /// tells the two apart.
 #[cfg(target_arch = "x86_64")]
 #[test]
-fn an_x32_system_call_is_refused_by_the_filter() {
+fn regression_an_x32_system_call_is_refused_by_the_filter() {
     let work = folder();
     let script = "import ctypes; libc = ctypes.CDLL(None, use_errno=True); \
         r = libc.syscall(0x40000000 | 41, 2, 2, 0); print(r, ctypes.get_errno())";
