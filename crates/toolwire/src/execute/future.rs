@@ -40,7 +40,7 @@ enum State {
     /// `tool` is taken last, and its absence marks the parts as gone.
     Ready { tool: Option<Tool>, input: Value, options: Options },
     /// Async work in flight.
-    Running(Race),
+    Running(Box<Race>),
     /// The result was handed out.
     Done,
 }
@@ -84,7 +84,7 @@ impl Future for ExecuteFuture {
         let State::Running(race) = &mut this.state else {
             return Poll::Ready(polled_after_completion());
         };
-        let result = ready!(Pin::new(&mut *race).poll(cx));
+        let result = ready!(Pin::new(&mut **race).poll(cx));
         this.link = race.link.take();
         this.state = State::Done;
         Poll::Ready(result)

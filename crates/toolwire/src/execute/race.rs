@@ -1,8 +1,9 @@
 //! The race of a call's async work against the caller's signal and the deadline.
 //!
-//! [`Race`] is a plain struct polled in place inside the call's future, so the race itself
-//! allocates nothing in the common case. Only what is rare is boxed: the waiter on a
-//! caller's signal and the timer of a deadline.
+//! [`Race`] is boxed once, when a call turns out to have async work (which allocates its own
+//! future anyway), so that the future of a sync call, the common case, stays small and cheap
+//! to move. Inside it, only what is rare is boxed again: the waiter on a caller's signal and
+//! the timer of a deadline.
 
 use std::any::Any;
 use std::future::{Future, poll_fn};

@@ -24,7 +24,9 @@ use crate::tool::Tool;
 pub(super) enum Started {
     /// The result, and the link of the call's span, if it is recorded and linked.
     Done(ToolResult, Option<TraceLink>),
-    Running(Race),
+    /// Boxed: only a call with async work gets here, and it allocates its work's future
+    /// already; a sync call's future stays small.
+    Running(Box<Race>),
 }
 
 /// Runs the pipeline as far as it can within one poll, inside the invocation's span. The
@@ -88,7 +90,7 @@ pub(super) fn start(tool: Tool, input: Value, options: &mut Options) -> Started 
         }
         Body::Race(work, timer) => {
             drop(entered);
-            Started::Running(Race::new(work, timer, controller, finish, trace))
+            Started::Running(Box::new(Race::new(work, timer, controller, finish, trace)))
         }
     }
 }

@@ -32,6 +32,7 @@ pub struct Invocation {
 }
 
 impl Invocation {
+    #[inline]
     pub(super) fn new(registry: &Registry, name: &str, input: Value) -> Self {
         Self::with_options(registry, name, input, registry.options())
     }
@@ -74,13 +75,14 @@ impl IntoFuture for Invocation {
     type Output = Receipt;
     type IntoFuture = InvokeFuture;
 
+    #[inline]
     fn into_future(self) -> InvokeFuture {
         let Invocation { on_receipt, target, input, options } = self;
         let call_id = options.call_id.clone();
         let (tool, body) = match target {
             Ok(tool) => {
-                let call = ExecuteFuture::new(tool.clone(), input.take(), options);
-                (tool.shared_name(), Body::Known(call))
+                let name = tool.shared_name();
+                (name, Body::Known(ExecuteFuture::new(tool, input.take(), options)))
             }
             Err(failed) => {
                 drop(input);
@@ -88,7 +90,7 @@ impl IntoFuture for Invocation {
                 (name, Body::Failed(Box::new(failure)))
             }
         };
-        InvokeFuture { tool, call_id, on_receipt, started: None, body }
+        InvokeFuture { tool: Some(tool), call_id, on_receipt, started: None, body }
     }
 }
 
@@ -102,7 +104,9 @@ impl IntoFuture for Invocation {
 /// [`Aborted`](FailureKind::Aborted) failure saying [`DROPPED_CALL_TEXT`].
 #[must_use = "futures do nothing unless polled"]
 pub struct InvokeFuture {
-    tool: Arc<str>,
+    /// The tool's name, until the receipt takes it (moved, not copied: the receipt is made
+    /// once, when the call ends; a future misused by polling it again gets an empty name).
+    tool: Option<Arc<str>>,
     call_id: Option<CallId>,
     on_receipt: Option<ReceiptHook>,
     /// When it was first polled, and its invocation id.
@@ -190,7 +194,7 @@ impl InvokeFuture {
     fn receipt(&mut self, started: Started, result: ToolResult) -> Receipt {
         Receipt {
             invocation_id: started.id,
-            tool: Arc::clone(&self.tool),
+            tool: self.tool.take().unwrap_or_else(|| Arc::from("")),
             call_id: self.call_id.take(),
             started_at: started.wall,
             duration: started.at.elapsed(),
@@ -214,8 +218,12 @@ impl Future for InvokeFuture {
             }
             Body::Failed(_) | Body::Done => match mem::replace(&mut this.body, Body::Done) {
                 Body::Failed(failure) => {
-                    let link =
-                        trace_failed(&this.tool, started.id, this.call_id.as_deref(), &failure);
+                    let link = trace_failed(
+                        this.tool.as_deref().unwrap_or_default(),
+                        started.id,
+                        this.call_id.as_deref(),
+                        &failure,
+                    );
                     (*failure, link.map(Box::new))
                 }
                 _ => {
