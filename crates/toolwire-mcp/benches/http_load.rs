@@ -8,7 +8,8 @@
 //!
 //! Run with `cargo bench -p toolwire-mcp --bench http_load` (needs Node.js; the npm packages
 //! of `interop/` are installed if missing). Every server shares the machine's cores with the
-//! load generator, as the numbers in BENCHMARKS.md say.
+//! load generator, as the numbers in BENCHMARKS.md say. To profile one server alone, set
+//! `HTTP_LOAD_ONLY=<toolwire|rmcp>,<2025-11-25|2026-07-28>[,calls]`.
 
 #[path = "load/client.rs"]
 mod client;
@@ -32,6 +33,10 @@ fn row(server: &str, protocol: &str, concurrency: usize, stats: &Stats) {
 
 fn main() {
     let runtime = servers::runtime();
+    if let Ok(only) = std::env::var("HTTP_LOAD_ONLY") {
+        runtime.block_on(one(&only));
+        return;
+    }
     runtime.block_on(async {
         let targets =
             [servers::toolwire().await, servers::rmcp_bare().await, servers::typescript().await];
@@ -58,4 +63,21 @@ fn main() {
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     });
+}
+
+/// One server on one protocol at concurrency 64, for a long time, to profile it alone:
+/// `HTTP_LOAD_ONLY=<toolwire|rmcp>,<2025-11-25|2026-07-28>[,calls]`.
+async fn one(only: &str) {
+    let mut parts = only.split(',');
+    let target = match parts.next() {
+        Some("rmcp") => servers::rmcp_bare().await,
+        _ => servers::toolwire().await,
+    };
+    let protocol = match parts.next() {
+        Some("2026-07-28") => Protocol::Stateless,
+        _ => Protocol::Session,
+    };
+    let calls = parts.next().and_then(|n| n.parse().ok()).unwrap_or(200_000);
+    let stats = measure(&target.url, protocol, 64, calls).await;
+    row(&target.name, protocol.version(), 64, &stats);
 }

@@ -81,6 +81,62 @@ async fn malformed_json_rpc_gets_a_json_rpc_error_and_nothing_else() {
 }
 
 #[tokio::test]
+async fn a_body_over_the_limit_with_no_length_declared_gets_the_same_413() {
+    // No Content-Length: the size shows only as the body is read, which rmcp does; its
+    // refusal is answered as toolwire's own.
+    let addr = server(HttpOptions::default().max_body_bytes(1024)).await;
+    let big = rpc(1, "tools/call", json!({"name": "echo", "arguments": {"pad": "x".repeat(4096)}}));
+    let reply = send(addr, Send { chunks: Some(512), ..Send::default() }, &big).await;
+    assert_eq!(reply.status, 413, "{reply:?}");
+    assert_eq!(reply.header("content-type"), Some("application/json"));
+    assert_eq!(reply.json()["error"]["code"], -32600);
+    assert!(reply.json()["error"]["message"].as_str().unwrap().contains("1024 bytes"));
+    assert!(!open_session(addr, &[]).await.is_empty());
+}
+
+#[tokio::test]
+async fn a_malformed_body_in_several_chunks_gets_the_same_json_rpc_errors() {
+    let addr = server(HttpOptions::default()).await;
+    let chunked = || Send { chunks: Some(7), ..Send::default() };
+    let broken = send(addr, chunked(), b"{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\":").await;
+    assert_eq!(broken.status, 400, "{broken:?}");
+    assert_eq!(broken.json()["error"]["code"], -32700);
+    let not_rpc =
+        send(addr, chunked(), b"{\"jsonrpc\": \"1.0\", \"id\": 1, \"method\": \"x\"}").await;
+    assert_eq!(not_rpc.status, 400, "{not_rpc:?}");
+    assert_eq!(not_rpc.json()["error"]["code"], -32600);
+    // A well-formed request in chunks is served.
+    let init = rpc(
+        0,
+        "initialize",
+        json!({
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}
+        }),
+    );
+    let served = send(addr, chunked(), &init).await;
+    assert_eq!(served.status, 200, "{served:?}");
+}
+
+#[tokio::test]
+async fn a_body_rmcp_refuses_for_its_headers_keeps_rmcps_answer() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    // The Content-Type is wrong, so rmcp never reads the body, and it is not judged: the
+    // answer is rmcp's own, which names the header.
+    let addr = server(HttpOptions::default()).await;
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let body = "not json at all";
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: text/plain\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let mut raw = String::new();
+    stream.read_to_string(&mut raw).await.unwrap();
+    assert!(raw.starts_with("HTTP/1.1 415"), "{raw}");
+    assert!(raw.contains("Content-Type must be application/json"), "{raw}");
+}
+
+#[tokio::test]
 async fn an_unknown_session_id_is_refused_clearly() {
     let addr = server(HttpOptions::default()).await;
     let stranger = Send { headers: in_session("no-such-session"), ..Send::default() };

@@ -1,18 +1,24 @@
-//! The checks every HTTP request passes before rmcp sees it: Host, Origin, bearer token,
-//! body size, and a body that is JSON-RPC.
+//! The checks every HTTP request passes: Host, Origin and bearer token before rmcp sees it;
+//! body size, and a body that is JSON-RPC, as rmcp reads it, with clear JSON-RPC errors.
 
 use std::sync::Arc;
 
-use axum::body::{Body, Bytes};
-use axum::extract::{Request, State};
-use axum::middleware::Next;
+use std::convert::Infallible;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll, ready};
+
+use axum::body::Body;
+use axum::extract::Request;
 use axum::response::{IntoResponse, Response};
 use http::uri::{Authority, Uri};
 use http::{HeaderMap, Method, StatusCode, header};
 use serde_json::{Value, json};
 use subtle::ConstantTimeEq;
+use tower::{Layer, Service};
 
 use super::http_options::HttpOptions;
+use super::recorded::{Record, Recorded};
 
 /// The guard's settings, shared by every request.
 #[derive(Debug)]
@@ -51,6 +57,31 @@ impl Guard {
         self.origins.iter().any(|(s, allowed)| *s == scheme && matches(allowed, &found))
     }
 
+    /// The refusal of a request whose headers fail a check: Host, then Origin, then the
+    /// bearer token.
+    fn refusal(&self, headers: &HeaderMap) -> Option<Response> {
+        if !self.host_allowed(headers) {
+            return Some(rejection(
+                StatusCode::FORBIDDEN,
+                -32600,
+                "the Host header is not allowed",
+            ));
+        }
+        if !self.origin_allowed(headers) {
+            let message = "the Origin header is not allowed";
+            return Some(rejection(StatusCode::FORBIDDEN, -32600, message));
+        }
+        if !self.token_ok(headers) {
+            let mut response =
+                rejection(StatusCode::UNAUTHORIZED, -32600, "a valid bearer token is required");
+            response
+                .headers_mut()
+                .insert(header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
+            return Some(response);
+        }
+        None
+    }
+
     /// Whether the request carries the bearer token, when one is required.
     fn token_ok(&self, headers: &HeaderMap) -> bool {
         let Some(expected) = &self.token else { return true };
@@ -59,54 +90,125 @@ impl Guard {
     }
 }
 
-/// The middleware: each check in turn, then the request, with its body read and checked.
-pub(crate) async fn guard(
-    State(guard): State<Arc<Guard>>,
-    request: Request,
-    next: Next,
-) -> Response {
-    let headers = request.headers();
-    if !guard.host_allowed(headers) {
-        return rejection(StatusCode::FORBIDDEN, -32600, "the Host header is not allowed");
+/// The guard as a [`Layer`]: a service in front of each route that checks every request
+/// before the route sees it.
+#[derive(Debug, Clone)]
+pub(crate) struct GuardLayer(Arc<Guard>);
+
+impl GuardLayer {
+    pub(crate) fn new(guard: Guard) -> Self {
+        Self(Arc::new(guard))
     }
-    if !guard.origin_allowed(headers) {
-        return rejection(StatusCode::FORBIDDEN, -32600, "the Origin header is not allowed");
-    }
-    if !guard.token_ok(headers) {
-        let mut response =
-            rejection(StatusCode::UNAUTHORIZED, -32600, "a valid bearer token is required");
-        response
-            .headers_mut()
-            .insert(header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
-        return response;
-    }
-    if request.method() != Method::POST {
-        return next.run(request).await;
-    }
-    let (parts, body) = request.into_parts();
-    let bytes = match read_body(body, guard.max_body).await {
-        Ok(bytes) => bytes,
-        Err(response) => return response,
-    };
-    if let Some(response) = json_rpc_problem(&bytes) {
-        return response;
-    }
-    next.run(Request::from_parts(parts, Body::from(bytes))).await
 }
 
-/// The body, up to `max` bytes; past that, 413.
-async fn read_body(body: Body, max: usize) -> Result<Bytes, Response> {
-    axum::body::to_bytes(body, max).await.map_err(|_| {
-        let message = format!("the request body is larger than {max} bytes");
-        rejection(StatusCode::PAYLOAD_TOO_LARGE, -32600, &message)
-    })
+impl<S> Layer<S> for GuardLayer {
+    type Service = Guarded<S>;
+
+    fn layer(&self, inner: S) -> Guarded<S> {
+        Guarded { guard: Arc::clone(&self.0), inner }
+    }
+}
+
+/// A service behind the guard.
+#[derive(Debug, Clone)]
+pub(crate) struct Guarded<S> {
+    guard: Arc<Guard>,
+    inner: S,
+}
+
+impl<S> Service<Request> for Guarded<S>
+where
+    S: Service<Request, Response = Response, Error = Infallible>,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = Guarding<S::Future>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.inner.poll_ready(cx)
+    }
+
+    /// Host, Origin and the token are checked here. A body is read once, by rmcp, which
+    /// caps its size and parses it; the guard keeps a copy of what it read (shared buffers,
+    /// no bytes copied) and, when rmcp refuses the body, answers with a JSON-RPC error that
+    /// says what was wrong instead.
+    fn call(&mut self, request: Request) -> Guarding<S::Future> {
+        if let Some(refusal) = self.guard.refusal(request.headers()) {
+            return Guarding::Refused { response: Some(refusal) };
+        }
+        if request.method() != Method::POST {
+            return Guarding::Passed { inner: self.inner.call(request), record: None, max: 0 };
+        }
+        let max = self.guard.max_body;
+        if declared_length(request.headers()).is_some_and(|length| length > max) {
+            return Guarding::Refused { response: Some(too_large(max)) };
+        }
+        let record = Arc::new(Record::default());
+        let kept = Arc::clone(&record);
+        let request = request.map(|body| Body::new(Recorded::new(body, kept)));
+        Guarding::Passed { inner: self.inner.call(request), record: Some(record), max }
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// The response of a guarded request.
+    #[project = GuardingProj]
+    pub(crate) enum Guarding<F> {
+        Refused { response: Option<Response> },
+        Passed { #[pin] inner: F, record: Option<Arc<Record>>, max: usize },
+    }
+}
+
+impl<F: Future<Output = Result<Response, Infallible>>> Future for Guarding<F> {
+    type Output = Result<Response, Infallible>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match self.project() {
+            GuardingProj::Refused { response } => {
+                Poll::Ready(Ok(response.take().unwrap_or_default()))
+            }
+            GuardingProj::Passed { inner, record, max } => {
+                let Ok(response) = ready!(inner.poll(cx));
+                Poll::Ready(Ok(reworded(response, record.as_deref(), *max)))
+            }
+        }
+    }
+}
+
+/// rmcp's refusal of a body, as a JSON-RPC error saying what was wrong; any other response
+/// as it is. rmcp refuses a body past the limit with 413, and one it cannot parse with 415
+/// (or 400): only a body read to its end, and found not to be JSON-RPC, is answered anew.
+fn reworded(response: Response, record: Option<&Record>, max: usize) -> Response {
+    let Some(record) = record else { return response };
+    match response.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => too_large(max),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE | StatusCode::BAD_REQUEST => {
+            match record.body().and_then(|body| json_rpc_problem(&body)) {
+                Some(problem) => problem,
+                None => response,
+            }
+        }
+        _ => response,
+    }
+}
+
+/// The `Content-Length` a request declares, if it declares one that is a number.
+fn declared_length(headers: &HeaderMap) -> Option<usize> {
+    text(headers, header::CONTENT_LENGTH)?.trim().parse().ok()
+}
+
+/// The refusal of a body larger than `max` bytes.
+fn too_large(max: usize) -> Response {
+    let message = format!("the request body is larger than {max} bytes");
+    rejection(StatusCode::PAYLOAD_TOO_LARGE, -32600, &message)
 }
 
 /// The JSON-RPC error response for `bytes` that are not a JSON-RPC message or batch.
 ///
-/// A well-formed body is read once here without building it (only its `jsonrpc` members
-/// are kept), and once by rmcp; only a body that fails that light read is parsed whole, to
-/// tell malformed JSON (`-32700`) from JSON that is not JSON-RPC (`-32600`).
+/// It runs only on a body rmcp refused. A light read (only the `jsonrpc` members are kept)
+/// passes a body that is JSON-RPC after all, whose refusal rmcp words itself; any other is
+/// parsed whole, to tell malformed JSON (`-32700`) from JSON that is not JSON-RPC
+/// (`-32600`).
 fn json_rpc_problem(bytes: &[u8]) -> Option<Response> {
     if light_check(bytes) {
         return None;

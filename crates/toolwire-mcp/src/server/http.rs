@@ -8,7 +8,7 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::{TcpListener, ToSocketAddrs};
 
-use super::guard::{Guard, guard};
+use super::guard::{Guard, GuardLayer};
 use super::http_options::HttpOptions;
 use super::{Extras, McpServer};
 
@@ -27,10 +27,7 @@ pub fn router<H: Extras>(server: McpServer<H>, options: HttpOptions) -> Router {
     let factory = move || Ok(server.session());
     let service =
         StreamableHttpService::new(factory, Arc::new(LocalSessionManager::default()), config);
-    let guard_state = Arc::new(Guard::new(&options));
-    Router::new()
-        .nest_service(&options.path, service)
-        .layer(axum::middleware::from_fn_with_state(guard_state, guard))
+    Router::new().nest_service(&options.path, service).layer(GuardLayer::new(Guard::new(&options)))
 }
 
 /// Serves `server` over streamable HTTP at `addr`, path `/mcp`, with the default

@@ -1,8 +1,7 @@
 //! How many calls may run at once, per session and in total.
 
 use std::sync::Arc;
-
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Limits on concurrent `tools/call`s. A call past a limit is refused at once with an
 /// `isError` result saying which limit, so a burst cannot queue without bound.
@@ -20,41 +19,75 @@ impl Default for CallLimits {
     }
 }
 
-/// The limits, with the semaphore every session shares.
+/// How many calls hold one limit's places, and how many places it has. A call that finds
+/// no free place is refused, never queued, so taking and giving back a place is one atomic
+/// operation each: no lock, which a semaphore's release would take on every call.
+#[derive(Debug)]
+pub(crate) struct Places {
+    taken: AtomicUsize,
+    limit: usize,
+}
+
+impl Places {
+    /// `limit` places; at least one.
+    pub(crate) fn new(limit: usize) -> Arc<Self> {
+        Arc::new(Self { taken: AtomicUsize::new(0), limit: limit.max(1) })
+    }
+
+    /// A place, unless all are taken.
+    fn take(self: &Arc<Self>) -> Option<Place> {
+        let limit = self.limit;
+        self.taken
+            .fetch_update(Ordering::Acquire, Ordering::Relaxed, |n| (n < limit).then_some(n + 1))
+            .ok()
+            .map(|_| Place(Arc::clone(self)))
+    }
+}
+
+/// One place, given back when dropped.
+#[derive(Debug)]
+struct Place(Arc<Places>);
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        self.0.taken.fetch_sub(1, Ordering::Release);
+    }
+}
+
+/// The limits, with the places every session shares.
 #[derive(Debug, Clone)]
 pub(crate) struct Limits {
     pub(crate) config: CallLimits,
-    pub(crate) total: Arc<Semaphore>,
+    pub(crate) total: Arc<Places>,
 }
 
 impl Limits {
     pub(crate) fn new(config: CallLimits) -> Self {
-        let total = Arc::new(Semaphore::new(config.total.clamp(1, Semaphore::MAX_PERMITS)));
-        Self { config, total }
+        Self { config, total: Places::new(config.total) }
     }
 }
 
-/// The permits a running call holds.
+/// The places a running call holds.
 #[derive(Debug)]
 pub(crate) struct Permits {
-    _session: OwnedSemaphorePermit,
-    _total: OwnedSemaphorePermit,
+    _session: Place,
+    _total: Place,
 }
 
-/// Takes a permit from the session's semaphore and one from the total; the error says which
-/// limit was reached.
-pub(crate) fn admit(session: &Arc<Semaphore>, limits: &Limits) -> Result<Permits, String> {
-    let session_permit = Arc::clone(session).try_acquire_owned().map_err(|_| {
+/// Takes a place in the session's limit and one in the total; the error says which limit
+/// was reached.
+pub(crate) fn admit(session: &Arc<Places>, limits: &Limits) -> Result<Permits, String> {
+    let session_place = session.take().ok_or_else(|| {
         format!(
             "too many calls running in this session (the limit is {}); try again when one finishes",
             limits.config.per_session
         )
     })?;
-    let total_permit = Arc::clone(&limits.total).try_acquire_owned().map_err(|_| {
+    let total_place = limits.total.take().ok_or_else(|| {
         format!(
             "too many calls running on this server (the limit is {}); try again later",
             limits.config.total
         )
     })?;
-    Ok(Permits { _session: session_permit, _total: total_permit })
+    Ok(Permits { _session: session_place, _total: total_place })
 }

@@ -103,6 +103,8 @@ mod input;
 mod limits;
 mod mrtr;
 mod parked;
+#[cfg(feature = "http")]
+mod recorded;
 mod request_state;
 mod session;
 #[cfg(feature = "stdio")]

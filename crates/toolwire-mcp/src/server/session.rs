@@ -3,9 +3,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
 
-use tokio::sync::Semaphore;
-
-use super::limits::Limits;
+use super::limits::{Limits, Places};
 
 /// The state of one session.
 #[derive(Debug)]
@@ -13,7 +11,7 @@ pub(crate) struct Session {
     /// The lowest severity sent as `notifications/message`, as a rank (0 = debug).
     level: AtomicU8,
     /// The per-session call limit.
-    pub(crate) calls: Arc<Semaphore>,
+    pub(crate) calls: Arc<Places>,
 }
 
 /// The severities MCP names, lowest first; the rank of a level is its position.
@@ -25,8 +23,7 @@ const DEFAULT_LEVEL: u8 = 1;
 
 impl Session {
     pub(crate) fn new(limits: &Limits) -> Self {
-        let permits = limits.config.per_session.clamp(1, Semaphore::MAX_PERMITS);
-        Self { level: AtomicU8::new(DEFAULT_LEVEL), calls: Arc::new(Semaphore::new(permits)) }
+        Self { level: AtomicU8::new(DEFAULT_LEVEL), calls: Places::new(limits.config.per_session) }
     }
 
     /// Sets the lowest level sent.

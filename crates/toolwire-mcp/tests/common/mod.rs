@@ -103,11 +103,14 @@ pub(crate) struct Send<'a> {
     pub(crate) method: &'a str,
     pub(crate) host: Option<&'a str>,
     pub(crate) headers: Vec<(&'a str, String)>,
+    /// Sends the body in chunks of at most this many bytes, with no `Content-Length`, so the
+    /// server learns its size only by reading it.
+    pub(crate) chunks: Option<usize>,
 }
 
 impl Default for Send<'_> {
     fn default() -> Self {
-        Self { method: "POST", host: None, headers: Vec::new() }
+        Self { method: "POST", host: None, headers: Vec::new(), chunks: None }
     }
 }
 
@@ -115,17 +118,32 @@ impl Default for Send<'_> {
 pub(crate) async fn send(addr: std::net::SocketAddr, parts: Send<'_>, body: &[u8]) -> Reply {
     let mut stream = TcpStream::connect(addr).await.expect("connects");
     let host = parts.host.map_or_else(|| addr.to_string(), str::to_owned);
+    let length = match parts.chunks {
+        Some(_) => "Transfer-Encoding: chunked".to_owned(),
+        None => format!("Content-Length: {}", body.len()),
+    };
     let mut head = format!(
-        "{} /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n",
+        "{} /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n{length}\r\nConnection: close\r\n",
         parts.method,
-        body.len()
     );
     for (name, value) in &parts.headers {
         head.push_str(&format!("{name}: {value}\r\n"));
     }
     head.push_str("\r\n");
     stream.write_all(head.as_bytes()).await.expect("writes");
-    stream.write_all(body).await.expect("writes");
+    match parts.chunks {
+        Some(size) => {
+            for chunk in body.chunks(size.max(1)) {
+                let framed = [format!("{:x}\r\n", chunk.len()).as_bytes(), chunk, b"\r\n"].concat();
+                // The server may refuse the body before it has all of it, and close.
+                if stream.write_all(&framed).await.is_err() {
+                    break;
+                }
+            }
+            let _ = stream.write_all(b"0\r\n\r\n").await;
+        }
+        None => stream.write_all(body).await.expect("writes"),
+    }
     let mut raw = Vec::new();
     let read = tokio::time::timeout(Duration::from_secs(20), stream.read_to_end(&mut raw)).await;
     read.expect("the server answers in time").expect("reads");
