@@ -43,17 +43,21 @@ async fn listener() -> (TcpListener, String) {
     (listener, url)
 }
 
-/// toolwire-mcp's `serve_on`, with the tool validated and receipted like any other.
-pub(crate) async fn toolwire() -> Target {
+/// toolwire-mcp's server of the benchmark's tool, validated and receipted like any other.
+pub(crate) fn toolwire_server() -> McpServer {
     let tool = Tool::define("test_simple_text")
         .description("Return simple text")
         .parameters(json!({"type": "object", "properties": {}}))
         .execute_sync(|_, _| ToolResult::ok(serde_json::Value::Null, TEXT))
         .build()
         .expect("a valid tool");
-    let registry = Registry::builder().register(tool).seal().expect("unique");
+    McpServer::new(Registry::builder().register(tool).seal().expect("unique"))
+}
+
+/// toolwire-mcp's `serve_on`, with the default `HttpOptions`.
+pub(crate) async fn toolwire() -> Target {
     let (listener, url) = listener().await;
-    tokio::spawn(serve_on(listener, McpServer::new(registry), HttpOptions::default()));
+    tokio::spawn(serve_on(listener, toolwire_server(), HttpOptions::default()));
     Target { name: "toolwire-mcp".into(), url, _process: None }
 }
 
@@ -89,15 +93,21 @@ impl ServerHandler for Bare {
     }
 }
 
-/// rmcp's `StreamableHttpService` in axum, with TCP_NODELAY, as MCP.md measured it, and
-/// plain JSON replies for sessionless requests, as toolwire-mcp's default has them.
-pub(crate) async fn rmcp_bare() -> Target {
+/// The bare handler in rmcp's `StreamableHttpService`, at `/mcp`, with plain JSON replies
+/// for sessionless requests.
+pub(crate) fn rmcp_router() -> axum::Router {
     let service = StreamableHttpService::new(
         || Ok(Bare),
         Arc::new(LocalSessionManager::default()),
         StreamableHttpServerConfig::default().with_json_response(true),
     );
-    let router = axum::Router::new().nest_service("/mcp", service);
+    axum::Router::new().nest_service("/mcp", service)
+}
+
+/// rmcp's `StreamableHttpService` in axum, with TCP_NODELAY, as MCP.md measured it, and
+/// plain JSON replies for sessionless requests, as toolwire-mcp's default has them.
+pub(crate) async fn rmcp_bare() -> Target {
+    let router = rmcp_router();
     let (listener, url) = listener().await;
     let listener = listener.tap_io(|tcp| {
         let _ = tcp.set_nodelay(true);

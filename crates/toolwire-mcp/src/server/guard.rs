@@ -8,7 +8,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll, ready};
 
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::Request;
 use axum::response::{IntoResponse, Response};
 use http::uri::{Authority, Uri};
@@ -90,8 +90,8 @@ impl Guard {
     }
 }
 
-/// The guard as a [`Layer`]: a service in front of each route that checks every request
-/// before the route sees it.
+/// The guard as a [`Layer`]: a service in front of rmcp's that checks every request before
+/// rmcp sees it.
 #[derive(Debug, Clone)]
 pub(crate) struct GuardLayer(Arc<Guard>);
 
@@ -116,9 +116,11 @@ pub(crate) struct Guarded<S> {
     inner: S,
 }
 
-impl<S> Service<Request> for Guarded<S>
+impl<S, B> Service<Request> for Guarded<S>
 where
-    S: Service<Request, Response = Response, Error = Infallible>,
+    S: Service<Request, Response = http::Response<B>, Error = Infallible>,
+    B: http_body::Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<axum::BoxError>,
 {
     type Response = Response;
     type Error = Infallible;
@@ -159,7 +161,12 @@ pin_project_lite::pin_project! {
     }
 }
 
-impl<F: Future<Output = Result<Response, Infallible>>> Future for Guarding<F> {
+impl<F, B> Future for Guarding<F>
+where
+    F: Future<Output = Result<http::Response<B>, Infallible>>,
+    B: http_body::Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<axum::BoxError>,
+{
     type Output = Result<Response, Infallible>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
@@ -169,7 +176,7 @@ impl<F: Future<Output = Result<Response, Infallible>>> Future for Guarding<F> {
             }
             GuardingProj::Passed { inner, record, max } => {
                 let Ok(response) = ready!(inner.poll(cx));
-                Poll::Ready(Ok(reworded(response, record.as_deref(), *max)))
+                Poll::Ready(Ok(reworded(response.map(Body::new), record.as_deref(), *max)))
             }
         }
     }

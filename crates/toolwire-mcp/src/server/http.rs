@@ -7,6 +7,7 @@ use axum::serve::ListenerExt;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::{TcpListener, ToSocketAddrs};
+use tower::Layer;
 
 use super::guard::{Guard, GuardLayer};
 use super::http_options::HttpOptions;
@@ -27,7 +28,10 @@ pub fn router<H: Extras>(server: McpServer<H>, options: HttpOptions) -> Router {
     let factory = move || Ok(server.session());
     let service =
         StreamableHttpService::new(factory, Arc::new(LocalSessionManager::default()), config);
-    Router::new().nest_service(&options.path, service).layer(GuardLayer::new(Guard::new(&options)))
+    // The guard wraps rmcp's service itself, not the router's routes: a route is a boxed
+    // service, and a layer over it would clone and box it again for every request.
+    let guarded = GuardLayer::new(Guard::new(&options)).layer(service);
+    Router::new().nest_service(&options.path, guarded)
 }
 
 /// Serves `server` over streamable HTTP at `addr`, path `/mcp`, with the default

@@ -17,10 +17,10 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use serde_json::Value;
 use toolwire::policy::{SpendError, call_digest};
-use toolwire::{Answer, CallId, Registry, Request};
+use toolwire::{Answer, CallId, InvocationId, Registry, Request};
 
 use super::call::Call;
-use super::request_state::{Binding, RequestState, nonce};
+use super::request_state::{Binding, RequestState};
 use super::{Extras, content, input, parked};
 
 /// Whether the request speaks MCP 2026-07-28 or later: stateless, with no requests to the
@@ -79,8 +79,11 @@ pub(crate) async fn begin<H: Extras>(
             resumed(call, &sealed, retry.responses.as_ref(), arguments, principal.as_deref()).await
         }
         // Responses without a state answer nothing this server asked: the call starts over.
-        // JSON-RPC ids repeat across clients without sessions, so the call gets its own id.
-        None => Ok((CallId::from(format!("mcp-{}", nonce())), None)),
+        // JSON-RPC ids repeat across clients without sessions, so the call gets its own id,
+        // unique across processes and machines (a UUIDv7). It is no secret: the state that
+        // names it is sealed. So it comes from a generator seeded once, not from the
+        // operating system's on every call, which costs a system call.
+        None => Ok((CallId::from(format!("mcp-{}", InvocationId::new())), None)),
     }
 }
 
