@@ -1,11 +1,10 @@
 //! The checks every HTTP request passes: Host, Origin and bearer token before rmcp sees it;
 //! body size, and a body that is JSON-RPC, as rmcp reads it, with clear JSON-RPC errors.
 
-use std::sync::Arc;
-
 use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll, ready};
 
 use axum::body::{Body, Bytes};
