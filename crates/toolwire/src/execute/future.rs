@@ -35,6 +35,12 @@ pub struct ExecuteFuture {
 }
 
 /// Where a call is; the states share their storage.
+#[allow(
+    clippy::large_enum_variant,
+    reason = "the call's parts stay inline, where the caller put them; whether the lint fires \
+              depends on the features the dependencies are built with, so an `expect` would \
+              fail in some builds"
+)]
 enum State {
     /// Not polled yet. The first poll takes the parts out one by one, so nothing large moves;
     /// `tool` is taken last, and its absence marks the parts as gone.
