@@ -32,7 +32,6 @@ pub struct Invocation {
 }
 
 impl Invocation {
-    #[inline]
     pub(super) fn new(registry: &Registry, name: &str, input: Value) -> Self {
         Self::with_options(registry, name, input, registry.options())
     }
@@ -75,7 +74,6 @@ impl IntoFuture for Invocation {
     type Output = Receipt;
     type IntoFuture = InvokeFuture;
 
-    #[inline]
     fn into_future(self) -> InvokeFuture {
         let Invocation { on_receipt, target, input, options } = self;
         let call_id = options.call_id.clone();

@@ -159,7 +159,6 @@ impl Registry {
     ///
     /// The call has the options of [`Tool::execute`] plus a call id. An unknown name is not
     /// an error: the receipt's result is a failure naming the closest known tools.
-    #[inline]
     pub fn invoke(&self, name: &str, input: Value) -> Invocation {
         Invocation::new(self, name, input)
     }
