@@ -7,7 +7,7 @@ use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::process::Stdio;
 
-use crate::common::model::{calling, mock_model, saying};
+use crate::common::model::{bodies, calling, mock_model, saying};
 use crate::common::stdio::StdioServer;
 use crate::common::{binary, example, manifest, stderr, stdout, toolwire};
 use predicates::str::contains;
@@ -227,12 +227,7 @@ fn run_drives_the_agent_loop_against_an_openai_compatible_server() {
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(stdout(&output).contains("all done"), "{}", stdout(&output));
     assert!(stderr(&output).contains("echo"), "{}", stderr(&output));
-    let bodies: Vec<String> = server
-        .join()
-        .unwrap_or_else(|_| panic!("the mock server failed"))
-        .into_iter()
-        .map(|seen| seen.body)
-        .collect();
+    let bodies = bodies(server);
     assert_eq!(bodies.len(), 2);
     assert!(bodies[0].contains("\"name\":\"echo\""), "the tools were offered: {}", bodies[0]);
     assert!(bodies[1].contains("hi from the model"), "the result went back: {}", bodies[1]);
@@ -286,12 +281,7 @@ fn a_run_waiting_for_approval_is_kept_in_the_journal_and_resumed_by_a_later_comm
     assert!(stdout(&resumed).contains("staging is live"), "{}", stdout(&resumed));
     assert!(stderr(&resumed).contains("deployed to staging"), "{}", stderr(&resumed));
 
-    let bodies: Vec<String> = server
-        .join()
-        .unwrap_or_else(|_| panic!("the mock server failed"))
-        .into_iter()
-        .map(|seen| seen.body)
-        .collect();
+    let bodies = bodies(server);
     assert_eq!(bodies.len(), 2, "the model was asked once per turn, across processes");
     assert!(bodies[1].contains("deployed to staging"), "the result went back: {}", bodies[1]);
     let listed = with_journal(&["approvals", "list"]);

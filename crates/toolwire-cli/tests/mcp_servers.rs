@@ -417,7 +417,7 @@ fn gemini_turn(tool: Option<(&str, Value)>, text: &str) -> Vec<Value> {
 /// remote tool, whose result goes back to the model.
 #[test]
 fn run_calls_imported_tools_on_anthropic_and_gemini_under_names_they_accept() {
-    use crate::common::model::mock_model;
+    use crate::common::model::{bodies, mock_model};
     let served = manifest(SERVED);
     let tools = importing(&served, "accept_new = true\nprefix = \"ops.v1-\"\n");
     let arguments = r#"{"message": "hi from the model"}"#;
@@ -443,12 +443,7 @@ fn run_calls_imported_tools_on_anthropic_and_gemini_under_names_they_accept() {
             .expect("runs");
         assert_eq!(output.status.code(), Some(0), "{provider}: {}", stderr(&output));
         assert!(stdout(&output).contains("all done"), "{provider}: {}", stdout(&output));
-        let bodies: Vec<String> = server
-            .join()
-            .unwrap_or_else(|_| panic!("the mock model failed"))
-            .into_iter()
-            .map(|seen| seen.body)
-            .collect();
+        let bodies = bodies(server);
         assert!(bodies[0].contains(&format!("\"{name}\"")), "{provider}: {}", bodies[0]);
         assert!(bodies[1].contains("hi from the model"), "{provider}: {}", bodies[1]);
         if provider == "anthropic" {

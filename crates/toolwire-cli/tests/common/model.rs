@@ -58,6 +58,12 @@ pub(crate) fn mock_model(replies: Vec<Vec<Value>>) -> (String, JoinHandle<Vec<Se
     (url, server)
 }
 
+/// The bodies of the requests the mock model got, once it has answered all its replies.
+pub(crate) fn bodies(server: JoinHandle<Vec<Seen>>) -> Vec<String> {
+    let seen = server.join().unwrap_or_else(|_| panic!("the mock model failed"));
+    seen.into_iter().map(|seen| seen.body).collect()
+}
+
 /// An OpenAI chat stream that calls `tool` once, as chunks.
 pub(crate) fn calling(id: &str, tool: &str, arguments: &str) -> Vec<Value> {
     let call = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": id,
