@@ -138,7 +138,7 @@ where
             return Guarding::Refused { response: Some(refusal) };
         }
         if request.method() != Method::POST {
-            return Guarding::Passed { inner: self.inner.call(request), record: None, max: 0 };
+            return Guarding::Passed { inner: self.inner.call(request), body: None };
         }
         let max = self.guard.max_body;
         if declared_length(request.headers()).is_some_and(|length| length > max) {
@@ -147,7 +147,7 @@ where
         let record = Arc::new(Record::default());
         let kept = Arc::clone(&record);
         let request = request.map(|body| Body::new(Recorded::new(body, kept)));
-        Guarding::Passed { inner: self.inner.call(request), record: Some(record), max }
+        Guarding::Passed { inner: self.inner.call(request), body: Some(Kept { record, max }) }
     }
 }
 
@@ -156,8 +156,14 @@ pin_project_lite::pin_project! {
     #[project = GuardingProj]
     pub(crate) enum Guarding<F> {
         Refused { response: Option<Response> },
-        Passed { #[pin] inner: F, record: Option<Arc<Record>>, max: usize },
+        Passed { #[pin] inner: F, body: Option<Kept> },
     }
+}
+
+/// A POST's body as rmcp read it, and the limit it was read under.
+pub(crate) struct Kept {
+    record: Arc<Record>,
+    max: usize,
 }
 
 impl<F, B> Future for Guarding<F>
@@ -173,9 +179,9 @@ where
             GuardingProj::Refused { response } => {
                 Poll::Ready(Ok(response.take().unwrap_or_default()))
             }
-            GuardingProj::Passed { inner, record, max } => {
+            GuardingProj::Passed { inner, body } => {
                 let Ok(response) = ready!(inner.poll(cx));
-                Poll::Ready(Ok(reworded(response.map(Body::new), record.as_deref(), *max)))
+                Poll::Ready(Ok(reworded(response.map(Body::new), body.as_ref())))
             }
         }
     }
@@ -184,10 +190,10 @@ where
 /// rmcp's refusal of a body, as a JSON-RPC error saying what was wrong; any other response
 /// as it is. rmcp refuses a body past the limit with 413, and one it cannot parse with 415
 /// (or 400): only a body read to its end, and found not to be JSON-RPC, is answered anew.
-fn reworded(response: Response, record: Option<&Record>, max: usize) -> Response {
-    let Some(record) = record else { return response };
+fn reworded(response: Response, body: Option<&Kept>) -> Response {
+    let Some(Kept { record, max }) = body else { return response };
     match response.status() {
-        StatusCode::PAYLOAD_TOO_LARGE => too_large(max),
+        StatusCode::PAYLOAD_TOO_LARGE => too_large(*max),
         StatusCode::UNSUPPORTED_MEDIA_TYPE | StatusCode::BAD_REQUEST => {
             match record.body().and_then(|body| json_rpc_problem(&body)) {
                 Some(problem) => problem,
@@ -211,14 +217,10 @@ fn too_large(max: usize) -> Response {
 
 /// The JSON-RPC error response for `bytes` that are not a JSON-RPC message or batch.
 ///
-/// It runs only on a body rmcp refused. A light read (only the `jsonrpc` members are kept)
-/// passes a body that is JSON-RPC after all, whose refusal rmcp words itself; any other is
-/// parsed whole, to tell malformed JSON (`-32700`) from JSON that is not JSON-RPC
-/// (`-32600`).
+/// It runs only on a body rmcp refused, so it parses the body whole: it tells malformed
+/// JSON (`-32700`) from JSON that is not JSON-RPC (`-32600`), and passes a body that is
+/// JSON-RPC after all, whose refusal rmcp words itself.
 fn json_rpc_problem(bytes: &[u8]) -> Option<Response> {
-    if light_check(bytes) {
-        return None;
-    }
     let value: Value = match serde_json::from_slice(bytes) {
         Ok(value) => value,
         Err(error) => {
@@ -237,25 +239,6 @@ fn json_rpc_problem(bytes: &[u8]) -> Option<Response> {
     }
     let message = "the body is not a JSON-RPC 2.0 message: it needs \"jsonrpc\": \"2.0\"";
     Some(rejection(StatusCode::BAD_REQUEST, -32600, message))
-}
-
-/// The `jsonrpc` member of a message, every other member skipped unbuilt.
-#[derive(serde::Deserialize)]
-struct Envelope<'a> {
-    #[serde(borrow, default)]
-    jsonrpc: Option<std::borrow::Cow<'a, str>>,
-}
-
-/// Whether `bytes` are, at a glance, a JSON-RPC 2.0 message or a non-empty batch of them.
-/// `false` means "look closer", not "refused".
-fn light_check(bytes: &[u8]) -> bool {
-    let is_message = |envelope: &Envelope<'_>| envelope.jsonrpc.as_deref() == Some("2.0");
-    match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
-        Some(b'{') => serde_json::from_slice::<Envelope<'_>>(bytes).is_ok_and(|e| is_message(&e)),
-        Some(b'[') => serde_json::from_slice::<Vec<Envelope<'_>>>(bytes)
-            .is_ok_and(|batch| !batch.is_empty() && batch.iter().all(is_message)),
-        _ => false,
-    }
 }
 
 /// A JSON-RPC error response with `status`, and nothing else.
@@ -318,7 +301,7 @@ mod tests {
     }
 
     #[test]
-    fn the_light_read_agrees_with_the_whole_parse() {
+    fn the_body_check_tells_json_rpc_from_the_rest() {
         let cases: [(&str, bool); 12] = [
             (
                 r#"{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"a": [1, {"b": null}]}}"#,
@@ -340,7 +323,6 @@ mod tests {
             ("", false),
         ];
         for (body, message) in cases {
-            assert_eq!(light_check(body.as_bytes()), message, "{body}");
             assert_eq!(json_rpc_problem(body.as_bytes()).is_none(), message, "{body}");
         }
     }
