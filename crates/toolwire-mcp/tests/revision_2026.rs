@@ -83,3 +83,59 @@ async fn discover_promises_no_list_changes_without_subscriptions_listen() {
     assert!(capabilities["resources"].get("subscribe").is_none(), "{reply}");
     assert!(capabilities["resources"].get("listChanged").is_none(), "{reply}");
 }
+
+/// A server whose `listens` tool says whether its caller listens to events, and logs once.
+async fn listening_server() -> std::net::SocketAddr {
+    let listens = toolwire::Tool::define("listens")
+        .execute_sync(|_, ctx| {
+            ctx.emit(json!({"level": "warning", "data": "heard"}));
+            toolwire::ToolResult::ok_json(json!({"listens": ctx.has_event_listener()}))
+        })
+        .build()
+        .expect("a valid tool");
+    let registry = Registry::builder().register(listens).seal().expect("one tool");
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+    let addr = listener.local_addr().expect("bound");
+    tokio::spawn(serve_on(listener, McpServer::new(registry), HttpOptions::default()));
+    addr
+}
+
+/// A 2026-07-28 `tools/call` of `listens` with `meta` added to the request's `_meta`, and
+/// the whole reply body.
+async fn call_listens(addr: std::net::SocketAddr, meta: Value) -> String {
+    let mut full = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {}
+    });
+    for (key, value) in meta.as_object().into_iter().flatten() {
+        full[key] = value.clone();
+    }
+    let body = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+        "params": {"name": "listens", "arguments": {}, "_meta": full}});
+    let headers = vec![
+        ("MCP-Protocol-Version", "2026-07-28".to_owned()),
+        ("Mcp-Method", "tools/call".to_owned()),
+        ("Mcp-Name", "listens".to_owned()),
+    ];
+    send(addr, Send { headers, ..Send::default() }, body.to_string().as_bytes()).await.body
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_whose_events_could_go_nowhere_tells_its_handler_nobody_listens() {
+    let addr = listening_server().await;
+    let body = call_listens(addr, json!({})).await;
+    assert!(body.contains(r#""listens":false"#), "{body}");
+    assert!(!body.contains("notifications/message"), "{body}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_with_a_log_level_or_a_progress_token_still_gets_its_events() {
+    let addr = listening_server().await;
+    let body = call_listens(addr, json!({"io.modelcontextprotocol/logLevel": "info"})).await;
+    assert!(body.contains(r#""listens":true"#), "{body}");
+    assert!(body.contains("notifications/message") && body.contains("heard"), "{body}");
+    let body = call_listens(addr, json!({"progressToken": "p1"})).await;
+    assert!(body.contains(r#""listens":true"#), "{body}");
+    // A log message is not progress, and there is no log level: nothing else is sent.
+    assert!(!body.contains("notifications/message"), "{body}");
+}

@@ -123,6 +123,9 @@ impl<H: Extras> Call<'_, H> {
         answer: Option<Answer>,
     ) -> Receipt {
         let shared = &self.server.shared;
+        if !self.forwarder.listens() {
+            return self.quiet(call_id, arguments, answer).await;
+        }
         let (events, mut received) = mpsc::unbounded_channel::<Value>();
         let mut options =
             shared.options.clone().signal(self.signal.clone()).on_event(move |event| {
@@ -147,6 +150,16 @@ impl<H: Extras> Call<'_, H> {
             self.forwarder.forward(event).await;
         }
         receipt
+    }
+
+    /// One round whose events could go nowhere: no channel, and no listener for the handler.
+    async fn quiet(&self, call_id: &CallId, arguments: Value, answer: Option<Answer>) -> Receipt {
+        let shared = &self.server.shared;
+        let mut options = shared.options.clone().signal(self.signal.clone());
+        if let Some(answer) = answer {
+            options = options.answer(answer);
+        }
+        shared.registry.invoke(self.name, arguments).call_id(call_id.clone()).options(options).await
     }
 }
 

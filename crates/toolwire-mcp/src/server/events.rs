@@ -23,6 +23,14 @@ pub(crate) struct Forwarder<'a> {
 }
 
 impl Forwarder<'_> {
+    /// Whether any event of the call could be sent. On 2026-07-28 a request without a
+    /// progress token and without a log level gets none, so its handler is told that nobody
+    /// listens ([`ToolContext::has_event_listener`](toolwire::ToolContext::has_event_listener)).
+    /// A session's level may change during a call, so a session's calls always listen.
+    pub(crate) fn listens(&self) -> bool {
+        self.progress_token.is_some() || self.floor != Some(u8::MAX)
+    }
+
     /// Sends `event`: a `{"type": "progress", ..}` event as progress when the request asked
     /// for it, any other as a log message that passes the session's level. A failed send is
     /// logged and dropped: the call goes on.
