@@ -68,16 +68,22 @@ fn main() {
 /// One server on one protocol at concurrency 64, for a long time, to profile it alone:
 /// `HTTP_LOAD_ONLY=<toolwire|rmcp>,<2025-11-25|2026-07-28>[,calls]`.
 async fn one(only: &str) {
+    const USAGE: &str = "HTTP_LOAD_ONLY=<toolwire|rmcp>,<2025-11-25|2026-07-28>[,calls]";
     let mut parts = only.split(',');
     let target = match parts.next() {
+        Some("toolwire") => servers::toolwire().await,
         Some("rmcp") => servers::rmcp_bare().await,
-        _ => servers::toolwire().await,
+        other => panic!("unknown server {other:?}; {USAGE}"),
     };
     let protocol = match parts.next() {
+        Some("2025-11-25") => Protocol::Session,
         Some("2026-07-28") => Protocol::Stateless,
-        _ => Protocol::Session,
+        other => panic!("unknown protocol {other:?}; {USAGE}"),
     };
-    let calls = parts.next().and_then(|n| n.parse().ok()).unwrap_or(200_000);
+    let calls = match parts.next() {
+        None => 200_000,
+        Some(n) => n.parse().unwrap_or_else(|_| panic!("{n:?} is not a number of calls; {USAGE}")),
+    };
     let stats = measure(&target.url, protocol, 64, calls).await;
     row(&target.name, protocol.version(), 64, &stats);
 }

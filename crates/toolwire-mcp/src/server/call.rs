@@ -115,7 +115,8 @@ impl<H: Extras> Call<'_, H> {
         self.invoke_as(&self.call_id, arguments, answer).await
     }
 
-    /// One round under `call_id`.
+    /// One round under `call_id`. A call whose events could go nowhere gets no channel for
+    /// them, and its handler is told that nobody listens.
     pub(super) async fn invoke_as(
         &self,
         call_id: &CallId,
@@ -123,21 +124,20 @@ impl<H: Extras> Call<'_, H> {
         answer: Option<Answer>,
     ) -> Receipt {
         let shared = &self.server.shared;
-        if !self.forwarder.listens() {
-            return self.quiet(call_id, arguments, answer).await;
-        }
-        let (events, mut received) = mpsc::unbounded_channel::<Value>();
-        let mut options =
-            shared.options.clone().signal(self.signal.clone()).on_event(move |event| {
-                // The receiver lives as long as the call; a late event is dropped.
-                let _ = events.send(event);
-            });
+        let mut options = shared.options.clone().signal(self.signal.clone());
         if let Some(answer) = answer {
             options = options.answer(answer);
         }
-        let invocation =
-            shared.registry.invoke(self.name, arguments).call_id(call_id.clone()).options(options);
-        let mut running = pin!(invocation.into_future());
+        let invocation = shared.registry.invoke(self.name, arguments).call_id(call_id.clone());
+        if !self.forwarder.listens() {
+            return invocation.options(options).await;
+        }
+        let (events, mut received) = mpsc::unbounded_channel::<Value>();
+        let options = options.on_event(move |event| {
+            // The receiver lives as long as the call; a late event is dropped.
+            let _ = events.send(event);
+        });
+        let mut running = pin!(invocation.options(options).into_future());
         let receipt = loop {
             tokio::select! {
                 biased;
@@ -150,16 +150,6 @@ impl<H: Extras> Call<'_, H> {
             self.forwarder.forward(event).await;
         }
         receipt
-    }
-
-    /// One round whose events could go nowhere: no channel, and no listener for the handler.
-    async fn quiet(&self, call_id: &CallId, arguments: Value, answer: Option<Answer>) -> Receipt {
-        let shared = &self.server.shared;
-        let mut options = shared.options.clone().signal(self.signal.clone());
-        if let Some(answer) = answer {
-            options = options.answer(answer);
-        }
-        shared.registry.invoke(self.name, arguments).call_id(call_id.clone()).options(options).await
     }
 }
 
