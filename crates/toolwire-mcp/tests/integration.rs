@@ -15,6 +15,7 @@ mod client_elicitation;
 mod client_input;
 mod client_tasks;
 mod client_transports;
+mod direct_calls;
 mod http_guard;
 mod http_sessions;
 mod interop;

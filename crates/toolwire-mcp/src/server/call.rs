@@ -61,7 +61,7 @@ pub(crate) async fn call_tool<H: Extras>(
         call_id: call_id(&ctx.id),
         signal: AbortSignal::from(ctx.ct.clone()),
         forwarder: Forwarder {
-            peer: &ctx.peer,
+            peer: Some(&ctx.peer),
             session: &server.session,
             progress_token: ctx.meta.get_progress_token(),
             logger: name,
@@ -81,6 +81,34 @@ pub(crate) async fn call_tool<H: Extras>(
     task_peer::scope(ctx.peer.clone(), call.run(arguments)).await
 }
 
+/// Runs a plain MCP 2026-07-28 `tools/call` that reached the server without rmcp's
+/// per-request service (see `direct`): the first round of a call of a tool that is never a
+/// task, whose request asks for no events. It runs as [`call_tool`] would run it: through
+/// the call limits and the pipeline, a pending result becoming an `InputRequiredResult`.
+#[cfg(feature = "http")]
+pub(crate) async fn call_plain<H: Extras>(
+    server: &McpServer<H>,
+    request: CallToolRequestParams,
+    id: &NumberOrString,
+    client: &impl mrtr::Client,
+) -> Result<CallToolResponse, ErrorData> {
+    let _permits = match limits::admit(&server.session.calls, &server.shared.limits) {
+        Ok(permits) => permits,
+        Err(why) => return Ok(error(why)),
+    };
+    let name = request.name.as_ref();
+    let arguments = request.arguments.map_or(Value::Null, Value::Object);
+    let call = Call {
+        server,
+        name,
+        call_id: call_id(id),
+        // The call is dropped, and its handler with it, if the client goes away.
+        signal: AbortSignal::never(),
+        forwarder: Forwarder::none(&server.session, name),
+    };
+    mrtr::run(&call, mrtr::Retry::FIRST, client, arguments).await
+}
+
 /// A call in progress, across its rounds of suspension.
 pub(super) struct Call<'a, H> {
     pub(super) server: &'a McpServer<H>,
@@ -98,7 +126,12 @@ impl<H: Extras> Call<'_, H> {
             let Some(request) = receipt.result.pending_request() else {
                 return Ok(content::call_result(&receipt.result).into());
             };
-            match elicit::ask(self.forwarder.peer, request).await {
+            // A session's call always has its client; without one there is nobody to ask.
+            let asked = match self.forwarder.peer {
+                Some(peer) => elicit::ask(peer, request).await,
+                None => None,
+            };
+            match asked {
                 Some(Ok(reply)) => answer = Some(reply),
                 Some(Err(why)) => return Ok(error(why)),
                 None => return Ok(content::call_result(&receipt.result).into()),

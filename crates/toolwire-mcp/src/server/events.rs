@@ -12,7 +12,9 @@ use super::session::{LEVELS, Session, rank};
 
 /// Where one call's events go.
 pub(crate) struct Forwarder<'a> {
-    pub(crate) peer: &'a Peer<RoleServer>,
+    /// The client, reached through rmcp's service; `None` for a call answered without it,
+    /// which sends no events.
+    pub(crate) peer: Option<&'a Peer<RoleServer>>,
     pub(crate) session: &'a Session,
     pub(crate) progress_token: Option<ProgressToken>,
     pub(crate) logger: &'a str,
@@ -22,13 +24,19 @@ pub(crate) struct Forwarder<'a> {
     pub(crate) floor: Option<u8>,
 }
 
-impl Forwarder<'_> {
+impl<'a> Forwarder<'a> {
     /// Whether any event of the call could be sent. On 2026-07-28 a request without a
     /// progress token and without a log level gets none, so its handler is told that nobody
     /// listens ([`ToolContext::has_event_listener`](toolwire::ToolContext::has_event_listener)).
     /// A session's level may change during a call, so a session's calls always listen.
     pub(crate) fn listens(&self) -> bool {
-        self.progress_token.is_some() || self.floor != Some(u8::MAX)
+        self.peer.is_some() && (self.progress_token.is_some() || self.floor != Some(u8::MAX))
+    }
+
+    /// The forwarder of a call that no client hears: it sends nothing.
+    #[cfg(feature = "http")]
+    pub(crate) fn none(session: &'a Session, logger: &'a str) -> Self {
+        Self { peer: None, session, progress_token: None, logger, floor: Some(u8::MAX) }
     }
 
     /// Sends `event`: a `{"type": "progress", ..}` event as progress when the request asked
@@ -42,7 +50,7 @@ impl Forwarder<'_> {
     }
 
     async fn progress(&self, event: &Value) {
-        let Some(token) = self.progress_token.clone() else { return };
+        let (Some(peer), Some(token)) = (self.peer, self.progress_token.clone()) else { return };
         let done = event.get("progress").and_then(Value::as_f64).unwrap_or(0.0);
         let mut param = ProgressNotificationParam::new(token, done);
         if let Some(total) = event.get("total").and_then(Value::as_f64) {
@@ -51,13 +59,14 @@ impl Forwarder<'_> {
         if let Some(message) = event.get("message").and_then(Value::as_str) {
             param = param.with_message(message);
         }
-        if let Err(error) = self.peer.notify_progress(param).await {
+        if let Err(error) = peer.notify_progress(param).await {
             tracing::debug!(%error, "a progress notification could not be sent");
         }
     }
 
     /// `{"level"?, "logger"?, "data"?}` or any other value, sent as a log message.
     async fn log(&self, mut event: Value) {
+        let Some(peer) = self.peer else { return };
         let level = event.get("level").and_then(Value::as_str).map_or(1, rank);
         let passes = self.floor.map_or_else(|| self.session.passes(level), |floor| level >= floor);
         if !passes {
@@ -69,7 +78,7 @@ impl Forwarder<'_> {
             None => event,
         };
         let param = LoggingMessageNotificationParam::new(level_of(level), data).with_logger(logger);
-        if let Err(error) = self.peer.notify_logging_message(param).await {
+        if let Err(error) = peer.notify_logging_message(param).await {
             tracing::debug!(%error, "a log notification could not be sent");
         }
     }

@@ -15,7 +15,6 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use toolwire::{Provider, Tool};
-use tracing::Instrument;
 
 use super::events::rank_of;
 use super::{Extras, McpServer, call, mrtr, tasks, trace};
@@ -97,23 +96,13 @@ impl<H: Extras> ServerHandler for McpServer<H> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let span = trace::call(request.name.as_ref());
-        if span.is_disabled() {
+        let version = || context.protocol_version().map(|version| version.as_str().to_owned());
+        let Some((span, version)) = trace::call_span(&request.name, version, &context.meta) else {
             return call::call_tool(self, request, context).await;
-        }
-        let started = std::time::Instant::now();
-        let version = context.protocol_version().map(|version| version.as_str().to_owned());
-        if let Some(version) = &version {
-            span.record("mcp.protocol.version", version.as_str());
-        }
-        crate::trace_context::continue_in(&span, &context.meta);
+        };
         let tool = request.name.clone();
-        let response = call::call_tool(self, request, context).instrument(span.clone()).await;
-        let error = trace::answered(&span, &response);
-        let _entered = span.enter();
-        let metric = "mcp.server.operation.duration";
-        crate::trace::call_duration(metric, &tool, error.as_deref(), version.as_deref(), started);
-        response
+        let call = call::call_tool(self, request, context);
+        trace::observed(span, &tool, version.as_deref(), call).await
     }
 
     async fn get_task(

@@ -9,6 +9,7 @@ use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::{TcpListener, ToSocketAddrs};
 use tower::Layer;
 
+use super::direct::Direct;
 use super::guard::{Guard, GuardLayer};
 use super::http_options::HttpOptions;
 use super::{Extras, McpServer};
@@ -25,13 +26,21 @@ pub fn router<H: Extras>(server: McpServer<H>, options: HttpOptions) -> Router {
         // Toolwire's guard checks Host and Origin, with clear errors, before rmcp sees a
         // request; rmcp's own checks would only repeat them.
         .disable_allowed_hosts();
-    let factory = move || Ok(server.session());
+    let sessions = server.clone();
+    let factory = move || Ok(sessions.session());
     let service =
         StreamableHttpService::new(factory, Arc::new(LocalSessionManager::default()), config);
     // The guard wraps rmcp's service itself, not the router's routes: a route is a boxed
     // service, and a layer over it would clone and box it again for every request.
-    let guarded = GuardLayer::new(Guard::new(&options)).layer(service);
-    Router::new().nest_service(&options.path, guarded)
+    let guard = GuardLayer::new(Guard::new(&options));
+    let router = Router::new();
+    if !options.json_response {
+        return router.nest_service(&options.path, guard.layer(service));
+    }
+    // A plain 2026-07-28 `tools/call` answered with JSON needs none of rmcp's per-request
+    // service: it is answered in front of it, behind the guard.
+    let direct = Direct::new(server, service, options.max_body_bytes);
+    router.nest_service(&options.path, guard.layer(direct))
 }
 
 /// Serves `server` over streamable HTTP at `addr`, path `/mcp`, with the default

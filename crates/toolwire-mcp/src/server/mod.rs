@@ -89,6 +89,8 @@
 
 mod call;
 mod content;
+#[cfg(feature = "http")]
+mod direct;
 mod elicit;
 mod events;
 mod extras;

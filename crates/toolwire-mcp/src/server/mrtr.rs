@@ -12,7 +12,8 @@
 use rmcp::ErrorData;
 use rmcp::RoleServer;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, InputRequiredResult, InputResponses, ProtocolVersion,
+    CallToolRequestParams, CallToolResponse, ClientCapabilities, InputRequiredResult,
+    InputResponses, ProtocolVersion,
 };
 use rmcp::service::RequestContext;
 use serde_json::Value;
@@ -30,6 +31,32 @@ pub(crate) fn is_stateless(ctx: &RequestContext<RoleServer>) -> bool {
         .is_some_and(|version| version.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
 }
 
+/// What a round needs to know of the client that sent it: its capabilities, read from the
+/// request, and its credential, which makes its identity (see [`principal`]).
+pub(crate) trait Client {
+    /// The capabilities the request declares; none when it declares nothing.
+    fn capabilities(&self) -> ClientCapabilities;
+
+    /// The request's `Authorization` header, when it came over HTTP with one.
+    fn credential(&self) -> Option<&[u8]>;
+}
+
+impl Client for RequestContext<RoleServer> {
+    fn capabilities(&self) -> ClientCapabilities {
+        self.client_capabilities().unwrap_or_default()
+    }
+
+    fn credential(&self) -> Option<&[u8]> {
+        #[cfg(feature = "http")]
+        {
+            let parts = self.extensions.get::<http::request::Parts>()?;
+            parts.headers.get(http::header::AUTHORIZATION).map(http::HeaderValue::as_bytes)
+        }
+        #[cfg(not(feature = "http"))]
+        None
+    }
+}
+
 /// What a retry carries over from the round before.
 pub(crate) struct Retry {
     state: Option<String>,
@@ -37,6 +64,10 @@ pub(crate) struct Retry {
 }
 
 impl Retry {
+    /// A first round: no state, no responses.
+    #[cfg(feature = "http")]
+    pub(crate) const FIRST: Self = Self { state: None, responses: None };
+
     /// Takes the retry's fields out of the request.
     pub(crate) fn take(request: &mut CallToolRequestParams) -> Self {
         Self { state: request.request_state.take(), responses: request.input_responses.take() }
@@ -47,7 +78,7 @@ impl Retry {
 pub(crate) async fn run<H: Extras>(
     call: &Call<'_, H>,
     retry: Retry,
-    ctx: &RequestContext<RoleServer>,
+    ctx: &impl Client,
     arguments: Value,
 ) -> Result<CallToolResponse, ErrorData> {
     let (call_id, answer) = begin(call, retry, ctx, &arguments).await?;
@@ -70,7 +101,7 @@ pub(crate) async fn run<H: Extras>(
 pub(crate) async fn begin<H: Extras>(
     call: &Call<'_, H>,
     retry: Retry,
-    ctx: &RequestContext<RoleServer>,
+    ctx: &impl Client,
     arguments: &Value,
 ) -> Result<(CallId, Option<Answer>), ErrorData> {
     match retry.state {
@@ -91,7 +122,7 @@ pub(crate) async fn begin<H: Extras>(
 /// round that ran under `call_id`, with its sealed state.
 pub(crate) fn input_required<H: Extras>(
     call: &Call<'_, H>,
-    ctx: &RequestContext<RoleServer>,
+    ctx: &impl Client,
     call_id: &CallId,
     request: &Request,
 ) -> Result<CallToolResponse, ErrorData> {
@@ -101,7 +132,7 @@ pub(crate) fn input_required<H: Extras>(
         return Err(ErrorData::internal_error("the pending request has no call digest", None));
     };
     let principal = principal(&shared.registry, ctx);
-    let capabilities = ctx.client_capabilities().unwrap_or_default();
+    let capabilities = ctx.capabilities();
     let asked = input::input_requests(request, &capabilities)?;
     let keys = asked.keys().cloned().collect();
     let passthrough = request.kind == input::INPUT_REQUESTS_KIND;
@@ -157,18 +188,8 @@ async fn resumed<H: Extras>(
 /// The client's identity, as far as the transport knows it: a keyed hash of the HTTP request's
 /// `Authorization` header. A state (or a task) made for one credential is refused with
 /// another.
-pub(crate) fn principal(registry: &Registry, ctx: &RequestContext<RoleServer>) -> Option<String> {
-    #[cfg(feature = "http")]
-    {
-        let parts = ctx.extensions.get::<http::request::Parts>()?;
-        let credential = parts.headers.get(http::header::AUTHORIZATION)?;
-        let key = registry.approval_key();
-        let tag = key.sign("toolwire-mcp/principal/v1", credential.as_bytes());
-        Some(super::request_state::hex(&tag[..16]))
-    }
-    #[cfg(not(feature = "http"))]
-    {
-        let _ = (registry, ctx);
-        None
-    }
+pub(crate) fn principal(registry: &Registry, ctx: &impl Client) -> Option<String> {
+    let credential = ctx.credential()?;
+    let tag = registry.approval_key().sign("toolwire-mcp/principal/v1", credential);
+    Some(super::request_state::hex(&tag[..16]))
 }

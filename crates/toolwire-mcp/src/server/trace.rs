@@ -4,9 +4,12 @@
 //! `tool_error` for an `isError` result. The invocation's `execute_tool` span is its child.
 
 use std::borrow::Cow;
+use std::future::Future;
+use std::time::Instant;
 
-use rmcp::model::CallToolResponse;
-use tracing::Span;
+use rmcp::ErrorData;
+use rmcp::model::{CallToolResponse, MetaObject};
+use tracing::{Instrument, Span};
 
 use crate::trace::Named;
 
@@ -30,7 +33,7 @@ pub(crate) fn call(tool: &str) -> Span {
 /// code for an error; gives that `error.type` back.
 pub(crate) fn answered(
     span: &Span,
-    response: &Result<CallToolResponse, rmcp::ErrorData>,
+    response: &Result<CallToolResponse, ErrorData>,
 ) -> Option<Cow<'static, str>> {
     let error: Cow<'static, str> = match response {
         Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => {
@@ -42,4 +45,42 @@ pub(crate) fn answered(
     span.record("error.type", &*error);
     span.record("otel.status_code", "ERROR");
     Some(error)
+}
+
+/// The span of a `tools/call` of `tool`, with the protocol version (read only when the span
+/// is on), continuing the trace context in the request's `meta`; `None` when the span is
+/// off.
+pub(crate) fn call_span(
+    tool: &str,
+    version: impl FnOnce() -> Option<String>,
+    meta: &MetaObject,
+) -> Option<(Span, Option<String>)> {
+    let span = call(tool);
+    if span.is_disabled() {
+        return None;
+    }
+    let version = version();
+    if let Some(version) = &version {
+        span.record("mcp.protocol.version", version.as_str());
+    }
+    crate::trace_context::continue_in(&span, meta);
+    Some((span, version))
+}
+
+/// Runs `call`, a `tools/call` of `tool` under protocol `version`, in `span` (from
+/// [`call_span`]), and records how it was answered; its duration goes to
+/// `mcp.server.operation.duration`.
+pub(crate) async fn observed(
+    span: Span,
+    tool: &str,
+    version: Option<&str>,
+    call: impl Future<Output = Result<CallToolResponse, ErrorData>>,
+) -> Result<CallToolResponse, ErrorData> {
+    let started = Instant::now();
+    let response = call.instrument(span.clone()).await;
+    let error = answered(&span, &response);
+    let _entered = span.enter();
+    let metric = "mcp.server.operation.duration";
+    crate::trace::call_duration(metric, tool, error.as_deref(), version, started);
+    response
 }

@@ -1,0 +1,230 @@
+//! A plain MCP 2026-07-28 `tools/call` answered with JSON is served in front of rmcp's
+//! per-request service. Whatever a client sends, it must get what rmcp's own path answers:
+//! the same server with JSON responses turned off serves every call through rmcp, and each
+//! request below is sent to both and the replies compared.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::{Value, json};
+use toolwire::{Registry, Tool, ToolResult};
+use toolwire_mcp::server::HttpOptions;
+
+use crate::common::{Reply, Send, send, serve};
+
+const V2026: &str = "2026-07-28";
+const MAX_BODY: usize = 16 * 1024;
+
+fn registry(deploys: &Arc<AtomicUsize>) -> Registry {
+    let echo = Tool::define("echo")
+        .execute_sync(|args: Value, _| ToolResult::ok(args, "echoed"))
+        .build()
+        .expect("valid");
+    let fails = Tool::define("fails")
+        .execute_sync(|_: Value, _| ToolResult::failure("the disk is full"))
+        .build()
+        .expect("valid");
+    let panics = Tool::define("panics")
+        .execute_sync(|_: Value, _| -> ToolResult { panic!("a bug in the handler") })
+        .build()
+        .expect("valid");
+    let strict = Tool::define("strict")
+        .parameters(json!({
+            "type": "object",
+            "properties": {"n": {"type": "integer"}},
+            "required": ["n"],
+            "additionalProperties": false
+        }))
+        .execute_sync(|args: Value, _| ToolResult::ok(args, "counted"))
+        .build()
+        .expect("valid");
+    let runs = Arc::clone(deploys);
+    let deploy = Tool::define("deploy")
+        .needs_approval(true)
+        .execute_sync(move |args: Value, _| {
+            runs.fetch_add(1, Ordering::SeqCst);
+            ToolResult::ok(args, "deployed")
+        })
+        .build()
+        .expect("valid");
+    Registry::builder()
+        .register(echo)
+        .register(fails)
+        .register(panics)
+        .register(strict)
+        .register(deploy)
+        .seal()
+        .expect("unique names")
+}
+
+/// The same registry served twice: answered in front of rmcp (JSON responses, the default)
+/// and through rmcp alone (event streams).
+struct Pair {
+    direct: std::net::SocketAddr,
+    through_rmcp: std::net::SocketAddr,
+    deploys: Arc<AtomicUsize>,
+}
+
+impl Pair {
+    async fn new() -> Self {
+        let deploys = Arc::new(AtomicUsize::new(0));
+        let options = HttpOptions::default().max_body_bytes(MAX_BODY);
+        let direct = serve(registry(&deploys), options.clone()).await;
+        let through_rmcp = serve(registry(&deploys), options.json_response(false)).await;
+        Self { direct, through_rmcp, deploys }
+    }
+
+    /// Sends `body` with `headers` to both servers; asserts that the replies agree (status
+    /// and JSON-RPC message, a `requestState` aside, which is sealed with a fresh nonce) and
+    /// returns the direct one.
+    async fn both(
+        &self,
+        headers: &[(&'static str, String)],
+        body: &[u8],
+        chunks: Option<usize>,
+    ) -> Reply {
+        let parts = || Send { headers: headers.to_vec(), chunks, ..Send::default() };
+        let direct = send(self.direct, parts(), body).await;
+        let through_rmcp = send(self.through_rmcp, parts(), body).await;
+        assert_eq!(direct.status, through_rmcp.status, "{direct:?}\n{through_rmcp:?}");
+        assert_eq!(
+            without_state(direct.json()),
+            without_state(through_rmcp.json()),
+            "{direct:?}\n{through_rmcp:?}"
+        );
+        direct
+    }
+
+    /// A plain `tools/call` of `tool` with `params` added, sent to both.
+    async fn call(&self, tool: &str, params: Value) -> Reply {
+        self.both(&headers(tool), &call_body(tool, params), None).await
+    }
+}
+
+fn headers(tool: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("MCP-Protocol-Version", V2026.to_owned()),
+        ("Mcp-Method", "tools/call".to_owned()),
+        ("Mcp-Name", tool.to_owned()),
+    ]
+}
+
+fn call_body(tool: &str, extra: Value) -> Vec<u8> {
+    let mut params = json!({
+        "name": tool,
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": V2026,
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+        }
+    });
+    if let (Some(params), Value::Object(extra)) = (params.as_object_mut(), extra) {
+        for (key, value) in extra {
+            match (key.as_str(), params.get_mut("_meta")) {
+                ("_meta", Some(meta)) => {
+                    if let (Some(meta), Value::Object(more)) = (meta.as_object_mut(), value) {
+                        meta.extend(more);
+                    }
+                }
+                _ => {
+                    params.insert(key, value);
+                }
+            }
+        }
+    }
+    json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": params})
+        .to_string()
+        .into_bytes()
+}
+
+fn without_state(mut reply: Value) -> Value {
+    if let Some(result) = reply.get_mut("result").and_then(Value::as_object_mut) {
+        result.remove("requestState");
+    }
+    reply
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_plain_call_gets_what_rmcp_would_answer_for_every_kind_of_result() {
+    let pair = Pair::new().await;
+    let ok = pair.call("echo", json!({"arguments": {"say": "hi"}})).await;
+    assert_eq!(ok.header("content-type"), Some("application/json"), "{ok:?}");
+    assert_eq!(ok.json()["result"]["structuredContent"], json!({"say": "hi"}), "{ok:?}");
+    assert_eq!(ok.json()["result"]["resultType"], "complete", "{ok:?}");
+    let failed = pair.call("fails", json!({})).await;
+    assert_eq!(failed.json()["result"]["isError"], true, "{failed:?}");
+    let panicked = pair.call("panics", json!({})).await;
+    assert_eq!(panicked.json()["result"]["isError"], true, "{panicked:?}");
+    let wrong_type = pair.call("strict", json!({"arguments": {"n": "three"}})).await;
+    assert_eq!(wrong_type.json()["result"]["isError"], true, "{wrong_type:?}");
+    let asked = pair.call("deploy", json!({"arguments": {"env": "prod"}})).await;
+    assert_eq!(asked.json()["result"]["resultType"], "input_required", "{asked:?}");
+    assert_eq!(pair.deploys.load(Ordering::SeqCst), 0, "nothing ran before the approval");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_state_issued_in_front_of_rmcp_completes_the_call_once() {
+    let pair = Pair::new().await;
+    let asked = send(
+        pair.direct,
+        Send { headers: headers("deploy"), ..Send::default() },
+        &call_body("deploy", json!({"arguments": {"env": "prod"}})),
+    )
+    .await;
+    let state = asked.json()["result"]["requestState"].as_str().expect("a state").to_owned();
+    let retry = json!({
+        "arguments": {"env": "prod"},
+        "requestState": state,
+        "inputResponses": {"approval": {"action": "accept", "content": {}}}
+    });
+    let body = call_body("deploy", retry);
+    let parts = || Send { headers: headers("deploy"), ..Send::default() };
+    let done = send(pair.direct, parts(), &body).await;
+    assert_eq!(done.json()["result"]["structuredContent"], json!({"env": "prod"}), "{done:?}");
+    let replayed = send(pair.direct, parts(), &body).await;
+    assert_eq!(replayed.json()["error"]["code"], -32602, "{replayed:?}");
+    assert_eq!(pair.deploys.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_that_are_not_plain_get_what_rmcp_answers() {
+    let pair = Pair::new().await;
+    // An unknown tool, and a header that names another tool than the body.
+    pair.call("nothing", json!({})).await;
+    let mut lying = headers("echo");
+    lying[2].1 = "deploy".to_owned();
+    let mismatch = pair.both(&lying, &call_body("echo", json!({})), None).await;
+    assert_eq!(mismatch.status, 400, "{mismatch:?}");
+    // No capabilities in `_meta`, a progress token, a log level, a retry without a state.
+    let bare = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
+        "name": "echo", "_meta": {"io.modelcontextprotocol/protocolVersion": V2026}
+    }});
+    let missing = pair.both(&headers("echo"), bare.to_string().as_bytes(), None).await;
+    assert_eq!(missing.status, 400, "{missing:?}");
+    pair.call("echo", json!({"_meta": {"progressToken": 5}})).await;
+    pair.call("echo", json!({"_meta": {"io.modelcontextprotocol/logLevel": "debug"}})).await;
+    pair.call("deploy", json!({"inputResponses": {"approval": {"action": "accept"}}})).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_huge_and_deeply_nested_bodies_get_what_rmcp_answers() {
+    let pair = Pair::new().await;
+    let malformed = pair.both(&headers("echo"), b"{\"jsonrpc\": \"2.0\", \"id\": 7,", None).await;
+    assert_eq!(malformed.json()["error"]["code"], -32700, "{malformed:?}");
+    let not_rpc =
+        pair.both(&headers("echo"), b"{\"id\": 7, \"method\": \"tools/call\"}", None).await;
+    assert_eq!(not_rpc.json()["error"]["code"], -32600, "{not_rpc:?}");
+    let wrong_params =
+        br#"{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": 5}}"#;
+    pair.both(&headers("echo"), wrong_params, None).await;
+    // Deeper than any JSON parser here reads (serde_json stops at 128 levels).
+    let deep = format!("{}{}", "[".repeat(5_000), "]".repeat(5_000));
+    let body = String::from_utf8(call_body("echo", json!({"arguments": {"deep": 0}})))
+        .expect("utf-8")
+        .replace("\"deep\":0", &format!("\"deep\":{deep}"));
+    assert!(body.contains("[[[["), "{body:.80}");
+    pair.both(&headers("echo"), body.as_bytes(), None).await;
+    // Past the limit, with no length declared: the server learns it only by reading.
+    let huge = call_body("echo", json!({"arguments": {"pad": "x".repeat(2 * MAX_BODY)}}));
+    let refused = pair.both(&headers("echo"), &huge, Some(4096)).await;
+    assert_eq!(refused.status, 413, "{refused:?}");
+}
