@@ -228,3 +228,98 @@ async fn malformed_huge_and_deeply_nested_bodies_get_what_rmcp_answers() {
     let refused = pair.both(&headers("echo"), &huge, Some(4096)).await;
     assert_eq!(refused.status, 413, "{refused:?}");
 }
+
+/// Starts a plain call of `hang` (see `common::registry`) on a connection of its own, and
+/// returns that connection once the handler runs.
+async fn hanging_call(
+    addr: std::net::SocketAddr,
+    probe: &crate::common::Probe,
+) -> tokio::net::TcpStream {
+    use tokio::io::AsyncWriteExt;
+    let before = probe.started.load(Ordering::SeqCst);
+    let body = call_body("hang", json!({"arguments": {}}));
+    let mut head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (name, value) in headers("hang") {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connects");
+    stream.write_all(head.as_bytes()).await.expect("writes");
+    stream.write_all(&body).await.expect("writes");
+    let started = eventually(|| probe.started.load(Ordering::SeqCst) > before).await;
+    assert!(started, "the call started");
+    stream
+}
+
+/// Waits until `done` holds, for at most two seconds.
+async fn eventually(done: impl Fn() -> bool) -> bool {
+    for _ in 0..200 {
+        if done() {
+            return true;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    done()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_plain_call_whose_client_goes_away_has_its_handler_dropped() {
+    let probe = Arc::new(crate::common::Probe::default());
+    let addr = serve(crate::common::registry(&probe), HttpOptions::default()).await;
+    let stream = hanging_call(addr, &probe).await;
+    drop(stream);
+    let dropped = eventually(|| probe.dropped.load(Ordering::SeqCst) == 1).await;
+    assert!(dropped, "the handler was dropped");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_plain_call_past_the_server_s_call_limit_is_refused_not_queued() {
+    let probe = Arc::new(crate::common::Probe::default());
+    let limits = toolwire_mcp::server::CallLimits { per_session: 64, total: 1 };
+    let server =
+        toolwire_mcp::server::McpServer::new(crate::common::registry(&probe)).call_limits(limits);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+    let addr = listener.local_addr().expect("bound");
+    tokio::spawn(toolwire_mcp::server::serve_on(listener, server, HttpOptions::default()));
+    let hanging = hanging_call(addr, &probe).await;
+    let parts = Send { headers: headers("echo"), ..Send::default() };
+    let refused = send(addr, parts, &call_body("echo", json!({"arguments": {}}))).await;
+    let result = &refused.json()["result"];
+    assert_eq!(result["isError"], true, "{refused:?}");
+    let text = result["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.starts_with("too many calls running on this server"), "{refused:?}");
+    // The place comes back when the hanging call's client goes away.
+    drop(hanging);
+    assert!(eventually(|| probe.dropped.load(Ordering::SeqCst) == 1).await);
+    let parts = Send { headers: headers("echo"), ..Send::default() };
+    let served = send(addr, parts, &call_body("echo", json!({"arguments": {"n": 1}}))).await;
+    assert_eq!(served.json()["result"]["structuredContent"], json!({"n": 1}), "{served:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_plain_call_without_the_token_or_from_a_foreign_host_never_runs() {
+    let deploys = Arc::new(AtomicUsize::new(0));
+    let options = HttpOptions::default().bearer_token("s3cret");
+    let addr = serve(registry(&deploys), options).await;
+    let body = call_body("echo", json!({"arguments": {"say": "hi"}}));
+    let no_token = send(addr, Send { headers: headers("echo"), ..Send::default() }, &body).await;
+    assert_eq!(no_token.status, 401, "{no_token:?}");
+    let mut wrong = headers("echo");
+    wrong.push(("Authorization", "Bearer s3creT".to_owned()));
+    let wrong_token = send(addr, Send { headers: wrong, ..Send::default() }, &body).await;
+    assert_eq!(wrong_token.status, 401, "{wrong_token:?}");
+    let mut right = headers("echo");
+    right.push(("Authorization", "Bearer s3cret".to_owned()));
+    let rebinding =
+        Send { host: Some("evil.example:80"), headers: right.clone(), ..Send::default() };
+    let foreign = send(addr, rebinding, &body).await;
+    assert_eq!(foreign.status, 403, "{foreign:?}");
+    for refused in [&no_token, &wrong_token, &foreign] {
+        assert!(!refused.body.contains("hi"), "no result leaked: {refused:?}");
+    }
+    let served = send(addr, Send { headers: right, ..Send::default() }, &body).await;
+    assert_eq!(served.json()["result"]["structuredContent"], json!({"say": "hi"}), "{served:?}");
+}
