@@ -35,6 +35,10 @@ pub struct HttpOptions {
     /// request when [`stateless`](Self::stateless)) whose call sends nothing before its
     /// result is answered as plain `application/json` rather than as an SSE stream. A call
     /// that sends progress or log messages first still streams. Default: `true`.
+    ///
+    /// With it, a plain MCP 2026-07-28 `tools/call` (a first round, not a task, asking for
+    /// no progress and no log messages) is answered without rmcp's per-request service:
+    /// the same checks and the same reply, without a task and a transport made for it.
     pub json_response: bool,
 }
 
