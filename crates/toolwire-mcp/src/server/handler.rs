@@ -96,16 +96,12 @@ impl<H: Extras> ServerHandler for McpServer<H> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        // The call's future is several KiB, and rmcp moves the future of this method more than
-        // once before it runs (into its per-request task, boxed); boxed here, it is moved
-        // once. That saves about 15 % of the instructions of a session's call
-        // (`scripts/http-instructions.sh`).
         let version = || context.protocol_version().map(|version| version.as_str().to_owned());
         let Some((span, version)) = trace::call_span(&request.name, version, &context.meta) else {
-            return Box::pin(call::call_tool(self, request, context)).await;
+            return call::call_tool(self, request, context).await;
         };
         let tool = request.name.clone();
-        let call = Box::pin(call::call_tool(self, request, context));
+        let call = call::call_tool(self, request, context);
         trace::observed(span, &tool, version.as_deref(), call).await
     }
 
