@@ -6,7 +6,8 @@
 #
 # Callgrind counts each byte that `rep movsb` copies as an instruction, and glibc's memcpy
 # copies large blocks that way, so a large move weighs far more in the count than in time: the
-# last column leaves memcpy and memmove out.
+# last column leaves memcpy and memmove out. Confirm a change in time as well: boxing a large
+# future cut the count by 15 % and ran no faster.
 #
 # Usage: scripts/http-instructions.sh   (needs valgrind: apt-get install valgrind)
 set -euo pipefail

@@ -1,6 +1,9 @@
 //! `N` calls of one kind through one server's HTTP router, in process, to be counted by
 //! callgrind: instructions per call do not swing with the machine's load, as time does on a
-//! shared machine, so they tell a change of a few percent apart.
+//! shared machine, so they show where a few percent went. They are a guide, not a verdict:
+//! callgrind counts every byte that `rep movsb` copies as an instruction, and a change that
+//! trades copies for an allocation can count far fewer instructions and run no faster. Time
+//! such a change too (`/usr/bin/time` of this binary with many calls, runs interleaved).
 //!
 //! `scripts/http-instructions.sh` runs it under `valgrind --tool=callgrind` for each server
 //! and revision, twice (200 and 1,200 calls), and prints the instructions of one call: the
