@@ -18,7 +18,10 @@
 //!   dropped, and no response is sent.
 //! - Both protocol revisions are served. A 2025-11-25 client opens a session with
 //!   `initialize`; a 2026-07-28 client sends each request on its own (`server/discover`,
-//!   `_meta` on every request), and every result carries `resultType`.
+//!   `_meta` on every request), and every result carries `resultType`. Over HTTP with
+//!   `HttpOptions::json_response` (the default), a plain 2026-07-28 `tools/call` (a first
+//!   round, not a task, asking for no progress and no log messages) is answered in front of
+//!   rmcp's per-request service, with the same checks and the same reply.
 //! - A pending result (a handler's [`Request`](toolwire::Request), or an approval a policy
 //!   asked for) is put to the client:
 //!   - on 2025-11-25, as `elicitation/create` when the client declared elicitation, and the
