@@ -38,15 +38,10 @@ pub(crate) async fn call_tool<H: Extras>(
     // Only a tool that may be a task needs the client's capabilities read (a copy).
     let follows_tasks =
         || stateless && ctx.client_capabilities().is_some_and(|caps| caps.supports_tasks());
-    let as_task = match tool.task_support() {
-        TaskSupport::Forbidden => false,
-        TaskSupport::Required if !follows_tasks() => {
-            return Err(ErrorData::missing_required_client_capability(
-                ClientCapabilities::builder().enable_tasks().build(),
-            ));
-        }
-        TaskSupport::Required => true,
-        _ => follows_tasks(),
+    let Some(as_task) = runs_as_task(tool.task_support(), follows_tasks) else {
+        return Err(ErrorData::missing_required_client_capability(
+            ClientCapabilities::builder().enable_tasks().build(),
+        ));
     };
     let permits = match limits::admit(&server.session.calls, &shared.limits) {
         Ok(permits) => permits,
@@ -79,6 +74,16 @@ pub(crate) async fn call_tool<H: Extras>(
     }
     // The handler runs on this task, so it reaches the client through `peer()`.
     task_peer::scope(ctx.peer.clone(), call.run(arguments)).await
+}
+
+/// Whether a call of a tool with `support` runs as a task, for a client that `follows` the
+/// tasks extension; `None` when the tool requires a task and the client does not follow them.
+pub(crate) fn runs_as_task(support: TaskSupport, follows: impl FnOnce() -> bool) -> Option<bool> {
+    match support {
+        TaskSupport::Forbidden => Some(false),
+        TaskSupport::Required => follows().then_some(true),
+        _ => Some(follows()),
+    }
 }
 
 /// Runs a plain MCP 2026-07-28 `tools/call` that reached the server without rmcp's

@@ -36,7 +36,6 @@ use rmcp::model::{
     CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, ErrorCode, GetMeta, JsonRpcRequest,
     RequestId, RequestMetaObject, ServerJsonRpcMessage, ServerResult,
 };
-use toolwire::TaskSupport;
 use tower::Service;
 
 use super::mrtr::Client;
@@ -233,12 +232,9 @@ fn plain_call<H>(server: &McpServer<H>, headers: &HeaderMap, body: &[u8]) -> Opt
     // The capabilities are required of a 2026-07-28 request; rmcp words their absence.
     let capabilities = meta.client_capabilities()?;
     let tool = server.shared.registry.get(&params.name)?;
-    let as_task = match tool.task_support() {
-        TaskSupport::Forbidden => false,
-        TaskSupport::Required => true,
-        _ => capabilities.supports_tasks(),
-    };
-    (!as_task).then_some(Plain { id, params, meta })
+    // A tool that must be a task goes to rmcp either way: as a task, or refused.
+    let as_task = call::runs_as_task(tool.task_support(), || capabilities.supports_tasks());
+    (as_task == Some(false)).then_some(Plain { id, params, meta })
 }
 
 impl Plain {
