@@ -7,8 +7,8 @@
 //!
 //! Each part is a Cargo feature, as in rmcp; all are on by default.
 //!
-//! - `server`: [`server`], a registry served to MCP clients;
-//! - `client`: [`client`], the tools of MCP servers imported as toolwire tools;
+//! - `server`: the `server` module, a registry served to MCP clients;
+//! - `client`: the `client` module, the tools of MCP servers imported as toolwire tools;
 //! - `stdio`: standard input and output (`serve_stdio`; servers run as child processes);
 //! - `http`: streamable HTTP (`serve_http` and `router`, with axum; HTTP servers for the
 //!   client, with reqwest);
