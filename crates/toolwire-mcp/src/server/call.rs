@@ -64,13 +64,13 @@ pub(crate) async fn call_tool<H: Extras>(
         },
     };
     if as_task {
-        return tasks::start(&call, retry, &ctx, arguments, permits).await;
+        return Box::pin(tasks::start(&call, retry, &ctx, arguments, permits)).await;
     }
     let _permits = permits;
     if stateless {
         // No session and no requests to the client: one round per `tools/call`, each
         // retry carrying the sealed state of the last.
-        return mrtr::run(&call, retry, &ctx, arguments).await;
+        return Box::pin(mrtr::run(&call, retry, &ctx, arguments)).await;
     }
     // The handler runs on this task, so it reaches the client through `peer()`.
     task_peer::scope(ctx.peer.clone(), call.run(arguments)).await
@@ -133,7 +133,7 @@ impl<H: Extras> Call<'_, H> {
             };
             // A session's call always has its client; without one there is nobody to ask.
             let asked = match self.forwarder.peer {
-                Some(peer) => elicit::ask(peer, request).await,
+                Some(peer) => Box::pin(elicit::ask(peer, request)).await,
                 None => None,
             };
             match asked {
@@ -180,12 +180,12 @@ impl<H: Extras> Call<'_, H> {
             tokio::select! {
                 biased;
                 receipt = &mut running => break receipt,
-                Some(event) = received.recv() => self.forwarder.forward(event).await,
+                Some(event) = received.recv() => Box::pin(self.forwarder.forward(event)).await,
             }
         };
         // Events emitted just before the result still go out before it.
         while let Ok(event) = received.try_recv() {
-            self.forwarder.forward(event).await;
+            Box::pin(self.forwarder.forward(event)).await;
         }
         receipt
     }

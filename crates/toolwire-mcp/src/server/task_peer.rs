@@ -35,7 +35,8 @@ pub fn peer() -> Option<Peer<RoleServer>> {
     PEER.try_with(Peer::clone).ok()
 }
 
-/// Runs `call` with `peer` as the task's [`peer`].
-pub(crate) async fn scope<F: Future>(peer: Peer<RoleServer>, call: F) -> F::Output {
-    PEER.scope(peer, call).await
+/// Runs `call` with `peer` as the task's [`peer`]. A plain function, not an `async fn`: that
+/// would keep `call` twice in its state, once as its argument and once in the scope.
+pub(crate) fn scope<F: Future>(peer: Peer<RoleServer>, call: F) -> impl Future<Output = F::Output> {
+    PEER.scope(peer, call)
 }
