@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use toolwire::{Registry, Tool, ToolResult};
 use toolwire_mcp::server::HttpOptions;
 
-use crate::common::{Reply, Send, send, serve};
+use crate::common::{self, Reply, Send, send, serve};
 
 const V2026: &str = "2026-07-28";
 const MAX_BODY: usize = 16 * 1024;
@@ -38,15 +38,7 @@ fn registry(deploys: &Arc<AtomicUsize>) -> Registry {
         .execute_sync(|args: Value, _| ToolResult::ok(args, "counted"))
         .build()
         .expect("valid");
-    let runs = Arc::clone(deploys);
-    let deploy = Tool::define("deploy")
-        .needs_approval(true)
-        .execute_sync(move |args: Value, _| {
-            runs.fetch_add(1, Ordering::SeqCst);
-            ToolResult::ok(args, "deployed")
-        })
-        .build()
-        .expect("valid");
+    let deploy = common::counted_deploy(deploys);
     Registry::builder()
         .register(echo)
         .register(fails)

@@ -47,12 +47,10 @@ pub(crate) fn registry(probe: &Arc<Probe>) -> Registry {
     Registry::builder().register(hang).register(echo).seal().expect("unique")
 }
 
-/// Serves one tool, `deploy`, that needs approval, over HTTP on a free port; returns its
-/// endpoint's URL and how many times the handler ran.
-pub(crate) async fn approving_server() -> (String, Arc<AtomicUsize>) {
-    let runs = Arc::new(AtomicUsize::new(0));
-    let counted = Arc::clone(&runs);
-    let deploy = Tool::define("deploy")
+/// `deploy`, a tool that needs approval and counts its runs in `runs`.
+pub(crate) fn counted_deploy(runs: &Arc<AtomicUsize>) -> Tool {
+    let counted = Arc::clone(runs);
+    Tool::define("deploy")
         .description("Deploy")
         .needs_approval(true)
         .execute_sync(move |args: Value, _| {
@@ -60,8 +58,14 @@ pub(crate) async fn approving_server() -> (String, Arc<AtomicUsize>) {
             ToolResult::ok(args, "deployed")
         })
         .build()
-        .expect("valid");
-    let registry = Registry::builder().register(deploy).seal().expect("unique");
+        .expect("valid")
+}
+
+/// Serves one tool, `deploy`, that needs approval, over HTTP on a free port; returns its
+/// endpoint's URL and how many times the handler ran.
+pub(crate) async fn approving_server() -> (String, Arc<AtomicUsize>) {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let registry = Registry::builder().register(counted_deploy(&runs)).seal().expect("unique");
     let addr = serve(registry, HttpOptions::default()).await;
     (format!("http://{addr}/mcp"), runs)
 }
