@@ -8,8 +8,16 @@ use tower::Service;
 
 use super::servers;
 
+/// A POST to the endpoint with the headers every request of the benchmark's client has.
+fn post() -> http::request::Builder {
+    Request::post("/mcp")
+        .header("host", "localhost")
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json")
+}
+
 /// The 2026-07-28 request of a call of the benchmark's tool, as a client sends it.
-pub(crate) fn call() -> Request<Body> {
+fn call() -> Request<Body> {
     let body = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
         "name": "test_simple_text", "arguments": {},
         "_meta": {
@@ -17,10 +25,7 @@ pub(crate) fn call() -> Request<Body> {
             "io.modelcontextprotocol/clientCapabilities": {}
         }
     }});
-    Request::post("/mcp")
-        .header("host", "localhost")
-        .header("accept", "application/json, text/event-stream")
-        .header("content-type", "application/json")
+    post()
         .header("mcp-protocol-version", "2026-07-28")
         .header("mcp-method", "tools/call")
         .header("mcp-name", "test_simple_text")
@@ -29,11 +34,8 @@ pub(crate) fn call() -> Request<Body> {
 }
 
 /// A 2025-11-25 request with `body` in the session `session`, as a client sends it.
-pub(crate) fn in_session(session: &str, body: &serde_json::Value) -> Request<Body> {
-    Request::post("/mcp")
-        .header("host", "localhost")
-        .header("accept", "application/json, text/event-stream")
-        .header("content-type", "application/json")
+fn in_session(session: &str, body: &serde_json::Value) -> Request<Body> {
+    post()
         .header("mcp-protocol-version", "2025-11-25")
         .header("mcp-session-id", session)
         .body(Body::from(body.to_string()))
@@ -47,12 +49,7 @@ pub(crate) async fn open_session(router: &axum::Router) -> String {
         "protocolVersion": "2025-11-25", "capabilities": {},
         "clientInfo": {"name": "bench", "version": "1"}
     }});
-    let request = Request::post("/mcp")
-        .header("host", "localhost")
-        .header("accept", "application/json, text/event-stream")
-        .header("content-type", "application/json")
-        .body(Body::from(init.to_string()))
-        .expect("a request");
+    let request = post().body(Body::from(init.to_string())).expect("a request");
     let reply = router.clone().call(request).await.expect("axum answers");
     let session = reply.headers().get("mcp-session-id").expect("a session id");
     let session = session.to_str().expect("ASCII").to_owned();
@@ -81,7 +78,7 @@ pub(crate) async fn once(router: &axum::Router) -> usize {
 }
 
 /// Reads the whole of a successful reply, which must hold the tool's text.
-pub(crate) async fn read(reply: http::Response<Body>) -> usize {
+async fn read(reply: http::Response<Body>) -> usize {
     assert!(reply.status().is_success(), "{reply:?}");
     let body = axum::body::to_bytes(reply.into_body(), usize::MAX).await.expect("a body");
     assert!(body.windows(servers::TEXT.len()).any(|w| w == servers::TEXT.as_bytes()));
