@@ -97,7 +97,7 @@ async fn run(cli: Cli) -> Result<Exit, CliError> {
         Command::Serve(args) => commands::serve::run(places, args).await,
         Command::Call(args) => commands::call::run(places, args).await,
         Command::Schema(args) => commands::schema::run(manifest, args.provider).await,
-        Command::Check => commands::check::run(manifest).await,
+        Command::Check => commands::check::run(manifest, journal).await,
         Command::Mcp(McpCommand::Import { config, json }) => {
             import::list_tools(&config, json).await
         }

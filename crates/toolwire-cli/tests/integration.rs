@@ -24,6 +24,7 @@ mod bad_input;
 mod call;
 mod commands;
 mod crash;
+mod escape;
 mod help;
 mod journaled;
 mod manifest_errors;

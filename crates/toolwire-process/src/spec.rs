@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::argv::OptionValues;
-use crate::launcher::Launcher;
+use crate::launcher::protocol::Launcher;
 use crate::sandbox::Sandbox;
 use crate::template::Template;
 

@@ -17,6 +17,19 @@ impl std::fmt::Display for TemplateError {
 
 impl std::error::Error for TemplateError {}
 
+/// The template as it is written, with `{{` and `}}` for literal braces.
+impl std::fmt::Display for Template {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for part in &self.parts {
+            match part {
+                Part::Text(text) => f.write_str(&text.replace('{', "{{").replace('}', "}}"))?,
+                Part::Placeholder(name) => write!(f, "{{{name}}}")?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// One parsed template.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Template {
@@ -96,6 +109,15 @@ impl Template {
         match self.parts.as_slice() {
             [] => Some(""),
             [Part::Text(text)] => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The placeholder a template is made of alone, such as `{code}`; `None` when it has text
+    /// or more than one.
+    pub fn lone_placeholder(&self) -> Option<&str> {
+        match self.parts.as_slice() {
+            [Part::Placeholder(name)] => Some(name),
             _ => None,
         }
     }

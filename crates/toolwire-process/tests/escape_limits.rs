@@ -9,32 +9,50 @@ use std::time::{Duration, Instant};
 use crate::common::{PYTHON, folder, run, sandbox, text};
 use toolwire_process::sandbox::User;
 
-/// The live pids listed in `file` (zombies and the gone left out).
-fn alive(file: &Path) -> Vec<u32> {
-    let pids = std::fs::read_to_string(file).unwrap_or_default();
-    pids.lines()
-        .filter_map(|line| line.trim().parse().ok())
+/// The live processes (zombies left out) whose command line contains `marker`, as the host
+/// sees them: a sandboxed program sees only its own PID namespace, whose numbers mean nothing
+/// here.
+fn alive(marker: &str) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    entries
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
         .filter(|pid| {
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
             let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-            !status.is_empty() && !status.contains("State:\tZ")
+            String::from_utf8_lossy(&cmdline).replace('\0', " ").contains(marker)
+                && !status.is_empty()
+                && !status.contains("State:\tZ")
         })
         .collect()
+}
+
+/// A `sleep` duration no other process uses: its command line marks this test's processes.
+fn unique_sleep(seconds: u32) -> String {
+    format!("{seconds}.{}{:04}", std::process::id(), fastrand_like())
+}
+
+/// A number that differs between calls in one process.
+fn fastrand_like() -> u32 {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 #[test]
 fn a_fork_bomb_ends_at_the_process_limit() {
     let work = folder();
     // Bounded for the shared machine: every child sleeps 5 s, and there are at most 200.
-    let script = "for i in $(seq 200); do sleep 5 & echo $! >> pids; done; wait";
+    let sleep = unique_sleep(5);
+    let script = format!("for i in $(seq 200); do sleep {sleep} & echo $! >> pids; done; wait");
     let policy = sandbox(|policy| policy.limits.processes = Some(32));
     let started = Instant::now();
-    let result = run(policy, work.path(), &["sh", "-c", script]);
+    let result = run(policy, work.path(), &["sh", "-c", &script]);
     assert!(!result.is_success(), "the bomb ran to its end: {}", text(&result));
     assert!(text(&result).to_lowercase().contains("fork"), "{}", text(&result));
     let pids = std::fs::read_to_string(work.path().join("pids")).unwrap_or_default();
     assert!(pids.lines().count() < 32, "{} processes started", pids.lines().count());
     assert!(started.elapsed() < Duration::from_secs(4), "the bomb was not stopped at once");
-    assert!(alive(&work.path().join("pids")).is_empty(), "the bomb's children outlived the call");
+    assert!(alive(&sleep).is_empty(), "the bomb's children outlived the call");
     let usable = std::process::Command::new("true").status();
     assert!(usable.is_ok_and(|status| status.success()), "the machine cannot start a process");
 }
@@ -104,15 +122,18 @@ fn a_setuid_binary_gains_no_privileges() {
 #[test]
 fn a_grandchild_that_leaves_the_process_group_dies_with_the_call() {
     let work = folder();
-    let script = "setsid sleep 60 & echo $! > pids; (setsid sleep 61 &); sleep 0.2; pgrep -f 'sleep 61' >> pids";
-    let result = run(sandbox(|_| {}), work.path(), &["sh", "-c", script]);
+    let sleep = unique_sleep(60);
+    let script = format!(
+        "setsid sleep {sleep} & echo $! > pids; (setsid sleep {sleep} &); sleep 0.2; pgrep -f 'sleep {sleep}' >> pids"
+    );
+    let result = run(sandbox(|_| {}), work.path(), &["sh", "-c", &script]);
     assert!(result.is_success(), "{}", text(&result));
     let pids = work.path().join("pids");
     let deadline = Instant::now() + Duration::from_secs(5);
-    while !alive(&pids).is_empty() && Instant::now() < deadline {
+    while !alive(&sleep).is_empty() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
     }
-    let left = alive(&pids);
+    let left = alive(&sleep);
     for pid in &left {
         let _ = std::process::Command::new("kill").args(["-9", &pid.to_string()]).status();
     }

@@ -85,11 +85,15 @@ fn is_postgres_url(text: &str) -> bool {
 ///
 /// When the platform has no home folder to put it in.
 pub(crate) fn default_path() -> Result<PathBuf, CliError> {
-    directories::ProjectDirs::from("", "", "toolwire")
-        .map(|dirs| dirs.data_dir().join("journal.sqlite"))
-        .ok_or_else(|| {
-            CliError::usage("no home folder to keep the journal in: pass --journal PATH")
-        })
+    data_folder().map(|folder| folder.join("journal.sqlite")).ok_or_else(|| {
+        CliError::usage("no home folder to keep the journal in: pass --journal PATH")
+    })
+}
+
+/// The platform's data folder of toolwire, where the default journal lives, such as
+/// `~/.local/share/toolwire` on Linux; `None` without a home folder.
+pub(crate) fn data_folder() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "toolwire").map(|dirs| dirs.data_dir().to_owned())
 }
 
 /// A journal failure, as the program's error.

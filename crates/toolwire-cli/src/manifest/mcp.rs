@@ -148,7 +148,15 @@ impl Checker<'_> {
                 let message = format!("mcp server {name:?} is both in the manifest and here");
                 return Err(self.error(config.span(), message));
             }
-            servers.push(ServerDef::plain(name, spec.clone()));
+            let mut spec = spec.clone();
+            // The editors' format has no `cwd`: a server runs in the folder of its mcp.json,
+            // wherever toolwire was started.
+            if let ServerSpec::Stdio(stdio) = &mut spec
+                && stdio.cwd.is_none()
+            {
+                stdio.cwd = path.parent().map(std::path::Path::to_path_buf);
+            }
+            servers.push(ServerDef::plain(name, spec));
         }
         Ok(servers)
     }

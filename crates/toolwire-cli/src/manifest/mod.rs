@@ -14,6 +14,7 @@
 //! error names the file, the line and the column.
 
 mod diagnostic;
+mod guard;
 mod mcp;
 mod sandbox;
 mod spec;
@@ -26,6 +27,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 pub(crate) use diagnostic::ManifestError;
+pub(crate) use guard::Guarded;
 pub(crate) use mcp::{Questions, ServerDef};
 pub(crate) use spec::HeaderSpec;
 pub(crate) use toolwire_process::CommandSpec as CommandDef;
@@ -38,6 +40,8 @@ pub(crate) struct Manifest {
     pub(crate) tools: Vec<ToolDef>,
     /// The MCP servers whose tools are imported, by name.
     pub(crate) servers: Vec<ServerDef>,
+    /// The `mcp.json` whose servers are imported too, if any.
+    pub(crate) mcp_config: Option<std::path::PathBuf>,
     /// The file's path, as shown in errors.
     path: String,
     /// The file's text, for errors found after reading.
@@ -110,8 +114,12 @@ impl Manifest {
         let source = std::fs::read_to_string(path).map_err(|error| {
             ManifestError::whole(format!("cannot read manifest {shown}: {error}"))
         })?;
+        // Absolute, so that the tools' folders mean the same wherever a launcher runs.
         let folder = path.parent().unwrap_or(Path::new("."));
-        Self::parse(&shown, &source, folder)
+        let folder = std::env::current_dir()
+            .map(|here| here.join(folder))
+            .unwrap_or_else(|_| folder.to_owned());
+        Self::parse(&shown, &source, &folder)
     }
 
     /// Checks the manifest `source`, read from `path`, whose folder is `folder`.
@@ -122,8 +130,9 @@ impl Manifest {
         })?;
         let checker = validate::Checker { path, source, folder };
         let tools = checker.tools(spec.tool)?;
+        let mcp_config = spec.mcp_config.as_ref().map(|config| folder.join(config.get_ref()));
         let servers = checker.servers(spec.mcp_servers, spec.mcp_config)?;
-        Ok(Self { tools, servers, path: path.to_owned(), source: source.to_owned() })
+        Ok(Self { tools, servers, mcp_config, path: path.to_owned(), source: source.to_owned() })
     }
 
     /// An error at `span` of this manifest.

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use toml::Spanned;
-use toolwire_process::sandbox::{Network, Policy, Sandbox, User};
+use toolwire_process::sandbox::{Layer, Network, ParseLayerError, Policy, Sandbox, User};
 
 use super::ManifestError;
 use super::spec::{SandboxSpec, SandboxTable, Size};
@@ -46,7 +46,21 @@ impl Checker<'_> {
         limits.file_size = self.size(table.file_size)?.or(limits.file_size);
         limits.open_files = table.open_files.or(limits.open_files);
         policy.user = table.user.map(|user| User { uid: user.uid, gid: user.gid });
+        policy.accept_missing = self.layers(table.accept_missing)?;
         Ok(policy)
+    }
+
+    /// `accept_missing`: names of layers.
+    fn layers(&self, names: Vec<Spanned<String>>) -> Result<Vec<Layer>, ManifestError> {
+        names
+            .into_iter()
+            .map(|name| {
+                let span = name.span();
+                name.into_inner()
+                    .parse()
+                    .map_err(|error: ParseLayerError| self.error(span, error.to_string()))
+            })
+            .collect()
     }
 
     fn paths(&self, paths: Vec<String>) -> Vec<PathBuf> {

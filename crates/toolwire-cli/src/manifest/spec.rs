@@ -81,13 +81,41 @@ pub(crate) struct CommandSpec {
 }
 
 /// `sandbox`: the word `"none"`, or a `[tool.command.sandbox]` table.
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
+///
+/// Read by hand rather than as an untagged enum, which buffers its input: the spans of the
+/// table's fields would be lost, and any error in the table would read "data did not match
+/// any variant", naming no key.
+#[derive(Debug)]
 pub(crate) enum SandboxSpec {
     /// `"none"` (any other word is an error).
     Word(String),
     /// The rules.
     Table(Box<SandboxTable>),
+}
+
+impl<'de> Deserialize<'de> for SandboxSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(SandboxVisitor)
+    }
+}
+
+struct SandboxVisitor;
+
+impl<'de> serde::de::Visitor<'de> for SandboxVisitor {
+    type Value = SandboxSpec;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("\"none\", or a table of sandbox settings such as { write = [\"out\"] }")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, word: &str) -> Result<Self::Value, E> {
+        Ok(SandboxSpec::Word(word.to_owned()))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        let table = SandboxTable::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+        Ok(SandboxSpec::Table(Box::new(table)))
+    }
 }
 
 /// `[tool.command.sandbox]`: every field falls back to the default sandbox's.
@@ -120,6 +148,10 @@ pub(crate) struct SandboxTable {
     pub(crate) open_files: Option<u64>,
     /// Run as this user (toolwire must run as root): `{ uid = 65534, gid = 65534 }`.
     pub(crate) user: Option<UserSpec>,
+    /// The layers this tool may run without where the kernel lacks them, such as
+    /// `["namespaces"]`.
+    #[serde(default)]
+    pub(crate) accept_missing: Vec<Spanned<String>>,
 }
 
 /// A size: bytes, or a text such as `"512 MiB"`.

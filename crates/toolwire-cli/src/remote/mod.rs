@@ -24,7 +24,7 @@ use toolwire_mcp::client::{Import, ImportOptions, RemoteServer};
 
 pub(crate) use accept::accept;
 pub(crate) use connect::connect;
-pub(crate) use lock::LockFile;
+pub(crate) use lock::{LOCK_FILE, LockFile};
 pub(crate) use verdict::{Shown, Verdict};
 
 use crate::exit::CliError;
@@ -59,7 +59,13 @@ pub(crate) async fn registry(
     places: crate::hint::Places<'_>,
     journal: Option<&crate::journal::Journal>,
 ) -> Result<(toolwire::Registry, Imported), CliError> {
-    let manifest = Manifest::load(places.manifest)?;
+    let mut manifest = Manifest::load(places.manifest)?;
+    let guarded = crate::manifest::Guarded::of(
+        places.manifest,
+        manifest.mcp_config.as_deref(),
+        places.journal,
+    );
+    manifest.guard(&guarded);
     let mut imported = load(places.manifest, &manifest).await?;
     let tools = std::mem::take(&mut imported.tools);
     let registry = crate::build::registry_with(manifest, journal, tools)?;

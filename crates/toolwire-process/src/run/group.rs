@@ -7,8 +7,8 @@
 use std::io;
 use std::process::ExitStatus;
 
-use process_wrap::tokio::{ChildWrapper, CommandWrap, ProcessGroup};
-use tokio::process::{ChildStderr, ChildStdout, Command};
+use process_wrap::tokio::{ChildWrapper, CommandWrap, ProcessGroup, ProcessSession};
+use tokio::process::{ChildStderr, ChildStdin, ChildStdout, Command};
 
 /// A running command in a process group of its own; dropping it kills the whole group.
 #[derive(Debug)]
@@ -17,15 +17,30 @@ pub(crate) struct Group {
 }
 
 impl Group {
-    /// Starts `command` as the leader of a new process group.
+    /// Starts `command` as the leader of a new process group, and of a new session with no
+    /// terminal when `session` is true (a sandbox's launcher).
     ///
     /// # Errors
     ///
     /// When the program cannot be started.
-    pub(crate) fn spawn(command: Command) -> io::Result<Self> {
+    pub(crate) fn spawn(command: Command, session: bool) -> io::Result<Self> {
         let mut wrapped = CommandWrap::from(command);
-        wrapped.wrap(ProcessGroup::leader());
+        if session {
+            wrapped.wrap(ProcessSession);
+        } else {
+            wrapped.wrap(ProcessGroup::leader());
+        }
         Ok(Self { child: wrapped.spawn()? })
+    }
+
+    /// The program's stdin, once, when it was piped.
+    pub(crate) fn stdin(&mut self) -> Option<ChildStdin> {
+        self.child.stdin().take()
+    }
+
+    /// Whether the group's leader has exited already.
+    pub(crate) fn has_exited(&mut self) -> bool {
+        !matches!(self.child.try_wait(), Ok(None))
     }
 
     /// The program's stdout and stderr, once.

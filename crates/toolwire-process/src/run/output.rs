@@ -8,7 +8,7 @@ use std::future::Future;
 use std::process::ExitStatus;
 use std::time::Duration;
 
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, BufReader};
+use tokio::io::{AsyncRead, AsyncReadExt};
 use toolwire::ToolContext;
 
 use super::group::Group;
@@ -101,20 +101,85 @@ async fn read_limited(
     Ok(())
 }
 
+/// The longest line read as a progress report; a longer one is plain text.
+const PROGRESS_LINE: usize = 4096;
+
+/// Reads stderr to its end, whatever it holds (a line of any length, bytes that are not
+/// UTF-8), keeping at most `limit` bytes of it: progress lines become progress events, the
+/// rest is kept until the limit, and a note says when it was cut. The program is never left
+/// blocked on a full pipe.
 async fn read_stderr(
-    stream: impl AsyncRead + Unpin,
+    mut stream: impl AsyncRead + Unpin,
     limit: u64,
     ctx: &ToolContext,
     kept: &mut String,
 ) {
-    let mut lines = BufReader::new(stream).lines();
-    while let Ok(Some(line)) = lines.next_line().await {
-        if let Some(report) = line.strip_prefix("::progress ") {
-            progress(report, ctx);
-        } else if (kept.len() as u64) < limit {
-            kept.push_str(&line);
-            kept.push('\n');
+    let mut text =
+        Kept { bytes: Vec::new(), limit: usize::try_from(limit).unwrap_or(usize::MAX), cut: false };
+    let mut line: Vec<u8> = Vec::new();
+    let mut long = false;
+    let mut chunk = vec![0u8; 8192];
+    loop {
+        let read = match stream.read(&mut chunk).await {
+            Ok(0) | Err(_) => break,
+            Ok(read) => read,
+        };
+        for piece in chunk[..read].split_inclusive(|byte| *byte == b'\n') {
+            if long {
+                text.keep(piece);
+            } else if line.len() + piece.len() <= PROGRESS_LINE {
+                line.extend_from_slice(piece);
+            } else {
+                // Too long to be a progress report: plain text, kept as it comes.
+                text.keep(&line);
+                text.keep(piece);
+                line.clear();
+                long = true;
+            }
+            if piece.ends_with(b"\n") {
+                text.line(std::mem::take(&mut line), ctx);
+                long = false;
+            }
         }
+    }
+    if !line.is_empty() {
+        line.push(b'\n');
+        text.line(line, ctx);
+    }
+    *kept = text.finish(limit);
+}
+
+/// The stderr kept: at most `limit` bytes.
+struct Kept {
+    bytes: Vec<u8>,
+    limit: usize,
+    cut: bool,
+}
+
+impl Kept {
+    /// Keeps what fits of `bytes`.
+    fn keep(&mut self, bytes: &[u8]) {
+        let room = self.limit.saturating_sub(self.bytes.len());
+        self.cut |= bytes.len() > room;
+        self.bytes.extend_from_slice(&bytes[..bytes.len().min(room)]);
+    }
+
+    /// A whole line (with its newline): a progress report, or text to keep.
+    fn line(&mut self, line: Vec<u8>, ctx: &ToolContext) {
+        let text = String::from_utf8_lossy(&line);
+        match text.trim_end_matches(['\n', '\r']).strip_prefix("::progress ") {
+            Some(report) => progress(report, ctx),
+            None => self.keep(&line),
+        }
+    }
+
+    /// The text kept, with a note when some was cut.
+    fn finish(self, limit: u64) -> String {
+        let mut text = String::from_utf8_lossy(&self.bytes).into_owned();
+        if self.cut {
+            text.push_str(&format!("\n[stderr cut at {limit} bytes]\n"));
+        }
+        text
     }
 }
 

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use toolwire::ToolResult;
 
 use super::output::Finished;
-use crate::launcher::{FAILURE_PREFIX, LAUNCH_FAILED};
+use crate::launcher::protocol::{FAILURE_PREFIX, LAUNCH_FAILED};
 use crate::spec::CommandSpec;
 
 /// The result of the call of `name` that ended as `done`.

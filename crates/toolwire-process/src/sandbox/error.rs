@@ -29,6 +29,26 @@ impl SandboxError {
         Self { kind: SandboxErrorKind::Unsupported, message }
     }
 
+    /// The kernel lacks `layer`, for the reason `why`, and the policy does not accept that.
+    pub(crate) fn missing_layer(layer: super::Layer, why: impl fmt::Display) -> Self {
+        let message = format!(
+            "the sandbox cannot be enforced here: this kernel lacks {} ({why}); nothing ran. \
+             Set accept_missing = [\"{layer}\"] (Policy::accept_missing) to run this tool \
+             without that layer, or sandbox = \"none\" (Sandbox::None) to run it without any \
+             sandbox",
+            layer.describe()
+        );
+        Self { kind: SandboxErrorKind::Unsupported, message }
+    }
+
+    /// What the launcher said when it could not apply the sandbox.
+    pub(crate) fn launcher(why: impl fmt::Display) -> Self {
+        Self {
+            kind: SandboxErrorKind::Setup,
+            message: format!("the sandbox could not be applied: {why}"),
+        }
+    }
+
     /// The setup failed, for the reason `why`.
     pub(crate) fn setup(why: impl fmt::Display) -> Self {
         Self { kind: SandboxErrorKind::Setup, message: format!("cannot set up the sandbox: {why}") }

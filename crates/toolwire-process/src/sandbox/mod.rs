@@ -1,25 +1,53 @@
 //! The sandbox of a command tool: what its program may read, write and reach, and how much it
 //! may use, applied in the child before the program runs.
 //!
-//! The parent prepares a plan (paths resolved, symlinks followed, a private temporary
-//! folder made) and hands it, as JSON, to the [launcher](crate::launcher), which applies it to
-//! itself and then `exec`s the program. Nothing the sandbox asks for is best effort: where the
-//! kernel cannot enforce a rule, the call fails with a message that names the missing feature
-//! and the opt-out, [`Sandbox::None`].
+//! The parent prepares a plan (paths resolved, a private temporary folder made) and hands it,
+//! as JSON, to the [launcher](crate::launcher). The program then runs:
+//!
+//! - in namespaces of its own: a user namespace (it has no capabilities on the host, even when
+//!   toolwire runs as root), a mount namespace (every file read-only but for the write paths,
+//!   its own `/dev` and `/proc`, the protected paths read-only and the hidden ones out of
+//!   reach), a PID namespace (it sees and signals only its own processes, which all die with
+//!   the call), an IPC namespace, and a network namespace of its own when the network is off;
+//! - with no capabilities, no controlling terminal, no inherited descriptor above 2,
+//!   `no_new_privs`, and a parent-death signal;
+//! - under Landlock (files, TCP, device ioctls, signal and abstract-socket scopes) and a
+//!   seccomp filter (sockets, keyrings, terminal injection, setuid bits, nested namespaces).
+//!
+//! Nothing the sandbox asks for is best effort: where the kernel lacks a layer, the call fails
+//! with a message that names it, unless the policy accepts running without that [`Layer`]
+//! by name; [`Sandbox::None`] opts out of all of it.
 
 mod backend;
 #[cfg(target_os = "linux")]
-pub(crate) mod enforce;
+mod caps;
+#[cfg(target_os = "linux")]
+mod enforce;
 mod error;
 #[cfg(target_os = "linux")]
+mod fds;
+mod features;
+#[cfg(target_os = "linux")]
 mod landlock;
-mod launch;
+pub(crate) mod launch;
+mod layer;
 mod limits;
+#[cfg(target_os = "linux")]
+mod mounts;
+#[cfg(target_os = "linux")]
+mod namespace;
+#[cfg(target_os = "linux")]
+mod netns;
+mod paths;
 mod pids;
 pub(crate) mod plan;
+mod probe;
 #[cfg(target_os = "linux")]
 mod seccomp;
 mod show;
+#[cfg(target_os = "linux")]
+pub(crate) mod stage;
+mod temp;
 
 use std::path::PathBuf;
 
@@ -28,6 +56,7 @@ use serde::{Deserialize, Serialize};
 pub use backend::Backend;
 pub use error::{SandboxError, SandboxErrorKind};
 pub use launch::{LaunchGuard, launch};
+pub use layer::{Layer, ParseLayerError};
 pub use limits::Limits;
 
 /// Whether a command tool runs sandboxed, and how.
@@ -47,6 +76,10 @@ pub use limits::Limits;
 /// assert_eq!(Sandbox::None.to_string(), "none (the program runs unsandboxed)");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "made once per tool and matched by users as `Sandbox::Policy(policy)`; a box would buy nothing"
+)]
 pub enum Sandbox {
     /// No sandbox: the program runs with everything its user may do. Only ever explicit.
     None,
@@ -79,6 +112,20 @@ pub struct Policy {
     pub limits: Limits,
     /// Another user to run it as (the parent must be root); `None` keeps the caller's.
     pub user: Option<User>,
+    /// Files and folders it may read but never change, even beneath a write path: a
+    /// manifest, a lock file, the host's configuration. Paths that do not exist are skipped.
+    /// Every `.git` file and folder beneath a write path is protected too, always.
+    pub protected: Vec<PathBuf>,
+    /// Files and folders it may neither read nor change, wherever they are: a journal, the
+    /// host's own state. Paths that do not exist are skipped.
+    pub hidden: Vec<PathBuf>,
+    /// Folders that other sandboxes of the same host may write (the write paths of its other
+    /// tools): a symlink beneath one of them is never followed to find this policy's write
+    /// paths or working folder, since a call of that other tool could have planted it.
+    pub shared_writable: Vec<PathBuf>,
+    /// The layers this policy runs without where the kernel lacks them; empty by default, so
+    /// that a missing layer fails the call.
+    pub accept_missing: Vec<Layer>,
 }
 
 impl Default for Policy {
@@ -91,15 +138,19 @@ impl Default for Policy {
             network: Network::Off,
             limits: Limits::default(),
             user: None,
+            protected: Vec::new(),
+            hidden: Vec::new(),
+            shared_writable: Vec::new(),
+            accept_missing: Vec::new(),
         }
     }
 }
 
 impl Policy {
-    /// Whether this machine can enforce the policy, checked as a call would check it before
-    /// it runs anything, without running anything: the OS has a backend, the kernel has the
-    /// Landlock rights the policy needs, and, under root, a `pids` cgroup for the process
-    /// limit. For `toolwire check` and hosts that want to warn before the first call.
+    /// Whether this machine can enforce the policy, checked as a call would check it, without
+    /// running anything: the OS has a backend, the kernel has the Landlock rights the policy
+    /// needs, and, under root, a `pids` cgroup for the process limit. The namespaces are tried
+    /// by [`probe`](Self::probe), which starts the launcher.
     ///
     /// # Errors
     ///
@@ -108,6 +159,30 @@ impl Policy {
     pub fn check_enforceable(&self) -> Result<(), SandboxError> {
         plan::check(self)
     }
+
+    /// Applies the whole policy once, through `launcher`, in `cwd`, without running a
+    /// program: every layer is set up as for a call, and what the kernel refused is reported.
+    /// For `toolwire check`. Blocks for as long as the launcher takes (a few milliseconds).
+    ///
+    /// # Errors
+    ///
+    /// As a call would fail: the layer that is missing (and not accepted), or the setup step
+    /// that failed.
+    pub fn probe(
+        &self,
+        launcher: &crate::launcher::protocol::Launcher,
+        cwd: &std::path::Path,
+    ) -> Result<Report, SandboxError> {
+        probe::run(self, launcher, cwd)
+    }
+}
+
+/// What [`Policy::probe`] found: the layers in force, and those missing but accepted.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Report {
+    /// The layers that were missing, which the policy accepts running without.
+    pub missing: Vec<Layer>,
 }
 
 /// The network a sandboxed program may reach.

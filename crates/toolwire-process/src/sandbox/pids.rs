@@ -65,34 +65,51 @@ impl PidsCgroup {
     pub(crate) fn path(&self) -> &Path {
         &self.path
     }
-
-    /// Kills every process in the cgroup; whether there was none.
-    fn kill_all(&self) -> bool {
-        use nix::sys::signal::{Signal, kill};
-        use nix::unistd::Pid;
-        let procs = std::fs::read_to_string(self.path.join("cgroup.procs")).unwrap_or_default();
-        let pids: Vec<i32> = procs.lines().filter_map(|line| line.trim().parse().ok()).collect();
-        for pid in &pids {
-            // A process that is gone already needs no signal.
-            let _ = kill(Pid::from_raw(*pid), Signal::SIGKILL);
-        }
-        pids.is_empty()
-    }
 }
 
 impl Drop for PidsCgroup {
+    /// Kills every process left in the cgroup and removes it: at once when it is empty, else
+    /// from a thread of its own, so that a call does not wait for its sandbox's processes to
+    /// finish dying (the last of them tears the namespaces down).
     fn drop(&mut self) {
-        for _ in 0..REMOVE_TRIES {
-            let empty = self.kill_all();
-            if std::fs::remove_dir(&self.path).is_ok() {
-                return;
-            }
-            if !empty {
-                std::thread::sleep(Duration::from_millis(5));
-            } else {
-                std::thread::sleep(Duration::from_millis(1));
-            }
+        kill_all(&self.path, None);
+        if std::fs::remove_dir(&self.path).is_ok() {
+            return;
         }
+        let path = self.path.clone();
+        let thread = std::thread::Builder::new().name("toolwire-cgroup".to_owned());
+        if thread.spawn(move || remove(&path)).is_err() {
+            remove(&self.path);
+        }
+    }
+}
+
+/// Kills every process in the cgroup at `path` but `spared`; whether there was none.
+fn kill_all(path: &Path, spared: Option<u32>) -> bool {
+    use nix::sys::signal::{Signal, kill};
+    use nix::unistd::Pid;
+    let procs = std::fs::read_to_string(path.join("cgroup.procs")).unwrap_or_default();
+    let pids: Vec<i32> = procs
+        .lines()
+        .filter_map(|line| line.trim().parse().ok())
+        .filter(|pid: &i32| Some(*pid as u32) != spared)
+        .collect();
+    for pid in &pids {
+        // A process that is gone already needs no signal.
+        let _ = kill(Pid::from_raw(*pid), Signal::SIGKILL);
+    }
+    pids.is_empty()
+}
+
+/// Kills what is left in the cgroup at `path` and removes it, trying again while its
+/// processes die.
+fn remove(path: &Path) {
+    for _ in 0..REMOVE_TRIES {
+        let empty = kill_all(path, None);
+        if std::fs::remove_dir(path).is_ok() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(if empty { 1 } else { 5 }));
     }
 }
 
@@ -105,9 +122,15 @@ fn remove_stale(root: &Path) {
         let owner = name.to_str().and_then(|name| name.strip_prefix("toolwire-"));
         let owner = owner.and_then(|rest| rest.split('-').next());
         if owner.is_some_and(|pid| !Path::new("/proc").join(pid).exists()) {
-            drop(PidsCgroup { path: entry.path() });
+            remove(&entry.path());
         }
     }
+}
+
+/// Kills every process in the cgroup at `path` but the caller: what a program left running
+/// when its host went.
+pub(crate) fn kill_all_but_me(path: &Path) {
+    kill_all(path, Some(std::process::id()));
 }
 
 /// Moves the calling process into the cgroup at `path` (the launcher, before it runs the

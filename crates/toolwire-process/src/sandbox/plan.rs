@@ -6,16 +6,16 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use tempfile::TempDir;
 
+use super::features::Features;
+use super::paths::{Resolver, git_folders};
 use super::pids::PidsCgroup;
-use super::{Backend, Limits, Network, Policy, SandboxError, User};
+use super::{Layer, Limits, Network, Policy, SandboxError, User};
 
-/// What the launcher applies, sent to it as JSON: only absolute, resolved paths.
+/// What the launcher applies, sent to it as JSON in [`PLAN_ENV`](crate::launcher::PLAN_ENV):
+/// what the policy alone decides, and the call, unless the call comes later on the
+/// launcher's stdin (a launcher started ahead of its call).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Plan {
-    /// Readable (and executable), with everything beneath.
-    pub(crate) read: Vec<PathBuf>,
-    /// Writable, with everything beneath.
-    pub(crate) write: Vec<PathBuf>,
     /// The network rules.
     pub(crate) network: Network,
     /// The rlimits.
@@ -26,18 +26,64 @@ pub(crate) struct Plan {
     pub(crate) cgroup: Option<PathBuf>,
     /// The user to become.
     pub(crate) user: Option<User>,
+    /// The optional Landlock rights this kernel has and the plan applies.
+    pub(crate) features: Features,
+    /// Whether the program may run without namespaces where the kernel refuses them.
+    pub(crate) namespaces_optional: bool,
+    /// The process that starts the launcher: the launcher stops with it.
+    pub(crate) parent: u32,
+    /// The network namespace to join when the network is off, shared by the host's calls:
+    /// the host's pid and its descriptor; `None` makes a new one.
+    pub(crate) netns: Option<(u32, i32)>,
+    /// Set up every layer, then exit without running the program.
+    pub(crate) probe: bool,
+    /// The call, when it is known as the launcher starts.
+    pub(crate) call: Option<Call>,
 }
 
-/// A plan with what the call holds while it runs; dropping it removes the temporary folder
-/// and kills and removes the cgroup.
+/// One call: its paths, all absolute and resolved, and its program.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Call {
+    /// Readable (and executable), with everything beneath.
+    pub(crate) read: Vec<PathBuf>,
+    /// Writable, with everything beneath; none goes through a symlink.
+    pub(crate) write: Vec<PathBuf>,
+    /// Read-only even beneath a write path: the policy's, and every `.git` beneath a write
+    /// path. Each exists.
+    pub(crate) protected: Vec<PathBuf>,
+    /// Out of reach. Each exists.
+    pub(crate) hidden: Vec<PathBuf>,
+    /// The working folder.
+    pub(crate) cwd: PathBuf,
+    /// The private temporary folder, the program's `TMPDIR`.
+    pub(crate) temp: Option<PathBuf>,
+    /// The program's path, its `argv[0]`, and its arguments.
+    pub(crate) argv: Vec<String>,
+}
+
+impl Plan {
+    /// Whether the program may run where the kernel lacks `layer`.
+    pub(crate) fn accepts(&self, layer: Layer) -> bool {
+        match layer {
+            Layer::Namespaces => self.namespaces_optional,
+            Layer::DeviceIoctl | Layer::Scopes => true,
+        }
+    }
+}
+
+/// What a launcher holds while it runs: its plan and, under root, its `pids` cgroup, killed
+/// and removed when this drops.
 #[derive(Debug)]
-pub(crate) struct Prepared {
-    /// The plan for the launcher.
+pub(crate) struct Launch {
+    /// The plan, without the call when the call comes later.
     pub(crate) plan: Plan,
-    /// The private temporary folder.
-    pub(crate) temp: Option<TempDir>,
-    // Dropped after `temp`: a process still writing there is killed before the folder goes.
     _pids: Option<PidsCgroup>,
+}
+
+/// What a call holds while it runs: its private temporary folder, removed when this drops.
+#[derive(Debug)]
+pub(crate) struct CallGuard {
+    _temp: Option<TempDir>,
 }
 
 /// Checks, without running anything, that this machine can enforce `policy`.
@@ -46,139 +92,139 @@ pub(crate) struct Prepared {
 ///
 /// Unsupported, naming what is missing.
 pub(crate) fn check(policy: &Policy) -> Result<(), SandboxError> {
-    probe(policy)?;
+    Features::probe(policy)?;
     if policy.limits.processes.is_some() && nix::unistd::geteuid().is_root() {
         super::pids::check_available()?;
     }
     Ok(())
 }
 
-/// The OS backend and the kernel's Landlock rights.
-fn probe(policy: &Policy) -> Result<(), SandboxError> {
-    let Some(backend) = Backend::native() else {
-        return Err(SandboxError::unsupported(
-            "toolwire has no sandbox backend for this OS yet (Landlock is Linux only)",
-        ));
-    };
-    match backend {
-        #[cfg(target_os = "linux")]
-        Backend::Landlock => super::landlock::probe(&policy.network),
-        #[cfg(not(target_os = "linux"))]
-        _ => Ok(()),
+impl Launch {
+    /// What `policy` alone decides, for a launcher whose call comes later.
+    ///
+    /// # Errors
+    ///
+    /// Unsupported when this OS or kernel cannot enforce the policy; setup when the cgroup
+    /// cannot be made.
+    pub(crate) fn prepare(policy: &Policy) -> Result<Self, SandboxError> {
+        let features = Features::probe(policy)?;
+        let root = nix::unistd::geteuid().is_root();
+        let pids = match policy.limits.processes {
+            Some(max) if root => Some(PidsCgroup::create(max)?),
+            _ => None,
+        };
+        let plan = Plan {
+            network: policy.network.clone(),
+            limits: policy.limits,
+            nproc_rlimit: pids.is_none(),
+            cgroup: pids.as_ref().map(|pids| pids.path().to_owned()),
+            user: policy.user,
+            features,
+            namespaces_optional: policy.accept_missing.contains(&Layer::Namespaces),
+            parent: std::process::id(),
+            netns: shared_netns(&policy.network),
+            probe: false,
+            call: None,
+        };
+        Ok(Self { plan, _pids: pids })
+    }
+
+    /// The plan as JSON.
+    ///
+    /// # Errors
+    ///
+    /// Setup, when it cannot be written (a path that is not UTF-8).
+    pub(crate) fn to_json(&self) -> Result<String, SandboxError> {
+        serde_json::to_string(&self.plan)
+            .map_err(|error| SandboxError::setup(format!("cannot write the sandbox plan: {error}")))
     }
 }
 
-/// Prepares `policy` for a program whose working folder is `cwd`.
-///
-/// # Errors
-///
-/// Unsupported when this OS or kernel cannot enforce the policy; setup when a path does not
-/// exist or the temporary folder or cgroup cannot be made.
-pub(crate) fn prepare(policy: &Policy, cwd: &Path) -> Result<Prepared, SandboxError> {
-    probe(policy)?;
-    let read = resolve_all(&policy.read, cwd, "read")?;
-    let mut write = resolve_all(&policy.write, cwd, "write")?;
+/// The shared network namespace, for a network that is off.
+#[cfg(target_os = "linux")]
+fn shared_netns(network: &Network) -> Option<(u32, i32)> {
+    (*network == Network::Off).then(super::netns::shared).flatten()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn shared_netns(_network: &Network) -> Option<(u32, i32)> {
+    None
+}
+
+impl Call {
+    /// The call of `argv` under `policy` in `cwd`: every path resolved, a temporary folder
+    /// made.
+    ///
+    /// # Errors
+    ///
+    /// Setup when a path does not exist, goes through a symlink a sandbox could have planted,
+    /// or the temporary folder cannot be made.
+    pub(crate) fn prepare(
+        policy: &Policy,
+        cwd: &Path,
+        argv: Vec<String>,
+    ) -> Result<(Self, CallGuard), SandboxError> {
+        let paths = resolve(policy, cwd)?;
+        let temp = policy.temp_folder.then(|| super::temp::folder(policy.user)).transpose()?;
+        let mut write = paths.write;
+        let temp_path = match &temp {
+            Some(temp) => {
+                Some(Resolver::new(&paths.cwd, []).resolve(temp.path(), "temporary folder")?)
+            }
+            None => None,
+        };
+        write.extend(temp_path.clone());
+        let call = Call {
+            read: paths.read,
+            write,
+            protected: paths.protected,
+            hidden: paths.hidden,
+            cwd: paths.cwd,
+            temp: temp_path,
+            argv,
+        };
+        Ok((call, CallGuard { _temp: temp }))
+    }
+}
+
+/// A policy's paths, resolved.
+struct Paths {
+    cwd: PathBuf,
+    read: Vec<PathBuf>,
+    write: Vec<PathBuf>,
+    protected: Vec<PathBuf>,
+    hidden: Vec<PathBuf>,
+}
+
+/// Resolves the working folder, then the write paths (a symlink in a folder that this or
+/// another sandbox may write is refused), the read paths likewise, and finds the `.git`
+/// beneath every write path.
+fn resolve(policy: &Policy, cwd: &Path) -> Result<Paths, SandboxError> {
+    let absolute = std::env::current_dir()
+        .map(|here| here.join(cwd))
+        .map_err(|error| SandboxError::setup(format!("no current folder: {error}")))?;
+    let shared = policy.shared_writable.iter().map(|path| absolute.join(path));
+    let mut resolver = Resolver::new(&absolute, shared);
+    let cwd = resolver.resolve(&absolute, "working folder")?;
+    let mut write = Vec::new();
     if policy.write_working_folder {
-        write.push(resolve(cwd, cwd, "working folder")?);
+        resolver.distrust(cwd.clone());
+        write.push(cwd.clone());
     }
-    let temp = policy.temp_folder.then(|| temp_folder(policy.user)).transpose()?;
-    if let Some(temp) = &temp {
-        write.push(resolve(temp.path(), cwd, "temporary folder")?);
+    // First as written, so that each write path distrusts links in the others too.
+    for path in &policy.write {
+        let lenient = Resolver::new(&cwd, []).resolve(path, "write")?;
+        resolver.distrust(lenient);
     }
-    let root = nix::unistd::geteuid().is_root();
-    let pids = match policy.limits.processes {
-        Some(max) if root => Some(PidsCgroup::create(max)?),
-        _ => None,
+    for path in &policy.write {
+        write.push(resolver.resolve(path, "write")?);
+    }
+    let read =
+        policy.read.iter().map(|path| resolver.resolve(path, "read")).collect::<Result<_, _>>()?;
+    let existing = |paths: &[PathBuf]| -> Vec<PathBuf> {
+        paths.iter().filter_map(|path| absolute.join(path).canonicalize().ok()).collect()
     };
-    let plan = Plan {
-        read,
-        write,
-        network: policy.network.clone(),
-        limits: policy.limits,
-        nproc_rlimit: pids.is_none(),
-        cgroup: pids.as_ref().map(|pids| pids.path().to_owned()),
-        user: policy.user,
-    };
-    Ok(Prepared { plan, temp, _pids: pids })
-}
-
-/// `paths`, each resolved by [`resolve`].
-fn resolve_all(paths: &[PathBuf], cwd: &Path, what: &str) -> Result<Vec<PathBuf>, SandboxError> {
-    paths.iter().map(|path| resolve(path, cwd, what)).collect()
-}
-
-/// `path` made absolute (against `cwd`) with every symlink and `..` resolved, so that a rule
-/// names what the path really is.
-fn resolve(path: &Path, cwd: &Path, what: &str) -> Result<PathBuf, SandboxError> {
-    cwd.join(path).canonicalize().map_err(|error| {
-        SandboxError::setup(format!(
-            "the {what} path {} cannot be resolved: {error}",
-            path.display()
-        ))
-    })
-}
-
-/// A new private folder under the system's temporary folder, owned by `user` when given.
-/// The start of a call's temporary folder's name; the parent's pid follows, then a dash.
-const TEMP_PREFIX: &str = "toolwire-call-";
-
-/// Removes the temporary folders that calls of processes no longer running left in `dir`:
-/// a parent killed with SIGKILL runs no destructor. Only folders of this user, named for a
-/// pid that is gone, are removed; a symlink is never followed. Errors are ignored: what
-/// cannot be removed now is tried again by the next process.
-fn sweep(dir: &Path) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let me = nix::unistd::geteuid().as_raw();
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(pid) = name.to_str().and_then(leftover_pid) else { continue };
-        let Ok(meta) = entry.path().symlink_metadata() else { continue };
-        let ours = std::os::unix::fs::MetadataExt::uid(&meta) == me;
-        let gone = !Path::new("/proc").join(pid.to_string()).exists();
-        if meta.is_dir() && ours && gone && pid != std::process::id() {
-            let _ = std::fs::remove_dir_all(entry.path());
-        }
-    }
-}
-
-/// The parent's pid in a temporary folder's name, `toolwire-call-<pid>-<random>`.
-fn leftover_pid(name: &str) -> Option<u32> {
-    let (pid, rest) = name.strip_prefix(TEMP_PREFIX)?.split_once('-')?;
-    if rest.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    pid.parse().ok()
-}
-
-fn temp_folder(user: Option<User>) -> Result<TempDir, SandboxError> {
-    static SWEPT: std::sync::Once = std::sync::Once::new();
-    SWEPT.call_once(|| sweep(&std::env::temp_dir()));
-    let temp = tempfile::Builder::new()
-        .prefix(&format!("{TEMP_PREFIX}{}-", std::process::id()))
-        .tempdir()
-        .map_err(|error| SandboxError::setup(format!("cannot make a temporary folder: {error}")))?;
-    if let Some(user) = user {
-        std::os::unix::fs::chown(temp.path(), Some(user.uid), Some(user.gid)).map_err(|error| {
-            SandboxError::setup(format!(
-                "cannot give {} to uid {}: {error}",
-                temp.path().display(),
-                user.uid
-            ))
-        })?;
-    }
-    Ok(temp)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::leftover_pid;
-
-    #[test]
-    fn only_names_of_call_folders_give_a_pid() {
-        assert_eq!(leftover_pid("toolwire-call-1234-AbC9"), Some(1234));
-        assert_eq!(leftover_pid("toolwire-call-1234-"), None);
-        assert_eq!(leftover_pid("toolwire-call-x12-abc"), None);
-        assert_eq!(leftover_pid("toolwire-call-abc"), None);
-        assert_eq!(leftover_pid("other-1234-abc"), None);
-    }
+    let mut protected = existing(&policy.protected);
+    protected.extend(git_folders(&write));
+    Ok(Paths { cwd, read, write, protected, hidden: existing(&policy.hidden) })
 }

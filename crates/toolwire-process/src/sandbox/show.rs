@@ -24,8 +24,14 @@ impl fmt::Display for Policy {
             write.push("a private temporary folder ($TMPDIR)".to_owned());
         }
         let write = if write.is_empty() { "nothing".to_owned() } else { write.join(", ") };
-        let read =
-            if self.read.is_empty() { "nothing".to_owned() } else { paths(&self.read).join(", ") };
+        let mut read = paths(&self.read);
+        // What a program may write it may read: say so where the list would hide it.
+        if self.write_working_folder
+            && self.read.iter().all(|path| path != std::path::Path::new("/"))
+        {
+            read.insert(0, "the working folder (writable, so readable)".to_owned());
+        }
+        let read = if read.is_empty() { "nothing".to_owned() } else { read.join(", ") };
         write!(
             f,
             "read: {read}; write: {write}; network: {}; limits: {}",
@@ -34,7 +40,22 @@ impl fmt::Display for Policy {
         if let Some(user) = self.user {
             write!(f, "; runs as {}:{}", user.uid, user.gid)?;
         }
-        f.write_str("; no_new_privs")
+        if !self.protected.is_empty() {
+            write!(
+                f,
+                "; read-only: {} and every .git beneath a write path",
+                paths(&self.protected).join(", ")
+            )?;
+        }
+        if !self.hidden.is_empty() {
+            write!(f, "; hidden: {}", paths(&self.hidden).join(", "))?;
+        }
+        if !self.accept_missing.is_empty() {
+            let layers: Vec<&str> =
+                self.accept_missing.iter().map(|layer| layer.as_str()).collect();
+            write!(f, "; runs without {} where the kernel lacks them", layers.join(", "))?;
+        }
+        f.write_str("; no capabilities, no_new_privs")
     }
 }
 

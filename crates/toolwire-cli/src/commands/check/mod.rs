@@ -2,6 +2,8 @@
 //! before a call: programs that exist, working directories, header variables, and whether this
 //! machine can enforce each command tool's sandbox.
 
+mod shell;
+
 use std::path::Path;
 
 use clap::ValueEnum;
@@ -10,10 +12,11 @@ use crate::build;
 use crate::cli::ProviderArg;
 use crate::exit::{CliError, Exit};
 use crate::remote::{self, Verdict};
-use toolwire_process::sandbox::Sandbox;
+use toolwire_process::launcher::Launcher;
+use toolwire_process::sandbox::{Policy, Sandbox};
 use toolwire_process::{CommandSpec, argv, resolve_program};
 
-use crate::manifest::{HeaderSpec, Manifest, ToolDef, ToolKind};
+use crate::manifest::{Guarded, HeaderSpec, Manifest, ToolDef, ToolKind};
 
 /// What the lint found.
 #[derive(Debug, Default)]
@@ -39,8 +42,9 @@ impl Findings {
 /// # Errors
 ///
 /// A bad manifest.
-pub(crate) async fn run(path: &Path) -> Result<Exit, CliError> {
-    let manifest = Manifest::load(path)?;
+pub(crate) async fn run(path: &Path, journal: Option<&Path>) -> Result<Exit, CliError> {
+    let mut manifest = Manifest::load(path)?;
+    manifest.guard(&Guarded::of(path, manifest.mcp_config.as_deref(), journal));
     let mut findings = Findings::default();
     manifest.tools.iter().for_each(|tool| runtime(tool, &mut findings));
     let sandboxes: Vec<String> = manifest.tools.iter().filter_map(sandbox).collect();
@@ -114,10 +118,9 @@ fn runtime(tool: &ToolDef, findings: &mut Findings) {
                 findings.error(format!("{name:?}: {why}"));
             }
             option_position(tool, command, findings);
-            if let Sandbox::Policy(policy) = &command.sandbox
-                && let Err(why) = policy.check_enforceable()
-            {
-                findings.warning(format!("{name:?}: every call will fail here: {why}"));
+            shell::code_strings(tool, command, findings);
+            if let Sandbox::Policy(policy) = &command.sandbox {
+                sandbox_here(name, policy, command.cwd.as_deref(), findings);
             }
         }
         ToolKind::Http(http) => {
@@ -129,6 +132,37 @@ fn runtime(tool: &ToolDef, findings: &mut Findings) {
                 }
             }
         }
+    }
+}
+
+/// What this machine makes of a tool's sandbox, found by setting it up once without a
+/// program: a warning when every call would fail, or for each layer it runs without; and a
+/// warning when a read list leaves the writable working folder readable.
+fn sandbox_here(name: &str, policy: &Policy, cwd: Option<&Path>, findings: &mut Findings) {
+    let here = std::env::current_dir().unwrap_or_default();
+    let cwd = cwd.map_or(here.clone(), |cwd| here.join(cwd));
+    if !cwd.is_dir() {
+        return;
+    }
+    match policy.probe(&Launcher::CurrentExe, &cwd) {
+        Err(why) => findings.warning(format!("{name:?}: every call will fail here: {why}")),
+        Ok(report) => {
+            for layer in report.missing {
+                findings.warning(format!(
+                    "{name:?}: runs without {layer} here, which its sandbox accepts (accept_missing)"
+                ));
+            }
+        }
+    }
+    let reads_everywhere = policy.read.iter().any(|path| path == Path::new("/"));
+    let covered = policy.read.iter().any(|path| cwd.starts_with(here.join(path)));
+    if policy.write_working_folder && !reads_everywhere && !covered {
+        findings.warning(format!(
+            "{name:?}: its read list does not keep it from reading its working folder {}, which \
+             is writable and so readable: set write_working_folder = false and list what it may \
+             write, or keep secrets out of that folder",
+            cwd.display()
+        ));
     }
 }
 
