@@ -5,6 +5,7 @@
 //! only `toolwire`; without this, the program and its children would outlive it.
 
 use std::future::Future;
+use std::sync::OnceLock;
 
 use tokio::signal::unix::{SignalKind, signal};
 
@@ -21,10 +22,32 @@ pub(crate) async fn until_stopped(
 ) -> Result<Exit, CliError> {
     tokio::select! {
         outcome = work => outcome,
-        name = stop_signal() => Err(CliError::with_exit(
-            Exit::Interrupted,
-            format!("interrupted by {name}: the calls under way were stopped, with their processes"),
-        )),
+        name = stop_signal() => Err(CliError::with_exit(Exit::Interrupted, stopped(name))),
+    }
+}
+
+/// How a command that serves calls says how many run now; one that does not registers none.
+type Running = Box<dyn Fn() -> usize + Send + Sync>;
+
+/// What the command under way counts as running calls, when it serves them.
+static RUNNING: OnceLock<Running> = OnceLock::new();
+
+/// Registers how to count the calls running now, for a server: a stop then says whether it
+/// stopped any. Without it, the command's own work is the call under way.
+pub(crate) fn count_calls(running: impl Fn() -> usize + Send + Sync + 'static) {
+    let _ = RUNNING.set(Box::new(running));
+}
+
+/// What a stop by `name` says: the calls it stopped, if any.
+fn stopped(name: &str) -> String {
+    match RUNNING.get().map(|running| running()) {
+        Some(0) => format!("interrupted by {name}: no call was under way"),
+        Some(1) | None => {
+            format!("interrupted by {name}: the calls under way were stopped, with their processes")
+        }
+        Some(n) => format!(
+            "interrupted by {name}: the {n} calls under way were stopped, with their processes"
+        ),
     }
 }
 

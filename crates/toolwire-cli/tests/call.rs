@@ -237,3 +237,37 @@ fn a_call_id_runs_the_call_once_through_the_journal() {
     assert_eq!(other.status.code(), Some(1));
     assert!(stderr(&other).contains("other arguments"), "{}", stderr(&other));
 }
+
+/// Regression: with a relative `--manifest` (or the default one in the current folder), a
+/// tool's relative `cwd` and sandbox paths failed ("the working folder path srv cannot be
+/// resolved"): they were resolved again from the tool's working folder.
+#[test]
+fn regression_a_relative_manifest_path_keeps_relative_folders_working() {
+    let folder = crate::common::scratch("relative");
+    std::fs::create_dir_all(folder.join("srv")).expect("a folder");
+    std::fs::create_dir_all(folder.join("outbox")).expect("a folder");
+    std::fs::create_dir_all(folder.join("sub")).expect("a folder");
+    let tool = |cwd: &str, write: &str| {
+        format!(
+            "[[tool]]\nname = \"t\"\ndescription = \"t\"\n[tool.command]\nargv = [\"sh\", \"-c\", \"pwd; echo made > {write}/made\"]\ncwd = \"{cwd}\"\n[tool.command.sandbox]\nwrite = [\"{}\"]\n",
+            if cwd == "srv" { "outbox" } else { "." }
+        )
+    };
+    std::fs::write(folder.join("tools.toml"), tool("srv", "../outbox")).expect("written");
+    std::fs::write(folder.join("sub/toolwire.toml"), tool(".", ".")).expect("written");
+    for (manifest, made) in [("tools.toml", "outbox/made"), ("sub/toolwire.toml", "sub/made")] {
+        let output = crate::common::toolwire()
+            .current_dir(&folder)
+            .args(["call", "t", "--args", "{}", "--manifest", manifest])
+            .output()
+            .expect("runs");
+        assert!(output.status.success(), "{manifest}: {}", crate::common::stderr(&output));
+        assert!(folder.join(made).exists(), "{manifest}: nothing made");
+    }
+    let default = crate::common::toolwire()
+        .current_dir(folder.join("sub"))
+        .args(["call", "t", "--args", "{}"])
+        .output()
+        .expect("runs");
+    assert!(default.status.success(), "the default manifest: {}", crate::common::stderr(&default));
+}

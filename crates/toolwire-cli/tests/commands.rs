@@ -388,3 +388,90 @@ fn serve_http_answers_mcp_on_loopback() {
     assert!(response.starts_with("HTTP/1.1 200"), "{response}");
     assert!(response.contains(r#""name":"toolwire""#), "{response}");
 }
+
+/// Set in the child run of the test below.
+const SCRATCH_CHILD_ENV: &str = "TOOLWIRE_CLI_TEST_SCRATCH_CHILD";
+
+/// Regression: `cargo test` left some 438 folders named `toolwire-cli-test-*` in the
+/// temporary folder at every run. A test process's scratch folders all go when it ends, also
+/// when a test fails.
+#[test]
+fn regression_the_scratch_folders_of_a_test_process_go_when_it_ends_even_on_failure() {
+    let exe = std::env::current_exe().expect("the test knows its path");
+    let output = std::process::Command::new(exe)
+        .args(["--exact", "commands::child_makes_scratch_folders_and_fails", "--nocapture"])
+        .env(SCRATCH_CHILD_ENV, "1")
+        .output()
+        .expect("the child run starts");
+    assert!(!output.status.success(), "the child was meant to fail");
+    let printed = String::from_utf8_lossy(&output.stdout);
+    let root = printed
+        .lines()
+        .find_map(|line| line.strip_prefix("ROOT "))
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| panic!("the child printed no folder: {printed}"));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while root.exists() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(!root.exists(), "{} outlived its test process", root.display());
+}
+
+/// The child half of the test above: makes scratch folders, then fails.
+#[test]
+fn child_makes_scratch_folders_and_fails() {
+    if std::env::var_os(SCRATCH_CHILD_ENV).is_none() {
+        return;
+    }
+    let folder = common::scratch("child");
+    std::fs::write(folder.join("file"), "x").expect("written");
+    let _ = common::manifest("[[tool]]\nname = \"t\"\n");
+    println!("ROOT {}", folder.parent().expect("a parent").display());
+    panic!("this test fails on purpose, in a child run");
+}
+
+/// Regression: a command tool's result carried `structuredContent` (`{status, stderr,
+/// stdout}`) with no `outputSchema`, beside a text block of stdout alone, so that Claude Code
+/// handed its model the JSON and Gemini CLI the text. A tool's structured content is sent only
+/// when it declares an output schema (and then its text is that JSON, serialized); a command
+/// tool declares none, so every client shows its model the same text: stdout.
+#[test]
+fn regression_a_served_command_tool_gives_every_client_the_same_text() {
+    let served = manifest(
+        "[[tool]]\nname = \"echo\"\ndescription = \"Echo\"\nparameters = { type = \"object\", properties = { message = { type = \"string\" } } }\n[tool.command]\nargv = [\"echo\", \"{message}\"]\n",
+    );
+    let mut server = StdioServer::start(&served);
+    server.call(2, "echo", json!({"message": "same for all"}));
+    let reply = server.read();
+    let result = &reply["result"];
+    assert_eq!(result["content"][0]["text"], "same for all", "{reply}");
+    assert!(result.get("structuredContent").is_none(), "{reply}");
+}
+
+/// Regression: an idle `serve --http` stopped by SIGTERM said "the calls under way were
+/// stopped, with their processes" when no call was under way.
+#[test]
+fn regression_a_server_stopped_while_idle_says_no_call_was_under_way() {
+    let port = common::http::free_port();
+    let child = std::process::Command::new(binary())
+        .arg("-m")
+        .arg(example())
+        .args(["serve", "--http", &format!("127.0.0.1:{port}")])
+        .env("XDG_DATA_HOME", common::scratch("data"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("toolwire serve starts");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(std::time::Instant::now() < deadline, "toolwire serve did not listen");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).expect("signalled");
+    let output = child.wait_with_output().expect("it ends");
+    let said = stderr(&output);
+    assert!(said.contains("interrupted by SIGTERM: no call was under way"), "{said}");
+    assert!(!said.contains("were stopped"), "{said}");
+}

@@ -474,3 +474,53 @@ fn regression_mcp_import_starts_its_servers_in_the_default_sandbox() {
     assert!(stdout(&listed).contains("probe__echo"), "{}", stdout(&listed));
     assert!(!outside.join("escaped").exists(), "the server wrote outside its sandbox");
 }
+
+/// Regression: a server of an `mcp.json` ran in whatever folder toolwire was started in, so
+/// its only writable folder depended on where the user stood. It runs in the folder of its
+/// `mcp.json` (the editors' format has no `cwd`).
+#[test]
+fn regression_a_server_of_an_mcp_json_runs_in_the_folder_of_its_mcp_json() {
+    let served = manifest(
+        "[[tool]]\nname = \"where\"\ndescription = \"Where it runs\"\n[tool.command]\nargv = [\"pwd\"]\nsandbox = \"none\"\n",
+    );
+    let folder = scratch("mcp-json-cwd");
+    let config =
+        json!({"mcpServers": {"editor": {"command": binary(), "args": ["-m", served, "serve"]}}});
+    std::fs::write(folder.join("mcp.json"), config.to_string()).expect("written");
+    let tools = folder.join("tools.toml");
+    std::fs::write(&tools, "mcp_config = \"mcp.json\"\n").expect("written");
+    assert!(accept(&tools, "editor__where").status.success());
+    let elsewhere = scratch("started-here");
+    let called = toolwire()
+        .current_dir(&elsewhere)
+        .arg("-m")
+        .arg(&tools)
+        .args(["call", "editor__where", "--args", "{}"])
+        .output()
+        .expect("runs");
+    assert!(called.status.success(), "{}", stderr(&called));
+    let expected = folder.canonicalize().expect("canonical");
+    assert_eq!(stdout(&called).trim(), expected.display().to_string());
+}
+
+/// Regression: `toolwire check` printed Gemini's notes ("no parameters are left") for the
+/// tools it could not import (unreachable or changed), as if they were imported; it reports
+/// only why they were left out.
+#[test]
+fn regression_check_lints_only_the_tools_it_imports() {
+    let served = manifest(SERVED);
+    let tools = importing(&served, "");
+    assert!(accept(&tools, "tools").status.success());
+    let text = std::fs::read_to_string(&tools).expect("the manifest");
+    std::fs::write(&tools, text.replace(&binary().display().to_string(), "/no/such/mcp-server"))
+        .expect("rewritten");
+    let checked = toolwire().arg("check").arg("-m").arg(&tools).output().expect("runs");
+    let said = stderr(&checked);
+    assert!(said.contains("its pinned tools fail until it can be reached"), "{said}");
+    for line in said.lines().filter(|line| line.contains("tools__")) {
+        assert!(
+            !line.contains("gemini") && !line.contains("openai"),
+            "a provider's note for a tool not imported: {line}"
+        );
+    }
+}

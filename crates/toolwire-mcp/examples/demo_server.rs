@@ -37,6 +37,8 @@ impl Drop for DropMark {
 fn registry() -> Result<Registry, Box<dyn std::error::Error>> {
     let hang = Arc::new(Hang::default());
     let count = Tool::define("count")
+        // Its result is structured: MCP clients get it as `structuredContent`.
+        .output_schema(json!({"type": "object"}))
         .description("Count to n, reporting progress")
         .parameters(json!({
             "type": "object",
@@ -65,6 +67,7 @@ fn registry() -> Result<Registry, Box<dyn std::error::Error>> {
         })
         .build()?;
     let status = Tool::define("hang_status")
+        .output_schema(json!({"type": "object"}))
         .description("Whether a hang call started and was dropped")
         .read_only(true)
         .execute_sync(move |_, _| {
@@ -74,6 +77,7 @@ fn registry() -> Result<Registry, Box<dyn std::error::Error>> {
         })
         .build()?;
     let echo = Tool::define("echo")
+        .output_schema(json!({"type": "object"}))
         .description("Return the arguments")
         .execute_sync(|args, _| ToolResult::ok(args, "echoed"))
         .build()?;

@@ -17,6 +17,7 @@ const MAX_BODY: usize = 16 * 1024;
 
 fn registry(deploys: &Arc<AtomicUsize>) -> Registry {
     let echo = Tool::define("echo")
+        .output_schema(json!({"type": "object"}))
         .execute_sync(|args: Value, _| ToolResult::ok(args, "echoed"))
         .build()
         .expect("valid");
@@ -35,6 +36,7 @@ fn registry(deploys: &Arc<AtomicUsize>) -> Registry {
             "required": ["n"],
             "additionalProperties": false
         }))
+        .output_schema(json!({"type": "object"}))
         .execute_sync(|args: Value, _| ToolResult::ok(args, "counted"))
         .build()
         .expect("valid");
@@ -171,7 +173,9 @@ async fn a_state_issued_in_front_of_rmcp_completes_the_call_once() {
     let body = call_body("deploy", retry);
     let parts = || Send { headers: headers("deploy"), ..Send::default() };
     let done = send(pair.direct, parts(), &body).await;
-    assert_eq!(done.json()["result"]["structuredContent"], json!({"env": "prod"}), "{done:?}");
+    // `deploy` declares no output schema: its text only.
+    assert_eq!(done.json()["result"]["content"][0]["text"], "deployed", "{done:?}");
+    assert_eq!(done.json()["result"]["structuredContent"], Value::Null, "{done:?}");
     let replayed = send(pair.direct, parts(), &body).await;
     assert_eq!(replayed.json()["error"]["code"], -32602, "{replayed:?}");
     assert_eq!(pair.deploys.load(Ordering::SeqCst), 1);
@@ -314,4 +318,29 @@ async fn a_plain_call_without_the_token_or_from_a_foreign_host_never_runs() {
     }
     let served = send(addr, Send { headers: right, ..Send::default() }, &body).await;
     assert_eq!(served.json()["result"]["structuredContent"], json!({"say": "hi"}), "{served:?}");
+}
+
+/// Regression: the endpoint answered at every path below its own: `POST /mcp/anything` with an
+/// `initialize` opened a session, and `GET /mcp/.well-known/oauth-protected-resource`, which
+/// OAuth discovery probes, answered 406 rather than 404.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_only_the_endpoints_own_path_is_served() {
+    let pair = Pair::new().await;
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    let body = initialize.to_string();
+    for addr in [pair.direct, pair.through_rmcp] {
+        let below =
+            send(addr, Send { path: "/mcp/anything", ..Send::default() }, body.as_bytes()).await;
+        assert_eq!(below.status, 404, "{below:?}");
+        let discovery = Send {
+            method: "GET",
+            path: "/mcp/.well-known/oauth-protected-resource",
+            ..Send::default()
+        };
+        let probed = send(addr, discovery, b"").await;
+        assert_eq!(probed.status, 404, "{probed:?}");
+        let own = send(addr, Send::default(), body.as_bytes()).await;
+        assert_eq!(own.status, 200, "{own:?}");
+    }
 }

@@ -19,7 +19,8 @@ fn interop_dir() -> PathBuf {
     static INSTALL: Once = Once::new();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../interop");
     INSTALL.call_once(|| {
-        if dir.join("node_modules/@modelcontextprotocol/sdk").exists() {
+        let installed = ["@modelcontextprotocol/sdk", "sdk-2025-06-18"];
+        if installed.iter().all(|package| dir.join("node_modules").join(package).exists()) {
             return;
         }
         let status = Command::new("npm")
@@ -114,18 +115,48 @@ impl Drop for Server {
     }
 }
 
-#[test]
-fn the_typescript_sdk_client_drives_the_server_over_http() {
+/// The demo server over HTTP, and its URL.
+fn http_server() -> (Server, String) {
     let mut child = Command::new(demo_server())
         .args(["--http", "127.0.0.1:0"])
         .stderr(Stdio::piped())
         .spawn()
         .expect("the server starts");
     let stderr = child.stderr.take().expect("stderr is piped");
-    let _server = Server(child);
+    let server = Server(child);
     let mut line = String::new();
     BufReader::new(stderr).read_line(&mut line).expect("the server says where it listens");
     let url = line.trim().strip_prefix("listening on ").expect("an address line").to_owned();
+    (server, url)
+}
+
+#[test]
+fn the_typescript_sdk_client_drives_the_server_over_http() {
+    let (_server, url) = http_server();
     let seen = run_client(&["http", &url]);
     assert_interop(&seen);
+}
+
+/// Regression: every SSE stream opened with an event that has an id and no data (SSE
+/// priming, from revision 2025-11-25 on), whatever revision was negotiated. A client of an
+/// earlier revision reads each event's data as JSON-RPC: the TypeScript SDK that Gemini CLI
+/// 0.61 uses (2025-06-18) failed with "Unexpected end of JSON input", and its model was
+/// offered no tool. Driven here by that SDK's own client.
+#[test]
+fn regression_a_2025_06_18_client_over_http_gets_no_priming_event_it_cannot_parse() {
+    let (_server, url) = http_server();
+    let output = Command::new("node")
+        .args(["client-2025-06-18.mjs", &url])
+        .current_dir(interop_dir())
+        .output()
+        .expect("node runs (install Node.js)");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let line = stdout.lines().last().unwrap_or_default();
+    let seen: Value =
+        serde_json::from_str(line).unwrap_or_else(|e| panic!("no JSON ({e}): {stdout}"));
+    assert_eq!(seen["revision"], "2025-06-18", "{seen}");
+    assert_eq!(seen.get("failure"), None, "{seen}");
+    assert_eq!(seen["errors"], json!([]), "{seen}");
+    assert_eq!(seen["tools"], json!(["count", "echo", "hang", "hang_status"]), "{seen}");
+    assert!(seen["echo"].as_str().is_some_and(|text| text.contains("hi")), "{seen}");
 }

@@ -43,6 +43,7 @@ fn tools(runs: &Arc<Runs>) -> RegistryBuilder {
     let runs_ask = Arc::clone(runs);
     // A handler that asks its own question, in MCP's words: sampling and an elicitation.
     let ask = Tool::define("ask")
+        .output_schema(json!({"type": "object"}))
         .asks_for_input(true)
         .execute_sync(move |_: Value, ctx: ToolContext| match ctx.answer() {
             Some(answer) => {

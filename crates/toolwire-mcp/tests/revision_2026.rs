@@ -87,6 +87,7 @@ async fn discover_promises_no_list_changes_without_subscriptions_listen() {
 /// A server whose `listens` tool says whether its caller listens to events, and logs once.
 async fn listening_server() -> std::net::SocketAddr {
     let listens = toolwire::Tool::define("listens")
+        .output_schema(json!({"type": "object"}))
         .execute_sync(|_, ctx| {
             ctx.emit(json!({"level": "warning", "data": "heard"}));
             toolwire::ToolResult::ok_json(json!({"listens": ctx.has_event_listener()}))

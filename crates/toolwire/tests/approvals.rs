@@ -710,3 +710,28 @@ async fn every_refused_approval_is_a_receipt_in_the_audit_trail() {
     assert!(audit[3..].iter().all(|r| r.result.failure_kind() == Some(FailureKind::Denied)));
     assert_eq!(runs.load(Ordering::SeqCst), 1);
 }
+
+/// Regression: a handler's request that expires at `…T21:01:14.106Z` was stored as
+/// `…T21:01:14Z`, so it could lapse almost a second early. Its milliseconds are kept, and so
+/// are those of the registry's own expiry.
+#[tokio::test]
+async fn regression_an_expiry_keeps_its_milliseconds() {
+    let asks = Tool::define("asks")
+        .asks_for_input(true)
+        .execute_sync(|_, ctx| match ctx.answer() {
+            Some(_) => ToolResult::ok(json!({}), "done"),
+            None => ToolResult::pending(
+                Request::new("input", "which?").expires_at("2999-01-01T21:01:14.106Z"),
+            ),
+        })
+        .build()
+        .unwrap();
+    let registry = Registry::builder().register(asks).seal().unwrap();
+    let receipt = registry.invoke("asks", json!({})).call_id("c1").await;
+    let request = receipt.result.pending_request().expect("a pending request");
+    assert_eq!(request.expires_at.as_deref(), Some("2999-01-01T21:01:14.106Z"));
+    let f = fixture();
+    let own = ask(&f.registry, "prod", "c1").await;
+    let own = own.expires_at.as_deref().unwrap_or_default();
+    assert!(own.len() == "2026-12-05T06:59:00.123Z".len() && own.ends_with('Z'), "{own}");
+}

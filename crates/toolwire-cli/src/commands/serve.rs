@@ -36,6 +36,8 @@ pub(crate) async fn run(places: Places<'_>, args: ServeArgs) -> Result<Exit, Cli
             server = server.task_lease(lease);
         }
     }
+    let counted = server.clone();
+    crate::interrupt::count_calls(move || counted.calls_running());
     let Some(addr) = args.http else {
         server
             .serve_stdio()

@@ -1,6 +1,7 @@
 //! What the tests share: the binary, the example manifest, and manifests in fresh folders.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use assert_cmd::Command;
@@ -28,12 +29,37 @@ pub(crate) fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/tools.toml")
 }
 
-/// A fresh, empty folder for one test.
+/// The folder that holds every scratch folder of this test process. It goes when the
+/// process ends, also when a test fails or the process is killed: a watcher started with it
+/// waits for the process to end, then removes it.
+fn root() -> &'static Path {
+    static ROOT: OnceLock<PathBuf> = OnceLock::new();
+    ROOT.get_or_init(|| {
+        let pid = std::process::id();
+        let root = std::env::temp_dir().join(format!("toolwire-cli-test-{pid}"));
+        std::fs::create_dir_all(&root)
+            .unwrap_or_else(|error| panic!("cannot make {}: {error}", root.display()));
+        let script = format!(
+            "while kill -0 {pid} 2>/dev/null; do sleep 0.2; done; rm -rf '{}'",
+            root.display()
+        );
+        let watcher = std::process::Command::new("sh")
+            .args(["-c", &script])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn();
+        watcher
+            .unwrap_or_else(|error| panic!("cannot start the scratch folders' watcher: {error}"));
+        root
+    })
+}
+
+/// A fresh, empty folder for one test, removed with the test process's others.
 pub(crate) fn scratch(label: &str) -> PathBuf {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    let dir =
-        std::env::temp_dir().join(format!("toolwire-cli-test-{}-{label}-{n}", std::process::id()));
+    let dir = root().join(format!("{label}-{n}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir)
         .unwrap_or_else(|error| panic!("cannot make {}: {error}", dir.display()));

@@ -124,12 +124,17 @@ pub(super) struct Call<'a, H> {
 }
 
 impl<H: Extras> Call<'_, H> {
+    /// `result` as this call's MCP result.
+    pub(super) fn result(&self, result: &toolwire::ToolResult) -> CallToolResponse {
+        content::call_result(result, self.server.shared.registry.get(self.name)).into()
+    }
+
     async fn run(&self, arguments: Value) -> Result<CallToolResponse, ErrorData> {
         let mut answer = None;
         for _ in 0..MAX_ROUNDS {
             let receipt = self.invoke(arguments.clone(), answer.take()).await;
             let Some(request) = receipt.result.pending_request() else {
-                return Ok(content::call_result(&receipt.result).into());
+                return Ok(self.result(&receipt.result));
             };
             // A session's call always has its client; without one there is nobody to ask.
             let asked = match self.forwarder.peer {
@@ -139,7 +144,7 @@ impl<H: Extras> Call<'_, H> {
             match asked {
                 Some(Ok(reply)) => answer = Some(reply),
                 Some(Err(why)) => return Ok(error(why)),
-                None => return Ok(content::call_result(&receipt.result).into()),
+                None => return Ok(self.result(&receipt.result)),
             }
         }
         Ok(error(format!(

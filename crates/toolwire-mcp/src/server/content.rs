@@ -2,7 +2,7 @@
 
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{Map, Value};
-use toolwire::ToolResult;
+use toolwire::{Tool, ToolResult};
 
 /// The key under which a result's JSON carries MCP content blocks; see [`with_content`].
 pub const CONTENT_KEY: &str = "mcp_content";
@@ -28,9 +28,16 @@ pub fn with_content(blocks: Vec<Value>, text: impl Into<String>) -> ToolResult {
     ToolResult::ok(Value::Object(map), text)
 }
 
-/// The MCP result of `result`: a success's text as `content` and its object JSON as
-/// `structuredContent`; a failure as an `isError` result with its text.
-pub(crate) fn call_result(result: &ToolResult) -> CallToolResult {
+/// The MCP result of `result`, a result of `tool`; a failure as an `isError` result with its
+/// text.
+///
+/// A success carries `structuredContent` only when its tool declares an `outputSchema`, and
+/// then, as the specification asks, its JSON serialized as the text a model reads. Any other
+/// success is its text alone (its JSON serialized when it has no text): clients show their
+/// models either the structured content or the text, so that both must say the same, and a
+/// command tool's `{stdout, stderr, status}` without a schema would have one model read JSON
+/// and another stdout.
+pub(crate) fn call_result(result: &ToolResult, tool: Option<&Tool>) -> CallToolResult {
     if !result.is_success() {
         return CallToolResult::error(vec![ContentBlock::text(failure_text(result))]);
     }
@@ -38,16 +45,22 @@ pub(crate) fn call_result(result: &ToolResult) -> CallToolResult {
         return CallToolResult::success(blocks);
     }
     let json = result.json();
+    if json.is_object() && tool.is_some_and(declares_output) {
+        let mut call = CallToolResult::success(vec![ContentBlock::text(json.to_string())]);
+        call.structured_content = Some(json.clone());
+        return call;
+    }
     let text = match (result.text(), json.is_null()) {
         (Some(text), _) => text.to_owned(),
         (None, false) => json.to_string(),
         (None, true) => String::new(),
     };
-    let mut call = CallToolResult::success(vec![ContentBlock::text(text)]);
-    if json.is_object() {
-        call.structured_content = Some(json.clone());
-    }
-    call
+    CallToolResult::success(vec![ContentBlock::text(text)])
+}
+
+/// Whether `tool` declares an `outputSchema` to MCP clients.
+fn declares_output(tool: &Tool) -> bool {
+    tool.to_mcp().get("outputSchema").is_some()
 }
 
 /// The text a model reads for a failed or pending result. A pending result shows its prompt

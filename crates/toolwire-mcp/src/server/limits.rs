@@ -34,6 +34,11 @@ impl Places {
         Arc::new(Self { taken: AtomicUsize::new(0), limit: limit.max(1) })
     }
 
+    /// How many places are taken now.
+    pub(crate) fn taken(&self) -> usize {
+        self.taken.load(Ordering::Relaxed)
+    }
+
     /// A place, unless all are taken.
     fn take(self: &Arc<Self>) -> Option<Place> {
         let limit = self.limit;

@@ -92,24 +92,16 @@
 
 mod call;
 mod content;
-#[cfg(feature = "http")]
-mod direct;
 mod elicit;
 mod events;
 mod extras;
-#[cfg(feature = "http")]
-mod guard;
 mod handler;
 #[cfg(feature = "http")]
 mod http;
-#[cfg(feature = "http")]
-mod http_options;
 mod input;
 mod limits;
 mod mrtr;
 mod parked;
-#[cfg(feature = "http")]
-mod recorded;
 mod request_state;
 mod session;
 #[cfg(feature = "stdio")]
@@ -128,9 +120,9 @@ use toolwire::{CallOptions, Registry};
 pub use content::{CONTENT_KEY, with_content};
 pub use extras::{Extras, NoExtras};
 #[cfg(feature = "http")]
-pub use http::{router, serve_http, serve_http_with, serve_on};
+pub use http::{DEFAULT_MAX_BODY_BYTES, HttpOptions};
 #[cfg(feature = "http")]
-pub use http_options::{DEFAULT_MAX_BODY_BYTES, HttpOptions};
+pub use http::{router, serve_http, serve_http_with, serve_on};
 pub use input::INPUT_REQUESTS_KIND;
 pub use limits::CallLimits;
 pub use parked::is_parked_call;
@@ -340,6 +332,12 @@ impl<H: Extras> McpServer<H> {
     pub fn session(&self) -> Self {
         let session = Arc::new(session::Session::new(&self.shared.limits));
         Self { shared: Arc::clone(&self.shared), session }
+    }
+
+    /// How many `tools/call`s run now, across every session (each holds a place of the
+    /// [`CallLimits`] until it ends): for a host that says what a stop interrupted.
+    pub fn calls_running(&self) -> usize {
+        self.shared.limits.total.taken()
     }
 
     /// The registry being served.

@@ -22,7 +22,7 @@ use toolwire::{Answer, CallId, InvocationId, Registry, Request};
 
 use super::call::Call;
 use super::request_state::{Binding, RequestState};
-use super::{Extras, content, input, parked};
+use super::{Extras, input, parked};
 
 /// Whether the request speaks MCP 2026-07-28 or later: stateless, with no requests to the
 /// client.
@@ -84,7 +84,7 @@ pub(crate) async fn run<H: Extras>(
     let (call_id, answer) = begin(call, retry, ctx, &arguments).await?;
     let receipt = call.invoke_as(&call_id, arguments, answer).await;
     let Some(request) = receipt.result.pending_request() else {
-        return Ok(content::call_result(&receipt.result).into());
+        return Ok(call.result(&receipt.result));
     };
     let asked = input_required(call, ctx, &call_id, request)?;
     let shared = &call.server.shared;

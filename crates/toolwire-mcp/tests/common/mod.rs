@@ -41,6 +41,7 @@ pub(crate) fn registry(probe: &Arc<Probe>) -> Registry {
         .build()
         .expect("valid");
     let echo = Tool::define("echo")
+        .output_schema(json!({"type": "object"}))
         .execute_sync(|args, _| ToolResult::ok(args, "echoed"))
         .build()
         .expect("valid");
@@ -105,6 +106,7 @@ impl Reply {
 /// A request's parts beyond the body.
 pub(crate) struct Send<'a> {
     pub(crate) method: &'a str,
+    pub(crate) path: &'a str,
     pub(crate) host: Option<&'a str>,
     pub(crate) headers: Vec<(&'a str, String)>,
     /// Sends the body in chunks of at most this many bytes, with no `Content-Length`, so the
@@ -114,7 +116,7 @@ pub(crate) struct Send<'a> {
 
 impl Default for Send<'_> {
     fn default() -> Self {
-        Self { method: "POST", host: None, headers: Vec::new(), chunks: None }
+        Self { method: "POST", path: "/mcp", host: None, headers: Vec::new(), chunks: None }
     }
 }
 
@@ -127,8 +129,8 @@ pub(crate) async fn send(addr: std::net::SocketAddr, parts: Send<'_>, body: &[u8
         None => format!("Content-Length: {}", body.len()),
     };
     let mut head = format!(
-        "{} /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n{length}\r\nConnection: close\r\n",
-        parts.method,
+        "{} {} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n{length}\r\nConnection: close\r\n",
+        parts.method, parts.path,
     );
     for (name, value) in &parts.headers {
         head.push_str(&format!("{name}: {value}\r\n"));

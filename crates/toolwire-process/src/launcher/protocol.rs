@@ -19,7 +19,8 @@ pub(crate) const WITHOUT_NAMESPACES: &str = "running without namespaces";
 /// Which binary applies a sandbox before the program runs.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum Launcher {
-    /// The running program, which calls [`run_if_requested`] first thing in `main`.
+    /// The running program, which calls [`run_if_requested`](super::run_if_requested) first
+    /// thing in `main`.
     #[default]
     CurrentExe,
     /// Another binary that does, such as `toolwire-launch` from this crate.

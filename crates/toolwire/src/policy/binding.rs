@@ -188,11 +188,13 @@ pub(crate) fn check_id(key: &ApprovalKey, answer: &Answer, digest: &str) -> Resu
     Ok(Issued { purpose, expires_at })
 }
 
-/// `time` as an RFC 3339 timestamp to the second; times past the year 9999, which the format
-/// cannot show, are shown as its last second.
+/// `time` as an RFC 3339 timestamp to the millisecond, as precise as the expiry an id
+/// carries (a request that expires at `…:14.106Z` must not be stored as `…:14Z`, a second
+/// early); times past the year 9999, which the format cannot show, are shown as its last
+/// millisecond.
 pub(crate) fn rfc3339(time: SystemTime) -> String {
-    let latest = UNIX_EPOCH + Duration::from_secs(253_402_300_799);
-    humantime::format_rfc3339_seconds(time.min(latest)).to_string()
+    let latest = UNIX_EPOCH + Duration::from_millis(253_402_300_799_999);
+    humantime::format_rfc3339_millis(time.min(latest)).to_string()
 }
 
 /// `time` in milliseconds since the Unix epoch, saturating.

@@ -48,11 +48,13 @@ pub(crate) async fn run(path: &Path, journal: Option<&Path>) -> Result<Exit, Cli
     let mut findings = Findings::default();
     manifest.tools.iter().for_each(|tool| runtime(tool, &mut findings));
     let sandboxes: Vec<String> = manifest.tools.iter().filter_map(sandbox).collect();
-    let imported = servers(path, &manifest, &mut findings).await?;
+    let (imported, left_out) = servers(path, &manifest, &mut findings).await?;
     let registry = build::registry_with(manifest, None, imported)?;
     sandboxes.iter().for_each(|line| eprintln!("note: {line}"));
     for provider in ProviderArg::value_variants() {
-        for tool in registry.tools() {
+        for tool in
+            registry.tools().iter().filter(|tool| !left_out.iter().any(|name| name == tool.name()))
+        {
             match crate::commands::schema::report(tool, *provider) {
                 Ok(lines) => lines.into_iter().for_each(|line| eprintln!("note: {line}")),
                 Err(line) => findings.error(line),
@@ -70,14 +72,15 @@ pub(crate) async fn run(path: &Path, journal: Option<&Path>) -> Result<Exit, Cli
 
 /// Connects to the manifest's MCP servers, as a command would, and reports what each one
 /// would import and what it would leave out, and why; nothing is written to the lock file.
-/// The tools it would import, to lint with the others.
+/// The tools it would register (with the stand-ins of those left out), and the names of
+/// those left out.
 async fn servers(
     path: &Path,
     manifest: &Manifest,
     findings: &mut Findings,
-) -> Result<Vec<toolwire::Tool>, CliError> {
+) -> Result<(Vec<toolwire::Tool>, Vec<String>), CliError> {
     if manifest.servers.is_empty() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), Vec::new()));
     }
     let mut lock = remote::LockFile::beside(path).map_err(CliError::usage)?;
     let (mut imported, verdicts) = remote::survey(manifest, &mut lock).await;
@@ -100,7 +103,18 @@ async fn servers(
     }
     let tools = std::mem::take(&mut imported.tools);
     imported.close().await;
-    Ok(tools)
+    // The stand-ins of tools left out (unreachable, changed) are registered, so that their
+    // names are checked, but not linted: their reason was said above.
+    let kept: Vec<&str> = verdicts
+        .iter()
+        .filter_map(|(_, verdict)| match verdict {
+            Verdict::Imported { name } | Verdict::PinnedNew { name } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    let left_out = tools.iter().map(toolwire::Tool::name).filter(|name| !kept.contains(name));
+    let left_out = left_out.map(str::to_owned).collect();
+    Ok((tools, left_out))
 }
 
 /// What only the machine can tell: the program, the folder, the variables.

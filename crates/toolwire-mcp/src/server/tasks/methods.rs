@@ -42,7 +42,7 @@ pub(crate) async fn get<H: Extras>(
             record = find(server, &params.task_id, &ctx).await?;
         }
     }
-    Ok(GetTaskResult::new(wire::detailed(&record, &server.shared.tasks)))
+    Ok(GetTaskResult::new(wire::detailed(&record, &server.shared.tasks, &server.shared.registry)))
 }
 
 /// Resumes the call of `record`, a task waiting for input, with `answer`, here: `false` when

@@ -17,7 +17,7 @@ use toolwire::{CallId, Receipt, TaskSupport};
 use super::super::call::Call;
 use super::super::limits::Permits;
 use super::super::request_state::nonce;
-use super::super::{Extras, content, mrtr};
+use super::super::{Extras, mrtr};
 use super::launch::{Launched, launch};
 use super::runner::{self, ended_as, lease_for};
 use super::wire;
@@ -87,7 +87,7 @@ impl<H: Extras> Start<'_, '_, H> {
             None => {
                 let tool = self.call.server.shared.registry.get(self.call.name);
                 if tool.is_none_or(|tool| tool.task_support() != TaskSupport::Required) {
-                    return Ok(content::call_result(&receipt.result).into());
+                    return Ok(self.call.result(&receipt.result));
                 }
                 // A tool that requires a task gets one, already ended.
             }

@@ -5,6 +5,7 @@ use std::time::SystemTime;
 
 use rmcp::model::{DetailedTask, InputRequests, JsonObject, Task, TaskPayload, TaskStatus};
 use serde_json::{Map, Value, json};
+use toolwire::Registry;
 use toolwire::tasks::{TaskRecord, TaskState};
 
 use super::super::content;
@@ -40,15 +41,15 @@ pub(crate) fn task(record: &TaskRecord, tasks: &Tasks) -> Task {
 
 /// The task with what its state carries: the questions still open, the result, or the
 /// error.
-pub(crate) fn detailed(record: &TaskRecord, tasks: &Tasks) -> DetailedTask {
+pub(crate) fn detailed(record: &TaskRecord, tasks: &Tasks, registry: &Registry) -> DetailedTask {
     let payload = match &record.state {
         TaskState::Working => TaskPayload::Working,
         TaskState::InputRequired { .. } => {
             TaskPayload::InputRequired { input_requests: outstanding(&record.bridge) }
         }
-        TaskState::Completed { result } => {
-            TaskPayload::Completed { result: object(json!(content::call_result(result))) }
-        }
+        TaskState::Completed { result } => TaskPayload::Completed {
+            result: object(json!(content::call_result(result, registry.get(&record.tool)))),
+        },
         TaskState::Failed { message } => {
             TaskPayload::Failed { error: object(json!({"code": FAILED_CODE, "message": message})) }
         }

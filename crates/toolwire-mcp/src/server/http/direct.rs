@@ -38,8 +38,8 @@ use rmcp::model::{
 };
 use tower::Service;
 
-use super::mrtr::Client;
-use super::{Extras, McpServer, call, trace};
+use super::super::mrtr::Client;
+use super::super::{Extras, McpServer, call, trace};
 
 /// The protocol version this layer answers.
 const VERSION: &str = "2026-07-28";

@@ -16,7 +16,8 @@ use serde_json::{Value, json};
 use subtle::ConstantTimeEq;
 use tower::{Layer, Service};
 
-use super::http_options::HttpOptions;
+use super::options::HttpOptions;
+use super::priming::{WithoutPriming, reads_priming};
 use super::recorded::{Record, Recorded};
 
 /// The guard's settings, shared by every request.
@@ -137,8 +138,9 @@ where
         if let Some(refusal) = self.guard.refusal(request.headers()) {
             return Guarding::Refused { response: Some(refusal) };
         }
+        let revision = text(request.headers(), PROTOCOL_VERSION).map(str::to_owned);
         if request.method() != Method::POST {
-            return Guarding::Passed { inner: self.inner.call(request), body: None };
+            return Guarding::Passed { inner: self.inner.call(request), body: None, revision };
         }
         let max = self.guard.max_body;
         if declared_length(request.headers()).is_some_and(|length| length > max) {
@@ -147,7 +149,8 @@ where
         let record = Arc::new(Record::default());
         let kept = Arc::clone(&record);
         let request = request.map(|body| Body::new(Recorded::new(body, kept)));
-        Guarding::Passed { inner: self.inner.call(request), body: Some(Kept { record, max }) }
+        let body = Some(Kept { record, max });
+        Guarding::Passed { inner: self.inner.call(request), body, revision }
     }
 }
 
@@ -156,7 +159,7 @@ pin_project_lite::pin_project! {
     #[project = GuardingProj]
     pub(crate) enum Guarding<F> {
         Refused { response: Option<Response> },
-        Passed { #[pin] inner: F, body: Option<Kept> },
+        Passed { #[pin] inner: F, body: Option<Kept>, revision: Option<String> },
     }
 }
 
@@ -179,9 +182,10 @@ where
             GuardingProj::Refused { response } => {
                 Poll::Ready(Ok(response.take().unwrap_or_default()))
             }
-            GuardingProj::Passed { inner, body } => {
+            GuardingProj::Passed { inner, body, revision } => {
                 let Ok(response) = ready!(inner.poll(cx));
-                Poll::Ready(Ok(reworded(response.map(Body::new), body.as_ref())))
+                let response = reworded(response.map(Body::new), body.as_ref());
+                Poll::Ready(Ok(unprimed(response, revision.as_deref(), body.as_ref())))
             }
         }
     }
@@ -202,6 +206,32 @@ fn reworded(response: Response, body: Option<&Kept>) -> Response {
         }
         _ => response,
     }
+}
+
+/// The header that names the revision a client speaks.
+const PROTOCOL_VERSION: header::HeaderName =
+    header::HeaderName::from_static("mcp-protocol-version");
+
+/// `response`, without its SSE priming event for a client of a revision before 2025-11-25:
+/// the one its header names or, on an `initialize`, the one it asks for.
+fn unprimed(response: Response, revision: Option<&str>, body: Option<&Kept>) -> Response {
+    let streams = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|kind| kind.as_bytes().starts_with(b"text/event-stream"));
+    if !streams {
+        return response;
+    }
+    let asked = || {
+        let body = body?.record.body()?;
+        let message: Value = serde_json::from_slice(&body).ok()?;
+        message.pointer("/params/protocolVersion")?.as_str().map(str::to_owned)
+    };
+    let revision = revision.map(str::to_owned).or_else(asked);
+    if reads_priming(revision.as_deref()) {
+        return response;
+    }
+    response.map(|body| Body::new(WithoutPriming::new(body)))
 }
 
 /// The `Content-Length` a request declares, if it declares one that is a number.

@@ -9,9 +9,15 @@ use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::{TcpListener, ToSocketAddrs};
 use tower::Layer;
 
-use super::direct::Direct;
-use super::guard::{Guard, GuardLayer};
-use super::http_options::HttpOptions;
+mod direct;
+mod guard;
+mod options;
+mod priming;
+mod recorded;
+
+use self::direct::Direct;
+use self::guard::{Guard, GuardLayer};
+pub use self::options::{DEFAULT_MAX_BODY_BYTES, HttpOptions};
 use super::{Extras, McpServer};
 
 /// An axum router serving `server` at `options.path`, behind toolwire's checks: Host,
@@ -35,12 +41,14 @@ pub fn router<H: Extras>(server: McpServer<H>, options: HttpOptions) -> Router {
     let guard = GuardLayer::new(Guard::new(&options));
     let router = Router::new();
     if !options.json_response {
-        return router.nest_service(&options.path, guard.layer(service));
+        return router.route_service(&options.path, guard.layer(service));
     }
     // A plain 2026-07-28 `tools/call` answered with JSON needs none of rmcp's per-request
     // service: it is answered in front of it, behind the guard.
     let direct = Direct::new(server, service, options.max_body_bytes);
-    router.nest_service(&options.path, guard.layer(direct))
+    // Only the endpoint itself: a path below it (such as OAuth's discovery of
+    // `/mcp/.well-known/oauth-protected-resource`) is not found.
+    router.route_service(&options.path, guard.layer(direct))
 }
 
 /// Serves `server` over streamable HTTP at `addr`, path `/mcp`, with the default
