@@ -10,8 +10,9 @@
 //! - `server`: the `server` module, a registry served to MCP clients;
 //! - `client`: the `client` module, the tools of MCP servers imported as toolwire tools;
 //! - `stdio`: standard input and output (`serve_stdio`; servers run as child processes);
-//! - `http`: streamable HTTP (`serve_http` and `router`, with axum; HTTP servers for the
-//!   client, with reqwest);
+//! - `server-http`: streamable HTTP for the server (`serve_http` and `router`, with axum);
+//! - `client-http`: streamable HTTP for the client (servers reached over HTTP, with reqwest);
+//! - `http`: both;
 //! - `rustls`: HTTPS for the client's HTTP connections, through rustls and `ring`.
 //!
 //! A program that only serves over stdio builds neither axum nor reqwest:
@@ -32,6 +33,9 @@ mod trace;
 #[cfg(any(feature = "client", feature = "server"))]
 mod trace_context;
 
+mod revision;
+
+pub use revision::{Revision, UnknownRevision};
 pub use toolwire::Registry;
 
 /// Installs rustls's `ring` crypto provider as the process default, unless one is installed

@@ -8,6 +8,7 @@ use serde::Deserialize;
 use toml::Spanned;
 use toolwire::Annotations;
 use toolwire_mcp::client::{HttpConfig, McpConfig, ServerSpec, StdioConfig};
+use toolwire_mcp::{Revision, UnknownRevision};
 use toolwire_process::sandbox::{Policy, Sandbox};
 
 use super::ManifestError;
@@ -241,16 +242,12 @@ impl Checker<'_> {
             server.concurrency = usize::try_from(limit.into_inner()).ok();
         }
         if let Some(protocol) = spec.protocol {
-            let known = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
-            if !known.contains(&protocol.get_ref().as_str()) {
-                let message = format!(
-                    "unknown MCP revision {:?}: one of {}",
-                    protocol.get_ref(),
-                    known.join(", ")
-                );
-                return Err(self.error(protocol.span(), message));
-            }
-            server.protocol = Some(protocol.into_inner());
+            let span = protocol.span();
+            let revision: Revision = protocol
+                .get_ref()
+                .parse()
+                .map_err(|error: UnknownRevision| self.error(span, error.to_string()))?;
+            server.protocol = Some(revision.as_str().to_owned());
         }
         if spec.command.is_some() {
             server.sandbox = self.sandbox(spec.sandbox)?;

@@ -4,8 +4,8 @@
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotification, CancelledNotificationParam,
-    ClientRequest, ElicitationCapability, FormElicitationCapability, ProtocolVersion, RequestId,
-    RequestMetaObject, ServerResult, TASKS_EXTENSION_ID, UrlElicitationCapability,
+    ClientRequest, ElicitationCapability, FormElicitationCapability, RequestId, RequestMetaObject,
+    ServerResult, TASKS_EXTENSION_ID, UrlElicitationCapability,
 };
 use rmcp::service::{PeerRequestOptions, RoleClient};
 use serde_json::Value;
@@ -15,6 +15,7 @@ use tracing::Instrument;
 use super::connection::Connection;
 use super::result::{Call, from_error, from_reply};
 use super::{input, task};
+use crate::Revision;
 use crate::trace::Named;
 
 /// How many rounds of input one call may take before it gives up.
@@ -184,7 +185,7 @@ async fn send(
 /// in `initialize`.
 pub(crate) fn input_meta(connection: &Connection) -> Option<RequestMetaObject> {
     let info = connection.peer.peer_info()?;
-    if info.protocol_version < ProtocolVersion::V_2026_07_28 {
+    if !Revision::of(info.protocol_version.as_str()).is_some_and(Revision::is_stateless) {
         return None;
     }
     let mut capabilities = connection.side.info.capabilities.clone();

@@ -50,12 +50,12 @@ async fn open_http(
     config: &HttpConfig,
     options: ClientOptions,
 ) -> Result<Connection, ConnectError> {
-    #[cfg(feature = "http")]
+    #[cfg(feature = "client-http")]
     return {
         crate::install_tls_provider();
         over(name, http::transport(name, config)?, options).await
     };
-    #[cfg(not(feature = "http"))]
+    #[cfg(not(feature = "client-http"))]
     return {
         let _unused = (config, options);
         Err(without(name, "http"))
@@ -63,7 +63,7 @@ async fn open_http(
 }
 
 /// The error for a server whose transport was left out of this build.
-#[cfg(not(all(feature = "stdio", feature = "http")))]
+#[cfg(not(all(feature = "stdio", feature = "client-http")))]
 fn without(name: &str, feature: &str) -> ConnectError {
     let detail = format!("toolwire-mcp was built without its {feature:?} feature");
     ConnectError::new(ConnectErrorKind::InvalidConfig, name, detail)
@@ -199,7 +199,7 @@ pub(crate) mod stdio {
     }
 }
 
-#[cfg(feature = "http")]
+#[cfg(feature = "client-http")]
 mod http {
     use std::collections::HashMap;
 

@@ -4,10 +4,11 @@ use std::future::Future;
 use std::time::Duration;
 
 use super::elicit::{Elicitation, ElicitationHandler, ElicitationReply};
+use crate::Revision;
 
 /// The protocol version toolwire offers by default: MCP 2026-07-28, through `server/discover`,
 /// with a fallback to an `initialize` handshake on 2025-11-25 for servers that do not know it.
-pub const DEFAULT_PROTOCOL_VERSION: &str = "2026-07-28";
+pub const DEFAULT_PROTOCOL_VERSION: &str = Revision::LATEST.as_str();
 
 /// How long a call may go without a reply or a progress notification, by default.
 pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(60);

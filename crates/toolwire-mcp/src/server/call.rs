@@ -90,7 +90,7 @@ pub(crate) fn runs_as_task(support: TaskSupport, follows: impl FnOnce() -> bool)
 /// per-request service (see `direct`): the first round of a call of a tool that is never a
 /// task, whose request asks for no events. It runs as [`call_tool`] would run it: through
 /// the call limits and the pipeline, a pending result becoming an `InputRequiredResult`.
-#[cfg(feature = "http")]
+#[cfg(feature = "server-http")]
 pub(crate) async fn call_plain<H: Extras>(
     server: &McpServer<H>,
     request: CallToolRequestParams,

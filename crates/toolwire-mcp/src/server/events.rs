@@ -34,7 +34,7 @@ impl<'a> Forwarder<'a> {
     }
 
     /// The forwarder of a call that no client hears: it sends nothing.
-    #[cfg(feature = "http")]
+    #[cfg(feature = "server-http")]
     pub(crate) fn none(session: &'a Session, logger: &'a str) -> Self {
         Self { peer: None, session, progress_token: None, logger, floor: Some(u8::MAX) }
     }

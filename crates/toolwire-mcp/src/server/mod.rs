@@ -96,7 +96,7 @@ mod elicit;
 mod events;
 mod extras;
 mod handler;
-#[cfg(feature = "http")]
+#[cfg(feature = "server-http")]
 mod http;
 mod input;
 mod limits;
@@ -119,9 +119,9 @@ use toolwire::{CallOptions, Registry};
 
 pub use content::{CONTENT_KEY, with_content};
 pub use extras::{Extras, NoExtras};
-#[cfg(feature = "http")]
+#[cfg(feature = "server-http")]
 pub use http::{DEFAULT_MAX_BODY_BYTES, HttpOptions};
-#[cfg(feature = "http")]
+#[cfg(feature = "server-http")]
 pub use http::{router, serve_http, serve_http_with, serve_on};
 pub use input::INPUT_REQUESTS_KIND;
 pub use limits::CallLimits;

@@ -13,7 +13,7 @@ use rmcp::ErrorData;
 use rmcp::RoleServer;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ClientCapabilities, InputRequiredResult,
-    InputResponses, ProtocolVersion,
+    InputResponses,
 };
 use rmcp::service::RequestContext;
 use serde_json::Value;
@@ -23,12 +23,14 @@ use toolwire::{Answer, CallId, InvocationId, Registry, Request};
 use super::call::Call;
 use super::request_state::{Binding, RequestState};
 use super::{Extras, input, parked};
+use crate::Revision;
 
 /// Whether the request speaks MCP 2026-07-28 or later: stateless, with no requests to the
 /// client.
 pub(crate) fn is_stateless(ctx: &RequestContext<RoleServer>) -> bool {
     ctx.protocol_version()
-        .is_some_and(|version| version.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
+        .and_then(|version| Revision::of(version.as_str()))
+        .is_some_and(Revision::is_stateless)
 }
 
 /// What a round needs to know of the client that sent it: its capabilities, read from the
@@ -47,12 +49,12 @@ impl Client for RequestContext<RoleServer> {
     }
 
     fn credential(&self) -> Option<&[u8]> {
-        #[cfg(feature = "http")]
+        #[cfg(feature = "server-http")]
         {
             let parts = self.extensions.get::<http::request::Parts>()?;
             parts.headers.get(http::header::AUTHORIZATION).map(http::HeaderValue::as_bytes)
         }
-        #[cfg(not(feature = "http"))]
+        #[cfg(not(feature = "server-http"))]
         None
     }
 }
@@ -65,7 +67,7 @@ pub(crate) struct Retry {
 
 impl Retry {
     /// A first round: no state, no responses.
-    #[cfg(feature = "http")]
+    #[cfg(feature = "server-http")]
     pub(crate) const FIRST: Self = Self { state: None, responses: None };
 
     /// Takes the retry's fields out of the request.

@@ -11,7 +11,8 @@
 //! - a POST with one `MCP-Protocol-Version: 2026-07-28`, one `Mcp-Method: tools/call`, one
 //!   `Mcp-Name`, and no `Mcp-Param-*` or `Mcp-Session-Id` header;
 //! - a JSON `Content-Type`, an `Accept` that takes both JSON and an event stream, and the
-//!   router set to answer with JSON ([`HttpOptions::json_response`](super::HttpOptions));
+//!   router set to answer with JSON and to answer such calls itself
+//!   ([`HttpOptions::direct_calls`](super::HttpOptions));
 //! - a body that is one `tools/call` request, named as in `Mcp-Name`, whose `_meta` names the
 //!   same protocol version and the client's capabilities, and has no progress token and no
 //!   log level;
@@ -31,18 +32,19 @@ use axum::extract::Request;
 use axum::response::{IntoResponse, Response};
 use http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
-use rmcp::ErrorData;
 use rmcp::model::{
-    CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, ErrorCode, GetMeta, JsonRpcRequest,
-    RequestId, RequestMetaObject, ServerJsonRpcMessage, ServerResult,
+    CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, GetMeta, JsonRpcRequest, RequestId,
+    RequestMetaObject,
 };
 use tower::Service;
 
 use super::super::mrtr::Client;
 use super::super::{Extras, McpServer, call, trace};
+use super::rmcp_rules;
+use crate::Revision;
 
-/// The protocol version this layer answers.
-const VERSION: &str = "2026-07-28";
+/// The revision this layer answers.
+const VERSION: Revision = Revision::V2026_07_28;
 
 /// rmcp's service, with plain 2026-07-28 `tools/call`s answered in front of it.
 pub(crate) struct Direct<S, H> {
@@ -124,7 +126,7 @@ where
 /// its body is read only then.
 fn may_take(method: &Method, headers: &HeaderMap) -> bool {
     method == Method::POST
-        && only(headers, "mcp-protocol-version").is_some_and(|v| v == VERSION)
+        && only(headers, "mcp-protocol-version").is_some_and(|v| v == VERSION.as_str())
         && only(headers, "mcp-method").is_some_and(|v| v == "tools/call")
         && only(headers, "mcp-name").is_some()
         && !headers.contains_key("mcp-session-id")
@@ -226,7 +228,7 @@ fn plain_call<H>(server: &McpServer<H>, headers: &HeaderMap, body: &[u8]) -> Opt
     let version = meta.protocol_version();
     let quiet = !meta.contains_key("progressToken")
         && !meta.contains_key("io.modelcontextprotocol/logLevel");
-    if !(named && first_round && quiet && version.is_some_and(|v| v.as_str() == VERSION)) {
+    if !(named && first_round && quiet && version.is_some_and(|v| v.as_str() == VERSION.as_str())) {
         return None;
     }
     // The capabilities are required of a 2026-07-28 request; rmcp words their absence.
@@ -246,18 +248,14 @@ impl Plain {
         // Each request is a session of its own, as rmcp's service would make it.
         let session = server.session();
         let call = call::call_plain(&session, params, &id, &client);
-        let version = || Some(VERSION.to_owned());
+        let version = || Some(VERSION.as_str().to_owned());
         let response = match trace::call_span(&tool, version, &meta) {
             Some((span, version)) => trace::observed(span, &tool, version.as_deref(), call).await,
             None => call.await,
         };
         let (message, status) = match response {
-            Ok(response) => {
-                let mut result = ServerResult::from(response);
-                result.fill_missing_cache_hints();
-                (ServerJsonRpcMessage::response(result, id), StatusCode::OK)
-            }
-            Err(error) => error_message(error, id),
+            Ok(response) => (rmcp_rules::result_message(response, id), StatusCode::OK),
+            Err(error) => rmcp_rules::error_message(error, id),
         };
         match serde_json::to_vec(&message) {
             Ok(body) => {
@@ -270,21 +268,6 @@ impl Plain {
             }
         }
     }
-}
-
-/// A JSON-RPC error, with the HTTP status rmcp gives it on 2026-07-28.
-fn error_message(mut error: ErrorData, id: RequestId) -> (ServerJsonRpcMessage, StatusCode) {
-    if error.code == ErrorCode::RESOURCE_NOT_FOUND {
-        error.code = ErrorCode::INVALID_PARAMS;
-    }
-    let status = match error.code {
-        ErrorCode::UNSUPPORTED_PROTOCOL_VERSION
-        | ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY
-        | ErrorCode::HEADER_MISMATCH => StatusCode::BAD_REQUEST,
-        ErrorCode::METHOD_NOT_FOUND => StatusCode::NOT_FOUND,
-        _ => StatusCode::OK,
-    };
-    (ServerJsonRpcMessage::error(error, Some(id)), status)
 }
 
 /// The client of a plain call: its request's `_meta` and headers.

@@ -14,6 +14,7 @@ mod guard;
 mod options;
 mod priming;
 mod recorded;
+mod rmcp_rules;
 
 use self::direct::Direct;
 use self::guard::{Guard, GuardLayer};
@@ -40,7 +41,7 @@ pub fn router<H: Extras>(server: McpServer<H>, options: HttpOptions) -> Router {
     // service, and a layer over it would clone and box it again for every request.
     let guard = GuardLayer::new(Guard::new(&options));
     let router = Router::new();
-    if !options.json_response {
+    if !(options.json_response && options.direct_calls) {
         return router.route_service(&options.path, guard.layer(service));
     }
     // A plain 2026-07-28 `tools/call` answered with JSON needs none of rmcp's per-request

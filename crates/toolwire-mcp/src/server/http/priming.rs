@@ -14,8 +14,7 @@ use std::task::{Context, Poll, ready};
 use axum::body::Bytes;
 use http_body::{Body, Frame};
 
-/// The first revision whose clients read a priming event.
-const PRIMING_SINCE: &str = "2025-11-25";
+use crate::Revision;
 
 /// The most of a stream's start that is held while looking for the end of its first event.
 const HEAD_LIMIT: usize = 4096;
@@ -23,7 +22,10 @@ const HEAD_LIMIT: usize = 4096;
 /// Whether a client of `revision` (the `MCP-Protocol-Version` it sent, or the one its
 /// `initialize` asked for; `None` when it said none) reads a priming event.
 pub(crate) fn reads_priming(revision: Option<&str>) -> bool {
-    revision.is_some_and(|revision| revision >= PRIMING_SINCE)
+    // A date toolwire does not know yet is a later revision's.
+    revision.is_some_and(|text| {
+        Revision::of(text).map_or(text > Revision::LATEST.as_str(), Revision::reads_priming)
+    })
 }
 
 pin_project_lite::pin_project! {
