@@ -32,6 +32,7 @@ pub(crate) fn example() -> PathBuf {
 /// The folder that holds every scratch folder of this test process. It goes when the
 /// process ends, also when a test fails or the process is killed: a watcher started with it
 /// waits for the process to end, then removes it.
+#[expect(clippy::zombie_processes, reason = "the watcher outlives this process on purpose")]
 fn root() -> &'static Path {
     static ROOT: OnceLock<PathBuf> = OnceLock::new();
     ROOT.get_or_init(|| {
