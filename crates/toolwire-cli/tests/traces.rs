@@ -46,6 +46,30 @@ fn a_call_with_otlp_sends_its_execute_tool_span_and_its_duration_before_it_exits
     assert_eq!(point.attributes.get("gen_ai.tool.name").map(String::as_str), Some("echo"));
 }
 
+/// Regression: toolwire read the SDK's own variables itself and set what it read, so those it
+/// did not read were lost: `OTEL_RESOURCE_ATTRIBUTES` never reached a span. They are left to
+/// the SDK, which reads them all.
+#[test]
+fn regression_the_sdks_own_variables_reach_the_spans() {
+    let mut receiver = Receiver::start();
+    let path = manifest(ECHO);
+    let output = toolwire()
+        .args(["--otlp", &receiver.url, "-m"])
+        .arg(&path)
+        .args(["call", "echo", "--args", r#"{"message": "hi"}"#])
+        .env_remove("OTEL_SERVICE_NAME")
+        .env("OTEL_RESOURCE_ATTRIBUTES", "service.name=from-resource-attributes")
+        .output()
+        .expect("toolwire runs");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let sent = receiver
+        .until(Duration::from_secs(10), |r| r.spans.iter().any(|s| s.name == "execute_tool echo"));
+    assert!(sent, "{:#?}", receiver.received);
+    let span =
+        receiver.received.spans.iter().find(|s| s.name == "execute_tool echo").expect("the span");
+    assert_eq!(span.service, "from-resource-attributes");
+}
+
 /// The tool the served manifest has.
 const ECHO: &str = r#"
 [[tool]]

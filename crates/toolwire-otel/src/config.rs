@@ -4,52 +4,53 @@
 use std::env;
 use std::time::Duration;
 
-/// The service name when none is configured.
-const DEFAULT_SERVICE: &str = "toolwire";
-/// How often metrics are sent when `OTEL_METRIC_EXPORT_INTERVAL` does not say.
-const DEFAULT_METRIC_INTERVAL: Duration = Duration::from_secs(60);
+/// The service name when neither the program nor `OTEL_SERVICE_NAME` gives one.
+pub(crate) const DEFAULT_SERVICE: &str = "toolwire";
 
 /// Where the traces and metrics go, the `service.name` they carry, and whether spans hold
 /// the calls' arguments and results.
+///
+/// What the OpenTelemetry SDK reads from its standard variables itself is left to it: a
+/// field left `None` means that the SDK reads its variable (`OTEL_EXPORTER_OTLP_ENDPOINT`
+/// and the per-signal `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` and
+/// `OTEL_EXPORTER_OTLP_METRICS_ENDPOINT`, `OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES`,
+/// `OTEL_METRIC_EXPORT_INTERVAL`), with its own defaults (and `toolwire` as the service name
+/// when none is set).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct OtelConfig {
     /// The receiver's base URL, such as `http://127.0.0.1:4318`: traces are posted to
-    /// `{endpoint}/v1/traces` and metrics to `{endpoint}/v1/metrics`.
-    pub endpoint: String,
-    /// The full URL for traces, when it is not the base URL's.
-    pub traces_endpoint: Option<String>,
-    /// The full URL for metrics, when it is not the base URL's.
-    pub metrics_endpoint: Option<String>,
-    /// The `service.name` resource attribute.
-    pub service_name: String,
+    /// `{endpoint}/v1/traces` and metrics to `{endpoint}/v1/metrics`. `None`: the SDK's
+    /// variables say where.
+    pub endpoint: Option<String>,
+    /// The `service.name` resource attribute. `None`: `OTEL_SERVICE_NAME`, else `toolwire`.
+    pub service_name: Option<String>,
     /// Whether metrics are sent at all.
     pub metrics: bool,
-    /// How often metrics are sent (they are sent once more at shutdown).
-    pub metric_interval: Duration,
+    /// How often metrics are sent (they are sent once more at shutdown). `None`:
+    /// `OTEL_METRIC_EXPORT_INTERVAL`, else every 60 seconds.
+    pub metric_interval: Option<Duration>,
     /// Whether `execute_tool` spans carry the arguments and result of each call (see
     /// `toolwire::telemetry::record_content`). Off by default.
     pub capture_content: bool,
 }
 
 impl OtelConfig {
-    /// Traces and metrics to the receiver at `endpoint`, as service `toolwire`, without
-    /// content.
+    /// Traces and metrics to the receiver at `endpoint`, without content; the rest as the
+    /// SDK's variables say.
     pub fn new(endpoint: impl Into<String>) -> Self {
         Self {
-            endpoint: endpoint.into(),
-            traces_endpoint: None,
-            metrics_endpoint: None,
-            service_name: DEFAULT_SERVICE.to_owned(),
+            endpoint: Some(endpoint.into()),
+            service_name: None,
             metrics: true,
-            metric_interval: DEFAULT_METRIC_INTERVAL,
+            metric_interval: None,
             capture_content: false,
         }
     }
 
     /// The same, as service `name`.
     pub fn service_name(mut self, name: impl Into<String>) -> Self {
-        self.service_name = name.into();
+        self.service_name = Some(name.into());
         self
     }
 
@@ -61,32 +62,28 @@ impl OtelConfig {
 
     /// The same, with metrics sent every `interval`.
     pub fn metric_interval(mut self, interval: Duration) -> Self {
-        self.metric_interval = interval;
+        self.metric_interval = Some(interval);
         self
     }
 
-    /// The configuration the standard variables give; `None` when no endpoint is set, or
-    /// `OTEL_SDK_DISABLED` is `true`.
+    /// The export the standard variables ask for; `None` when they set no endpoint, or
+    /// `OTEL_SDK_DISABLED` is `true`. Where the export goes, the service name and the metric
+    /// interval are left to the SDK, which reads its variables itself; toolwire reads those the
+    /// SDK does not act on:
     ///
-    /// - `OTEL_EXPORTER_OTLP_ENDPOINT`, and `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` and
-    ///   `OTEL_EXPORTER_OTLP_METRICS_ENDPOINT` for one signal;
-    /// - `OTEL_SERVICE_NAME`;
-    /// - `OTEL_METRICS_EXPORTER=none` sends no metrics; `OTEL_METRIC_EXPORT_INTERVAL` is in
-    ///   milliseconds;
+    /// - `OTEL_SDK_DISABLED=true`, and whether an endpoint is set at all;
+    /// - `OTEL_METRICS_EXPORTER=none` sends no metrics;
     /// - `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true` records content. Under
     ///   `OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental`, the variable takes the
-    ///   latest conventions' values instead: `SPAN_ONLY` or `SPAN_AND_EVENT` record it on
-    ///   spans, `NO_CONTENT` and `EVENT_ONLY` do not (toolwire writes no content events).
-    ///
-    /// toolwire emits only the latest experimental GenAI conventions, whatever the opt-in
-    /// says: it has no older version to keep.
+    ///   latest conventions' values instead: `SPAN_ONLY` or `SPAN_AND_EVENT` record content on
+    ///   the spans, and `NO_CONTENT` (like `EVENT_ONLY`, since toolwire has no events) does
+    ///   not.
     pub fn from_env() -> Option<Self> {
         Self::from_vars(|name| env::var(name).ok(), None)
     }
 
-    /// What the standard variables say, but with `endpoint` as the receiver for both
-    /// signals, whatever the endpoint variables say (a `--otlp URL` flag); `None` only when
-    /// `OTEL_SDK_DISABLED` is `true`.
+    /// The export to the receiver at `endpoint` (such as a command line's), the rest as
+    /// [`from_env`](Self::from_env) reads it; `None` when `OTEL_SDK_DISABLED` is `true`.
     pub fn from_env_at(endpoint: impl Into<String>) -> Option<Self> {
         Self::from_vars(|name| env::var(name).ok(), Some(endpoint.into()))
     }
@@ -103,23 +100,13 @@ impl OtelConfig {
         let mut config = match endpoint {
             Some(endpoint) => Self::new(endpoint),
             None => {
-                let traces = set("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT");
-                let base = set("OTEL_EXPORTER_OTLP_ENDPOINT");
-                let mut config = Self::new(base.or_else(|| traces.clone())?);
-                config.traces_endpoint = traces;
-                config.metrics_endpoint = set("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT");
-                config
+                set("OTEL_EXPORTER_OTLP_ENDPOINT")
+                    .or_else(|| set("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"))?;
+                Self { endpoint: None, ..Self::new(String::new()) }
             }
         };
-        if let Some(name) = set("OTEL_SERVICE_NAME") {
-            config = config.service_name(name);
-        }
         config.metrics =
             !set("OTEL_METRICS_EXPORTER").is_some_and(|v| v.eq_ignore_ascii_case("none"));
-        let interval = set("OTEL_METRIC_EXPORT_INTERVAL").and_then(|ms| ms.parse().ok());
-        if let Some(ms) = interval.filter(|ms| *ms > 0) {
-            config.metric_interval = Duration::from_millis(ms);
-        }
         let latest = set("OTEL_SEMCONV_STABILITY_OPT_IN").is_some_and(|opt_in| {
             opt_in.split(',').any(|v| v.trim() == "gen_ai_latest_experimental")
         });
@@ -132,14 +119,16 @@ impl OtelConfig {
         Some(config)
     }
 
-    /// The URL traces are posted to.
-    pub fn traces_url(&self) -> String {
-        self.traces_endpoint.clone().unwrap_or_else(|| signal_url(&self.endpoint, "traces"))
+    /// The URL traces are posted to, when the program names the receiver; `None` leaves it to
+    /// the SDK's variables.
+    pub fn traces_url(&self) -> Option<String> {
+        self.endpoint.as_deref().map(|endpoint| signal_url(endpoint, "traces"))
     }
 
-    /// The URL metrics are posted to.
-    pub fn metrics_url(&self) -> String {
-        self.metrics_endpoint.clone().unwrap_or_else(|| signal_url(&self.endpoint, "metrics"))
+    /// The URL metrics are posted to, when the program names the receiver; `None` leaves it
+    /// to the SDK's variables.
+    pub fn metrics_url(&self) -> Option<String> {
+        self.endpoint.as_deref().map(|endpoint| signal_url(endpoint, "metrics"))
     }
 }
 
@@ -163,7 +152,7 @@ mod tests {
     }
 
     #[test]
-    fn the_standard_variables_configure_the_export() {
+    fn the_sdks_own_variables_are_left_to_the_sdk() {
         assert_eq!(from(&[]), None);
         assert_eq!(from(&[("OTEL_EXPORTER_OTLP_ENDPOINT", " ")]), None);
         let config = from(&[
@@ -172,40 +161,22 @@ mod tests {
             ("OTEL_METRIC_EXPORT_INTERVAL", "500"),
         ]);
         let config = config.unwrap_or_else(|| OtelConfig::new("missing"));
-        assert_eq!(config.traces_url(), "http://collector:4318/v1/traces");
-        assert_eq!(config.metrics_url(), "http://collector:4318/v1/metrics");
-        assert_eq!(config.service_name, "ops-agent");
-        assert_eq!(config.metric_interval, Duration::from_millis(500));
+        // The SDK reads these itself: toolwire sets none of them.
+        assert_eq!((config.traces_url(), config.metrics_url()), (None, None));
+        assert_eq!((config.service_name, config.metric_interval), (None, None));
         assert!(config.metrics && !config.capture_content);
-        let split = from(&[
-            ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://a:4318"),
-            ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://b:4318/v1/traces"),
-            ("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT", "http://c:9090/otlp/v1/metrics"),
-            ("OTEL_METRICS_EXPORTER", "none"),
-        ]);
-        let split = split.unwrap_or_else(|| OtelConfig::new("missing"));
-        assert_eq!(split.traces_url(), "http://b:4318/v1/traces");
-        assert_eq!(split.metrics_url(), "http://c:9090/otlp/v1/metrics");
-        assert!(!split.metrics);
         let traces_only = from(&[("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://b/v1/traces")]);
-        assert_eq!(traces_only.map(|c| c.traces_url()).as_deref(), Some("http://b/v1/traces"));
+        assert!(traces_only.is_some());
+        let no_metrics =
+            from(&[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://a"), ("OTEL_METRICS_EXPORTER", "none")]);
+        assert!(no_metrics.is_some_and(|config| !config.metrics));
         let off =
             from(&[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://a"), ("OTEL_SDK_DISABLED", "TRUE")]);
         assert_eq!(off, None);
-        let vars = [
-            ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://b/v1/traces"),
-            ("OTEL_SERVICE_NAME", "x"),
-        ];
-        let vars: HashMap<&str, &str> = vars.into_iter().collect();
-        let flag = OtelConfig::from_vars(
-            |n| vars.get(n).map(|v| (*v).to_owned()),
-            Some("http://f".into()),
-        );
+        let flag = OtelConfig::from_vars(|_| None, Some("http://f".into()));
         let flag = flag.unwrap_or_else(|| OtelConfig::new("missing"));
-        assert_eq!(
-            (flag.traces_url().as_str(), flag.service_name.as_str()),
-            ("http://f/v1/traces", "x")
-        );
+        assert_eq!(flag.traces_url().as_deref(), Some("http://f/v1/traces"));
+        assert_eq!(flag.metrics_url().as_deref(), Some("http://f/v1/metrics"));
     }
 
     #[test]

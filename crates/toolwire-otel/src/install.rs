@@ -17,15 +17,50 @@ use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 
 use crate::OtelConfig;
+use crate::config::DEFAULT_SERVICE;
 use crate::metrics::MetricsLayer;
 
 /// Why the export could not be set up.
 #[derive(Debug)]
-pub struct OtelError(String);
+pub struct OtelError {
+    kind: OtelErrorKind,
+    message: String,
+}
+
+/// What kind of [`OtelError`] it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OtelErrorKind {
+    /// An exporter could not be built (its endpoint, its HTTP client).
+    Exporter,
+    /// A global `tracing` subscriber is set already.
+    Subscriber,
+}
+
+impl OtelError {
+    fn new(kind: OtelErrorKind, message: impl Into<String>) -> Self {
+        Self { kind, message: message.into() }
+    }
+
+    /// What kind of error it is.
+    pub fn kind(&self) -> OtelErrorKind {
+        self.kind
+    }
+
+    /// Whether an exporter could not be built.
+    pub fn is_exporter(&self) -> bool {
+        self.kind == OtelErrorKind::Exporter
+    }
+
+    /// Whether a global subscriber was set already.
+    pub fn is_subscriber(&self) -> bool {
+        self.kind == OtelErrorKind::Subscriber
+    }
+}
 
 impl fmt::Display for OtelError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cannot export traces over OTLP: {}", self.0)
+        write!(f, "cannot export traces over OTLP: {}", self.message)
     }
 }
 
@@ -88,13 +123,13 @@ impl fmt::Debug for OtelGuard {
 /// When an exporter cannot be built, or a global subscriber is set already.
 pub fn install(config: OtelConfig) -> Result<OtelGuard, OtelError> {
     toolwire::install_tls_provider();
-    let resource = Resource::builder().with_service_name(config.service_name.clone()).build();
-    let exporter = SpanExporter::builder()
-        .with_http()
-        .with_protocol(Protocol::HttpBinary)
-        .with_endpoint(config.traces_url())
-        .build()
-        .map_err(|error| OtelError(error.to_string()))?;
+    let resource = resource(&config);
+    let mut exporter = SpanExporter::builder().with_http().with_protocol(Protocol::HttpBinary);
+    if let Some(url) = config.traces_url() {
+        exporter = exporter.with_endpoint(url);
+    }
+    let exporter =
+        exporter.build().map_err(|e| OtelError::new(OtelErrorKind::Exporter, e.to_string()))?;
     let traces = SdkTracerProvider::builder()
         .with_batch_exporter(exporter)
         .with_resource(resource.clone())
@@ -113,11 +148,12 @@ pub fn install(config: OtelConfig) -> Result<OtelGuard, OtelError> {
         let layer = MetricsLayer::new(&provider.meter("toolwire"));
         layer.with_filter(Targets::new().with_target(METRICS_TARGET, Level::TRACE))
     });
-    tracing_subscriber::registry()
-        .with(trace_layer)
-        .with(metrics_layer)
-        .try_init()
-        .map_err(|error| OtelError(format!("a tracing subscriber is set already: {error}")))?;
+    tracing_subscriber::registry().with(trace_layer).with(metrics_layer).try_init().map_err(
+        |error| {
+            let message = format!("a tracing subscriber is set already: {error}");
+            OtelError::new(OtelErrorKind::Subscriber, message)
+        },
+    )?;
     telemetry::link_receipts(span_link);
     telemetry::record_content(config.capture_content);
     Ok(OtelGuard { traces, metrics })
@@ -125,14 +161,31 @@ pub fn install(config: OtelConfig) -> Result<OtelGuard, OtelError> {
 
 /// The metrics' provider: OTLP over HTTP, read every `config.metric_interval`.
 fn meter_provider(config: &OtelConfig, resource: Resource) -> Result<SdkMeterProvider, OtelError> {
-    let exporter = MetricExporter::builder()
-        .with_http()
-        .with_protocol(Protocol::HttpBinary)
-        .with_endpoint(config.metrics_url())
-        .build()
-        .map_err(|error| OtelError(error.to_string()))?;
-    let reader = PeriodicReader::builder(exporter).with_interval(config.metric_interval).build();
-    Ok(SdkMeterProvider::builder().with_reader(reader).with_resource(resource).build())
+    let mut exporter = MetricExporter::builder().with_http().with_protocol(Protocol::HttpBinary);
+    if let Some(url) = config.metrics_url() {
+        exporter = exporter.with_endpoint(url);
+    }
+    let exporter =
+        exporter.build().map_err(|e| OtelError::new(OtelErrorKind::Exporter, e.to_string()))?;
+    let mut reader = PeriodicReader::builder(exporter);
+    if let Some(interval) = config.metric_interval {
+        reader = reader.with_interval(interval);
+    }
+    Ok(SdkMeterProvider::builder().with_reader(reader.build()).with_resource(resource).build())
+}
+
+/// The resource the spans and metrics carry: the SDK's (which reads `OTEL_SERVICE_NAME` and
+/// `OTEL_RESOURCE_ATTRIBUTES`), with the program's service name, or `toolwire` when none of
+/// them names one.
+fn resource(config: &OtelConfig) -> Resource {
+    if let Some(name) = &config.service_name {
+        return Resource::builder().with_service_name(name.clone()).build();
+    }
+    let from_sdk = Resource::builder().build();
+    let service = from_sdk.get(&opentelemetry::Key::from_static_str("service.name"));
+    // The SDK's own default when no variable names the service.
+    let unnamed = service.is_none_or(|name| name.as_str().starts_with("unknown_service"));
+    if unnamed { Resource::builder().with_service_name(DEFAULT_SERVICE).build() } else { from_sdk }
 }
 
 /// The OpenTelemetry ids of `span`, as the bridge assigned them.

@@ -24,4 +24,4 @@ mod install;
 mod metrics;
 
 pub use config::OtelConfig;
-pub use install::{OtelError, OtelGuard, install};
+pub use install::{OtelError, OtelErrorKind, OtelGuard, install};

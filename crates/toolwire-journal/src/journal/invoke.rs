@@ -121,7 +121,8 @@ impl JournaledCall {
         self
     }
 
-    /// The registry's invocation of this call, with every option.
+    /// The registry's invocation of this call: its options handed on whole, as one value,
+    /// with what is left of the deadline, the signal and the answer in it.
     pub(super) fn invocation(
         &mut self,
         tool: &str,
@@ -130,19 +131,17 @@ impl JournaledCall {
         answer: Option<Answer>,
         deadline: Option<Instant>,
     ) -> Invocation {
-        let options = std::mem::take(&mut self.options);
-        let mut call =
-            self.registry.invoke(tool, arguments).call_id(call_id.clone()).options(options);
+        let mut options = std::mem::take(&mut self.options);
         if let Some(deadline) = deadline {
-            call = call.timeout(deadline.saturating_duration_since(Instant::now()));
+            options = options.timeout(deadline.saturating_duration_since(Instant::now()));
         }
         if let Some(signal) = &self.signal {
-            call = call.signal(signal.clone());
+            options = options.signal(signal.clone());
         }
         if let Some(answer) = answer {
-            call = call.answer(answer);
+            options = options.answer(answer);
         }
-        call
+        self.registry.invoke(tool, arguments).call_id(call_id.clone()).options(options)
     }
 
     async fn run(mut self) -> Result<Receipt, JournalError> {

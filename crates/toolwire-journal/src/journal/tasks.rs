@@ -17,6 +17,10 @@ impl Journal {
     /// # Errors
     ///
     /// A [`JournalError`](crate::JournalError) when the journal cannot be read.
+    ///
+    /// # Cancel safety
+    ///
+    /// It only reads: dropping the future leaves the journal as it was.
     pub async fn waiting_tasks(&self) -> Result<Vec<TaskRecord>, crate::JournalError> {
         let engine = &self.engine;
         let rows = reads::live_tasks(engine.reader(), engine.place(), now_millis(), MAX_LISTED);
@@ -41,6 +45,13 @@ impl Journal {
     /// # Errors
     ///
     /// A [`JournalError`](crate::JournalError) when the journal cannot be read or written.
+    ///
+    /// # Cancel safety
+    ///
+    /// The answer is written in one compare-and-set of the task's record: dropping the
+    /// future before that write leaves the task unanswered, and after it, answered. Nothing
+    /// is half written; answering again after a drop is safe (a second answer to a question
+    /// already answered finds no waiting task, and says so with `None`).
     pub async fn answer_task(
         &self,
         answer: &toolwire::Answer,
