@@ -23,8 +23,7 @@ use tokio::runtime::Runtime;
 use tokio::sync::Notify;
 use toolwire::{Provider, Registry, Tool, ToolCall, ToolResult};
 use toolwire_agent::{
-    Agent, BoxFuture, Error, Finish, IgnoreTurn, ModelClient, ModelRequest, ModelTurn, TurnSink,
-    Usage,
+    Agent, BoxFuture, Error, IgnoreTurn, ModelClient, ModelRequest, ModelTurn, TurnSink,
 };
 
 fn runtime() -> Runtime {
@@ -55,15 +54,7 @@ impl Ready {
             })
             .collect();
         let assistant = vec![json!({"role": "assistant", "content": null, "tool_calls": wire})];
-        Self {
-            turn: ModelTurn {
-                assistant,
-                calls,
-                text: String::new(),
-                finish: Finish::ToolCalls,
-                usage: Usage::default(),
-            },
-        }
+        Self { turn: ModelTurn::new(assistant, calls) }
     }
 }
 
@@ -167,13 +158,7 @@ impl ModelClient for Writing {
                 }
             }
             let assistant = vec![toolwire_agent_history(&calls)];
-            Ok(ModelTurn {
-                assistant,
-                calls,
-                text: String::new(),
-                finish: Finish::ToolCalls,
-                usage: Usage::default(),
-            })
+            Ok(ModelTurn::new(assistant, calls))
         })
     }
 }

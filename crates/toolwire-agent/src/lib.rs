@@ -22,7 +22,7 @@
 //! # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! use serde_json::json;
 //! use toolwire::{Provider, Registry, Tool, ToolCall, ToolResult};
-//! use toolwire_agent::{Agent, BoxFuture, Error, Finish, ModelClient, ModelRequest, ModelTurn, TurnSink, Usage};
+//! use toolwire_agent::{Agent, BoxFuture, Error, ModelClient, ModelRequest, ModelTurn, TurnSink};
 //!
 //! /// Calls `add` once, then answers with the result it was given.
 //! struct Scripted;
@@ -38,15 +38,13 @@
 //!                 let text = format!("the sum is {}", last["content"].as_str().unwrap_or("?"));
 //!                 sink.text(&text);
 //!                 let assistant = vec![json!({"role": "assistant", "content": text})];
-//!                 let usage = Usage::default();
-//!                 return Ok(ModelTurn { assistant, calls: vec![], text, finish: Finish::Stop, usage });
+//!                 return Ok(ModelTurn::new(assistant, vec![]).with_text(text));
 //!             }
 //!             let call = ToolCall::new("call_1", "add", json!({"a": 2, "b": 3}));
 //!             sink.call(&call);
 //!             let assistant = vec![json!({"role": "assistant", "content": null, "tool_calls": [
 //!                 {"id": "call_1", "type": "function", "function": {"name": "add", "arguments": "{\"a\":2,\"b\":3}"}}]})];
-//!             let (text, finish, usage) = (String::new(), Finish::ToolCalls, Usage::default());
-//!             Ok(ModelTurn { assistant, calls: vec![call], text, finish, usage })
+//!             Ok(ModelTurn::new(assistant, vec![call]))
 //!         })
 //!     }
 //! }
@@ -98,15 +96,13 @@
 
 mod client;
 mod error;
-mod history;
 mod run;
 
 pub use client::{
     BoxFuture, Finish, HttpClient, HttpClientBuilder, IgnoreTurn, ModelClient, ModelRequest,
-    ModelTurn, RetryPolicy, TurnSink, Usage,
+    ModelTurn, RetryPolicy, TurnSink, Usage, parse_provider,
 };
 pub use error::{Error, ErrorKind};
-pub use history::{parse_provider, provider_name};
 pub use run::{
     Agent, AgentBuilder, AgentEvent, DEFAULT_MAX_CALLS_PER_TURN, DEFAULT_MAX_TURNS,
     DEFAULT_REPETITION_LIMIT, MemoryStore, PendingCall, PendingTurn, Run, RunOutcome, RunState,

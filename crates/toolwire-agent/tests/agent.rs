@@ -240,7 +240,7 @@ async fn resuming_checks_the_state_and_the_answers() {
     assert_eq!(error.kind(), ErrorKind::Resume);
 
     let mut other = outcome.state.clone();
-    other.provider = "anthropic".into();
+    other.provider = Provider::Anthropic;
     let error = agent.resume(other, []).await.expect_err("another provider");
     assert_eq!(error.kind(), ErrorKind::Resume);
     assert!(error.to_string().contains("anthropic:scripted"), "{error}");

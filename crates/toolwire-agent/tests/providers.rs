@@ -293,7 +293,7 @@ async fn each_provider_reports_the_tokens_a_turn_used_whole_or_streamed() {
             let request =
                 ModelRequest { system: None, messages: &messages, tools: &[], signal: &signal };
             let turn = client.complete(request, &mut IgnoreTurn).await.expect("a turn");
-            let usage = Usage { input_tokens: Some(input), output_tokens: Some(output) };
+            let usage = Usage::new(Some(input), Some(output));
             assert_eq!(turn.usage, usage, "{folder}");
         }
         if provider == Provider::OpenAi {

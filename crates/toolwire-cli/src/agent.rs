@@ -77,7 +77,13 @@ fn client(spec: &ModelSpec<'_>) -> Result<HttpClient, CliError> {
     let mut builder = HttpClient::from_spec(spec.model).map_err(invalid)?;
     let (provider, _) = spec.model.split_once(':').unwrap_or_default();
     let provider = toolwire_agent::parse_provider(provider).map_err(invalid)?;
-    if let Some(key) = api_key::api_key(provider, spec.base_url)? {
+    let Some(api) = provider.model_api() else {
+        return Err(invalid(toolwire_agent::Error::new(
+            toolwire_agent::ErrorKind::Config,
+            format!("provider {provider} runs no model"),
+        )));
+    };
+    if let Some(key) = api_key::api_key(api, spec.base_url)? {
         builder = builder.api_key(key);
     }
     if let Some(url) = spec.base_url {

@@ -4,19 +4,9 @@
 //! A server given with `--base-url` on another host (a local model server, a proxy) may need
 //! no key: there it is sent when set, and left out when not.
 
-use toolwire::Provider;
-use toolwire_agent::HttpClient;
+use toolwire::provider::ModelApi;
 
 use crate::exit::CliError;
-
-/// The variables a key of `provider` is read from, in order.
-fn variables(provider: Provider) -> &'static [&'static str] {
-    match provider {
-        Provider::Anthropic => &["ANTHROPIC_API_KEY"],
-        Provider::Gemini => &["GEMINI_API_KEY", "GOOGLE_API_KEY"],
-        _ => &["OPENAI_API_KEY"],
-    }
-}
 
 /// The key of `provider` from its variables (an empty one counts as unset).
 ///
@@ -24,16 +14,13 @@ fn variables(provider: Provider) -> &'static [&'static str] {
 ///
 /// A usage error naming the variable, when none is set and the requests would go to the
 /// provider's own API: `base_url` is absent, or on the host of the provider's default URL.
-pub(crate) fn api_key(
-    provider: Provider,
-    base_url: Option<&str>,
-) -> Result<Option<String>, CliError> {
-    let names = variables(provider);
+pub(crate) fn api_key(api: ModelApi, base_url: Option<&str>) -> Result<Option<String>, CliError> {
+    let names = api.key_variables();
     let key = names.iter().find_map(|name| std::env::var(name).ok().filter(|key| !key.is_empty()));
-    if key.is_some() || !own_api(provider, base_url) {
+    if key.is_some() || !own_api(api, base_url) {
         return Ok(key);
     }
-    let url = base_url.unwrap_or(HttpClient::default_base_url(provider));
+    let url = base_url.unwrap_or(api.default_base_url());
     Err(CliError::usage(format!(
         "no API key: set {} for the requests to {url} (only a server of your own, given with \
          --base-url, may do without one)",
@@ -41,10 +28,10 @@ pub(crate) fn api_key(
     )))
 }
 
-/// Whether requests to `base_url` go to `provider`'s own API.
-fn own_api(provider: Provider, base_url: Option<&str>) -> bool {
+/// Whether requests to `base_url` go to the provider's own API.
+fn own_api(api: ModelApi, base_url: Option<&str>) -> bool {
     let Some(base_url) = base_url else { return true };
-    let default = host(HttpClient::default_base_url(provider));
+    let default = host(api.default_base_url());
     default.is_some() && host(base_url) == default
 }
 

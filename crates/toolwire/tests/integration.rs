@@ -20,6 +20,7 @@ mod dispatch;
 mod execute;
 mod macro_ui;
 mod macros;
+mod model_api;
 mod observability;
 mod panics;
 mod parse_errors;

@@ -25,7 +25,7 @@ fn vertex_stream() -> Vec<Value> {
 fn assemble_gemini(chunks: &[Value]) -> Vec<ToolCall> {
     let mut calls = gemini::CallAccumulator::default();
     chunks.iter().for_each(|chunk| calls.push(chunk));
-    calls.finish().unwrap()
+    calls.finish()
 }
 
 fn weather() -> Registry {
@@ -141,7 +141,7 @@ fn regression_responses_stream_takes_the_call_id_the_server_finished_with() {
     ];
     let mut stream = responses::CallAccumulator::default();
     events.iter().for_each(|event| stream.push(event));
-    let calls = stream.clone().finish().unwrap();
+    let calls = stream.clone().finish();
     assert_eq!(
         (calls[0].call_id.as_str(), &calls[0].arguments),
         ("call_final", &json!({"location": "Oslo"}))
@@ -151,7 +151,7 @@ fn regression_responses_stream_takes_the_call_id_the_server_finished_with() {
         {"type": "function_call", "id": "fc_1", "call_id": "call_kept", "name": "get_weather", "arguments": "{\"location\":\"Oslo\"}", "status": "completed"}
     ]}});
     stream.push(&completed);
-    let calls = stream.finish().unwrap();
+    let calls = stream.finish();
     assert_eq!(calls.len(), 1);
     assert_eq!(calls[0].call_id, "call_kept");
     assert_eq!(calls, responses::parse_calls(&completed["response"]).unwrap());

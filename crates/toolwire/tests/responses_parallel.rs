@@ -48,7 +48,7 @@ fn regression_responses_stream_parallel_wrapper_is_expanded() {
     let mut stream = responses::CallAccumulator::default();
     stream.push(&json!({"type": "response.output_item.added", "output_index": 0, "item": {"type": "function_call", "call_id": "call_w", "name": "multi_tool_use.parallel", "arguments": ""}}));
     stream.push(&json!({"type": "response.function_call_arguments.done", "output_index": 0, "arguments": arguments}));
-    let calls = stream.finish().unwrap();
+    let calls = stream.finish();
     let ids: Vec<_> = calls.iter().map(|c| c.call_id.as_str()).collect();
     assert_eq!(ids, ["call_w_0", "call_w_1"]);
 }

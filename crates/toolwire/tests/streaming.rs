@@ -27,7 +27,7 @@ fn openai_deltas_are_joined_per_index_even_when_interleaved() {
     for chunk in &chunks {
         stream.push(chunk);
     }
-    let calls = stream.finish().unwrap();
+    let calls = stream.finish();
     let finished = openai::parse_calls(&json!({"tool_calls": [
         {"id": "call_a", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}},
         {"id": "call_b", "function": {"name": "get_time", "arguments": "{\"tz\": \"UTC\"}"}}
@@ -42,12 +42,12 @@ fn openai_streams_with_broken_arguments_or_no_id_are_reported() {
     stream.push(&openai_chunk(
         json!([{"index": 0, "id": "c", "function": {"name": "t", "arguments": "{\"a\": "}}]),
     ));
-    let calls = stream.finish().unwrap();
+    let calls = stream.finish();
     assert!(calls[0].malformed.as_deref().unwrap().starts_with("the arguments are not valid JSON"));
 
     let mut stream = openai::CallAccumulator::default();
     stream.push(&openai_chunk(json!([{"index": 0, "function": {"name": "t", "arguments": "{}"}}])));
-    let calls = stream.finish().unwrap();
+    let calls = stream.finish();
     assert_eq!(
         calls[0].malformed.as_deref(),
         Some("the call was cut off: no call id was streamed for it")
@@ -56,7 +56,7 @@ fn openai_streams_with_broken_arguments_or_no_id_are_reported() {
     let mut nothing = openai::CallAccumulator::default();
     nothing.push(&json!("garbage"));
     nothing.push(&json!({"choices": [{"delta": {"tool_calls": [{"no_index": true}]}}]}));
-    assert!(nothing.finish().unwrap().is_empty());
+    assert!(nothing.finish().is_empty());
 }
 
 #[test]
@@ -104,7 +104,7 @@ fn responses_argument_deltas_are_joined_per_output_item() {
     for event in &events {
         stream.push(event);
     }
-    let calls = stream.finish().unwrap();
+    let calls = stream.finish();
     assert_eq!(calls.len(), 1);
     assert_eq!(calls[0].call_id, "call_1");
     assert_eq!(calls[0].arguments, json!({"city": "Lima"}));

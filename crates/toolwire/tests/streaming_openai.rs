@@ -26,8 +26,7 @@ fn regression_openai_stream_name_split_over_chunks_is_joined() {
         chunk(0, json!([{"index": 0, "function": {"name": "weather", "arguments": "{\"city\":"}}])),
         chunk(0, json!([{"index": 0, "function": {"arguments": "\"Oslo\"}"}}])),
     ])
-    .finish()
-    .unwrap();
+    .finish();
     assert_eq!(&*calls[0].tool, "get_weather");
     assert_eq!(calls[0].arguments, json!({"city": "Oslo"}));
 }
@@ -39,7 +38,7 @@ fn regression_openai_stream_repeated_header_does_not_double_the_name() {
         chunk(0, json!([{"index": 0, "id": "call_1", "function": {"name": "get_weather", "arguments": "{}"}}])),
     ])
     .finish()
-    .unwrap();
+    ;
     assert_eq!(&*calls[0].tool, "get_weather");
 }
 
@@ -51,7 +50,7 @@ fn regression_openai_stream_empty_id_or_name_does_not_overwrite() {
         chunk(0, json!([{"index": 0, "id": "", "type": "function", "function": {"name": "", "arguments": "{\"city\": \"Rome\"}"}}])),
     ])
     .finish()
-    .unwrap();
+    ;
     assert_eq!((calls[0].call_id.as_str(), calls[0].tool.as_ref()), ("call_q", "get_weather"));
     assert_eq!(calls[0].arguments, json!({"city": "Rome"}));
 }
@@ -66,7 +65,7 @@ fn regression_openai_stream_deltas_without_index_are_taken() {
         chunk(0, json!([{"function": {"arguments": ""}}])),
     ])
     .finish()
-    .unwrap();
+    ;
     let ids: Vec<_> = calls.iter().map(|c| c.call_id.as_str()).collect();
     assert_eq!(ids, ["call_a", "call_b"]);
     assert_eq!(calls[1].arguments, json!({"tz": "UTC"}));
@@ -81,7 +80,7 @@ fn regression_openai_stream_call_that_never_started_fails_alone() {
         chunk(0, json!([{"index": 2, "id": "call_c", "function": {"name": "get_time", "arguments": "{}"}}])),
     ])
     .finish()
-    .unwrap();
+    ;
     assert_eq!(calls.len(), 3);
     assert!(calls[0].malformed.is_none() && calls[2].malformed.is_none());
     let broken = &calls[1];
@@ -106,13 +105,13 @@ fn regression_openai_stream_choices_do_not_merge() {
         chunk(1, json!([{"index": 0, "function": {"arguments": "\"UTC\"}"}}])),
         chunk(0, json!([{"index": 0, "function": {"arguments": "\"Oslo\"}"}}])),
     ]);
-    let first = stream.clone().finish().unwrap();
+    let first = stream.clone().finish();
     assert_eq!(first.len(), 1);
     assert_eq!(
         (first[0].call_id.as_str(), &first[0].arguments),
         ("call_a", &json!({"city": "Oslo"}))
     );
-    let all = stream.finish_all().unwrap();
+    let all = stream.finish_all();
     assert_eq!(all.len(), 2);
     assert_eq!(all[&1][0].call_id, "call_b");
     assert_eq!(all[&1][0].arguments, json!({"tz": "UTC"}));

@@ -6,11 +6,34 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 use toolwire::Provider;
 
-use super::http::{HttpClient, Settings};
+use super::http::HttpClient;
 use super::retry::RetryPolicy;
-use super::wire::Target;
-use crate::history::provider_name;
+use super::settings::{Settings, Target};
+use super::spec::{model_providers, parse_provider};
 use crate::{Error, ErrorKind};
+
+impl HttpClient {
+    /// Starts a client of `model` at `provider`.
+    pub fn builder(provider: Provider, model: impl Into<String>) -> HttpClientBuilder {
+        HttpClientBuilder::new(provider, model.into())
+    }
+
+    /// Starts a client from `PROVIDER:MODEL`, such as `openai:gpt-4.1`,
+    /// `responses:o4-mini`, `anthropic:claude-sonnet-4-5` or `gemini:gemini-2.5-flash`.
+    ///
+    /// # Errors
+    ///
+    /// A [`Config`](ErrorKind::Config) error when the provider is unknown or the model empty.
+    pub fn from_spec(spec: &str) -> Result<HttpClientBuilder, Error> {
+        let Some((provider, model)) = spec.split_once(':').filter(|(_, m)| !m.trim().is_empty())
+        else {
+            let message =
+                format!("model spec {spec:?} is not PROVIDER:MODEL (for example openai:gpt-4.1)");
+            return Err(Error::new(ErrorKind::Config, message));
+        };
+        Ok(Self::builder(parse_provider(provider)?, model.trim()))
+    }
+}
 
 /// Sets up an [`HttpClient`]; made by [`HttpClient::builder`] or [`HttpClient::from_spec`].
 #[must_use = "a builder does nothing until built"]
@@ -27,7 +50,7 @@ pub struct HttpClientBuilder {
 }
 
 impl HttpClientBuilder {
-    pub(super) fn new(provider: Provider, model: String) -> Self {
+    fn new(provider: Provider, model: String) -> Self {
         let target = Target { model, max_tokens: None, extra: Map::new() };
         Self {
             provider,
@@ -58,13 +81,10 @@ impl HttpClientBuilder {
     }
 
     /// Reads the key from the provider's usual environment variable, when it is set:
-    /// `OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, or `GEMINI_API_KEY` (then `GOOGLE_API_KEY`).
+    /// `OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, or `GEMINI_API_KEY` (then `GOOGLE_API_KEY`);
+    /// see [`ModelApi::key_variables`](toolwire::provider::ModelApi::key_variables).
     pub fn api_key_from_env(mut self) -> Self {
-        let names: &[&str] = match self.provider {
-            Provider::Anthropic => &["ANTHROPIC_API_KEY"],
-            Provider::Gemini => &["GEMINI_API_KEY", "GOOGLE_API_KEY"],
-            _ => &["OPENAI_API_KEY"],
-        };
+        let names = self.provider.model_api().map(|api| api.key_variables()).unwrap_or_default();
         self.api_key = names.iter().find_map(|name| std::env::var(name).ok()).or(self.api_key);
         self
     }
@@ -116,11 +136,19 @@ impl HttpClientBuilder {
     ///
     /// # Errors
     ///
-    /// A [`Config`](ErrorKind::Config) error when the base URL is not an `http` or `https`
-    /// URL, or the HTTP client cannot be set up.
+    /// A [`Config`](ErrorKind::Config) error when the provider runs no model (`mcp`,
+    /// `flat_function`), the base URL is not an `http` or `https` URL, or the HTTP client
+    /// cannot be set up.
     pub fn build(self) -> Result<HttpClient, Error> {
-        let base =
-            self.base_url.unwrap_or_else(|| HttpClient::default_base_url(self.provider).to_owned());
+        let Some(api) = self.provider.model_api() else {
+            let message = format!(
+                "provider {} describes tools but runs no model: expected {}",
+                self.provider,
+                model_providers()
+            );
+            return Err(Error::new(ErrorKind::Config, message));
+        };
+        let base = self.base_url.unwrap_or_else(|| api.default_base_url().to_owned());
         let base_url = base.trim().trim_end_matches('/').to_owned();
         if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
             let message = format!("base URL {base_url:?} is not an http:// or https:// URL");
@@ -136,7 +164,7 @@ impl HttpClientBuilder {
                     .with_source(cause)
             })?;
         let settings = Settings {
-            provider: self.provider,
+            api,
             target: self.target,
             base_url,
             api_key: self.api_key,
@@ -153,7 +181,7 @@ impl HttpClientBuilder {
 impl fmt::Debug for HttpClientBuilder {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("HttpClientBuilder")
-            .field("provider", &provider_name(self.provider))
+            .field("provider", &self.provider)
             .field("model", &self.target.model)
             .field("base_url", &self.base_url)
             .finish_non_exhaustive()

@@ -3,21 +3,24 @@
 use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use serde_json::Value;
+use toolwire::provider::{DecodeError, DecodeErrorKind, TurnRequest};
 use toolwire::{AbortSignal, Provider, ToolCall};
 
-use super::builder::HttpClientBuilder;
 use super::retry::{RetryPolicy, server_wait};
+use super::settings::Settings;
 use super::sse::{Events, aborted};
-use super::wire::{self, Target};
 use super::{BoxFuture, ModelClient, ModelRequest, ModelTurn, TurnSink};
-use crate::history::{parse_provider, provider_name};
 use crate::{Error, ErrorKind};
 
 /// A model behind an HTTP API: OpenAI Chat Completions, OpenAI Responses, Anthropic
 /// Messages or Gemini `generateContent`, at the provider's URL or any compatible server's.
+///
+/// It keeps the transport (the URL, the headers, retries, server-sent events, time limits);
+/// what goes in a request and how a reply reads is the provider's
+/// [`ModelApi`](toolwire::provider::ModelApi).
 ///
 /// Cloning it is cheap and shares its connection pool.
 ///
@@ -42,57 +45,14 @@ pub struct HttpClient {
     inner: Arc<Settings>,
 }
 
-pub(super) struct Settings {
-    pub(super) provider: Provider,
-    pub(super) target: Target,
-    pub(super) base_url: String,
-    pub(super) api_key: Option<String>,
-    pub(super) http: reqwest::Client,
-    pub(super) timeout: Duration,
-    pub(super) idle_timeout: Duration,
-    pub(super) retry: RetryPolicy,
-    pub(super) stream: bool,
-}
-
 impl HttpClient {
     pub(super) fn from_settings(settings: Settings) -> Self {
         Self { inner: Arc::new(settings) }
     }
 
-    /// Starts a client of `model` at `provider`.
-    pub fn builder(provider: Provider, model: impl Into<String>) -> HttpClientBuilder {
-        HttpClientBuilder::new(provider, model.into())
-    }
-
-    /// Starts a client from `PROVIDER:MODEL`, such as `openai:gpt-4.1`,
-    /// `responses:o4-mini`, `anthropic:claude-sonnet-4-5` or `gemini:gemini-2.5-flash`.
-    ///
-    /// # Errors
-    ///
-    /// A [`Config`](ErrorKind::Config) error when the provider is unknown or the model empty.
-    pub fn from_spec(spec: &str) -> Result<HttpClientBuilder, Error> {
-        let Some((provider, model)) = spec.split_once(':').filter(|(_, m)| !m.trim().is_empty())
-        else {
-            let message =
-                format!("model spec {spec:?} is not PROVIDER:MODEL (for example openai:gpt-4.1)");
-            return Err(Error::new(ErrorKind::Config, message));
-        };
-        Ok(Self::builder(parse_provider(provider)?, model.trim()))
-    }
-
-    /// The default base URL of `provider`'s API.
-    pub fn default_base_url(provider: Provider) -> &'static str {
-        match provider {
-            Provider::Anthropic => "https://api.anthropic.com/v1",
-            Provider::Gemini => "https://generativelanguage.googleapis.com/v1beta",
-            _ => "https://api.openai.com/v1",
-        }
-    }
-
     /// The URL requests go to.
     pub fn url(&self) -> String {
-        let s = &self.inner;
-        wire::url(s.provider, &s.base_url, &s.target.model, s.stream)
+        self.inner.url()
     }
 }
 
@@ -104,7 +64,7 @@ pub(super) struct Failed {
 
 impl ModelClient for HttpClient {
     fn provider(&self) -> Provider {
-        self.inner.provider
+        self.inner.api.provider()
     }
 
     fn model(&self) -> &str {
@@ -121,17 +81,13 @@ impl ModelClient for HttpClient {
 }
 
 impl Settings {
-    fn what(&self) -> String {
-        format!("{} request to {}", provider_name(self.provider), self.base_url)
-    }
-
     async fn complete(
         &self,
         request: ModelRequest<'_>,
         sink: &mut dyn TurnSink,
     ) -> Result<ModelTurn, Error> {
-        let body = wire::body(self.provider, &self.target, &request, self.stream);
-        let url = wire::url(self.provider, &self.base_url, &self.target.model, self.stream);
+        let body = self.body(&request);
+        let url = self.url();
         let mut attempt = 0;
         loop {
             let mut counted = Counted { sink: &mut *sink, heard: false };
@@ -179,13 +135,15 @@ impl Settings {
                     false,
                 )
             })?;
-            let turn = wire::reply(self.provider, &reply)
-                .map_err(|error| Failed { error, retry: false })?;
+            let turn = self
+                .api
+                .read_reply(&reply)
+                .map_err(|error| Failed { error: decode_error(error), retry: false })?;
             report(&turn, sink);
             return Ok(turn);
         }
         let mut events = Events::new(response, self.idle_timeout, self.what());
-        let mut decoder = wire::decoder(self.provider);
+        let mut decoder = self.api.decoder();
         let mut any = false;
         loop {
             let event = events.next(signal).await.map_err(|error| {
@@ -196,12 +154,36 @@ impl Settings {
             let Some(event) = event else { break };
             let Some(data) = event.data.as_deref() else { continue };
             any = true;
-            decoder.event(data, sink).map_err(|error| Failed { error, retry: false })?;
+            let pushed = decoder.push(data);
+            tell(&mut decoder, sink);
+            pushed.map_err(|error| Failed { error: decode_error(error), retry: false })?;
         }
-        decoder.finish(sink).map_err(|error| {
-            let retry = error.kind() == ErrorKind::StreamCut;
-            Failed { error, retry }
-        })
+        let ended = decoder.end();
+        tell(&mut decoder, sink);
+        ended.map_err(|error| {
+            let retry = error.is_cut();
+            Failed { error: decode_error(error), retry }
+        })?;
+        Ok(decoder.finish())
+    }
+
+    /// The request body: the provider's, with the fields set by
+    /// [`body_field`](super::HttpClientBuilder::body_field) added at the top level.
+    fn body(&self, request: &ModelRequest<'_>) -> Value {
+        let mut turn = TurnRequest::new(&self.target.model, request.messages)
+            .with_tools(request.tools)
+            .streamed(self.stream);
+        if let Some(system) = request.system {
+            turn = turn.with_system(system);
+        }
+        if let Some(max) = self.target.max_tokens {
+            turn = turn.with_max_tokens(max);
+        }
+        let mut body = self.api.body(&turn);
+        if let Value::Object(map) = &mut body {
+            map.extend(self.target.extra.iter().map(|(key, value)| (key.clone(), value.clone())));
+        }
+        body
     }
 
     /// Sends the request and waits for the reply's headers; an error status is a failure.
@@ -211,8 +193,10 @@ impl Settings {
         body: &Value,
         signal: &AbortSignal,
     ) -> Result<reqwest::Response, Failed> {
-        let request =
-            wire::headers(self.provider, self.http.post(url).json(body), self.api_key.as_deref());
+        let mut request = self.http.post(url).json(body);
+        for (name, value) in self.api.headers(self.api_key.as_deref()) {
+            request = request.header(name, value);
+        }
         let response = self.within(signal, request.send()).await?.map_err(|cause| {
             let retry = cause.is_connect() || cause.is_timeout() || cause.is_request();
             let message = format!("{}: cannot send: {cause}", self.what());
@@ -263,6 +247,25 @@ fn is_event_stream(response: &reqwest::Response) -> bool {
         .is_some_and(|kind| kind.trim_start().starts_with("text/event-stream"))
 }
 
+/// Tells `sink` what the stream told `decoder` since it was last asked.
+fn tell(decoder: &mut toolwire::provider::TurnDecoder, sink: &mut dyn TurnSink) {
+    let text = decoder.take_text();
+    if !text.is_empty() {
+        sink.text(&text);
+    }
+    decoder.take_ready().iter().for_each(|call| sink.call(call));
+}
+
+/// The agent's error for a reply or stream the provider's format could not read.
+fn decode_error(error: DecodeError) -> Error {
+    let kind = match error.kind() {
+        DecodeErrorKind::Provider => ErrorKind::Provider,
+        DecodeErrorKind::Cut => ErrorKind::StreamCut,
+        _ => ErrorKind::InvalidReply,
+    };
+    Error::new(kind, error.to_string()).with_source(error)
+}
+
 /// Tells `sink` about an unstreamed turn, as a stream would have.
 fn report(turn: &ModelTurn, sink: &mut dyn TurnSink) {
     if !turn.text.is_empty() {
@@ -294,7 +297,7 @@ impl fmt::Debug for HttpClient {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let s = &self.inner;
         f.debug_struct("HttpClient")
-            .field("provider", &provider_name(s.provider))
+            .field("provider", &s.api.provider())
             .field("model", &s.target.model)
             .field("base_url", &s.base_url)
             .field("stream", &s.stream)

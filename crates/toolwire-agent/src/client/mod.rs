@@ -1,18 +1,21 @@
-//! [`ModelClient`]: one turn of a model, and the HTTP clients for the four providers.
+//! [`ModelClient`]: one turn of a model, and the HTTP client for every provider a model is
+//! reached by.
 //!
 //! A client takes the conversation so far, in its provider's wire messages, and the tool
-//! definitions, and returns the model's turn: the assistant's wire messages to append, the
-//! calls it made, and its text. While a reply streams in, the client tells a [`TurnSink`]
+//! definitions, and returns the model's turn ([`ModelTurn`], the core's record): the
+//! assistant's wire messages to append, the calls it made, and its text. Each provider's wire
+//! format is the core's ([`toolwire::provider::ModelApi`]); the HTTP client here keeps the
+//! transport: the URL, the headers, retries and server-sent events. While a reply streams in, the client tells a [`TurnSink`]
 //! about each piece of text and about each call the moment its arguments are complete, so
 //! the agent can start that call while the model is still writing the next one.
 
 mod builder;
 mod http;
 mod retry;
+mod settings;
+mod spec;
 mod sse;
-mod wire;
 
-use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 
@@ -24,6 +27,8 @@ use crate::Error;
 pub use builder::HttpClientBuilder;
 pub use http::HttpClient;
 pub use retry::RetryPolicy;
+pub use spec::parse_provider;
+pub use toolwire::provider::{Finish, ModelTurn, Usage};
 
 /// A boxed future, as [`ModelClient::complete`] returns.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -83,68 +88,4 @@ pub struct IgnoreTurn;
 impl TurnSink for IgnoreTurn {
     fn text(&mut self, _delta: &str) {}
     fn call(&mut self, _call: &ToolCall) {}
-}
-
-/// One turn of a model.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ModelTurn {
-    /// The assistant's wire messages (or Responses output items) to append to the
-    /// conversation, as the provider sent them.
-    pub assistant: Vec<Value>,
-    /// The calls it made, in order.
-    pub calls: Vec<ToolCall>,
-    /// Its text, joined.
-    pub text: String,
-    /// Why the model stopped.
-    pub finish: Finish,
-    /// The tokens it used, as the provider reported them.
-    pub usage: Usage,
-}
-
-/// The tokens one turn used, as the provider reported them; a count the provider did not
-/// give is `None`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Usage {
-    /// The tokens of the request: the prompt, the history and the tool definitions
-    /// (`prompt_tokens`, `input_tokens`, `promptTokenCount`).
-    pub input_tokens: Option<u64>,
-    /// The tokens the model wrote (`completion_tokens`, `output_tokens`,
-    /// `candidatesTokenCount`).
-    pub output_tokens: Option<u64>,
-}
-
-impl Usage {
-    /// These counts, with each count `later` gives in their place (a stream's later events
-    /// restate the totals so far).
-    pub fn updated(self, later: Usage) -> Usage {
-        Usage {
-            input_tokens: later.input_tokens.or(self.input_tokens),
-            output_tokens: later.output_tokens.or(self.output_tokens),
-        }
-    }
-}
-
-/// Why a model ended its turn.
-#[non_exhaustive]
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Finish {
-    /// It finished its answer (`stop`, `end_turn`, `STOP`, `completed`).
-    Stop,
-    /// It stopped to have its calls run.
-    ToolCalls,
-    /// It ran out of output tokens.
-    Length,
-    /// Any other reason, as the provider named it.
-    Other(String),
-}
-
-impl fmt::Display for Finish {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Finish::Stop => f.write_str("stop"),
-            Finish::ToolCalls => f.write_str("tool calls"),
-            Finish::Length => f.write_str("length"),
-            Finish::Other(other) => f.write_str(other),
-        }
-    }
 }

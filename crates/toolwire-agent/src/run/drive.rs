@@ -1,6 +1,6 @@
 //! The loop: model → calls → policy and approvals → dispatch → results → model.
 
-use toolwire::provider::repair;
+use toolwire::provider::{ModelApi, repair};
 use toolwire::{AbortSignal, InvocationId, Receipt};
 use tracing::Instrument;
 
@@ -11,15 +11,13 @@ use super::trace;
 use super::turn::Starter;
 use super::{RunOutcome, Shared, StopReason};
 use crate::client::{ModelRequest, ModelTurn};
-use crate::history::{self, provider_name};
 
 /// The state a run starts from: a new conversation, or `history` continued, with the
 /// user's `prompt` added.
 pub(super) fn open(shared: &Shared, history: Option<RunState>, prompt: &str) -> RunState {
-    let provider = shared.client.provider();
     let mut state = history.unwrap_or_else(|| RunState {
         run_id: InvocationId::new().to_string(),
-        provider: provider_name(provider).to_owned(),
+        provider: shared.client.provider(),
         model: shared.client.model().to_owned(),
         messages: Vec::new(),
         turns: 0,
@@ -28,12 +26,14 @@ pub(super) fn open(shared: &Shared, history: Option<RunState>, prompt: &str) -> 
         meta: serde_json::Value::Null,
     });
     state.prompt_turns = 0;
+    // A provider that runs no model gets no message: the run fails at its first turn.
+    let Ok(api) = shared.api() else { return state };
     if let Some(pending) = state.pending.take() {
         // Calls still waiting answer as they stand, so the conversation stays balanced.
-        let results = history::results(provider, &pending.assistant, &pending.receipts);
+        let results = api.render_results(&pending.assistant, &pending.receipts);
         state.messages.extend(results);
     }
-    state.messages.push(history::user(provider, prompt));
+    state.messages.push(api.user_message(prompt));
     state
 }
 
@@ -61,9 +61,13 @@ pub(super) async fn drive(shared: &Shared, state: RunState, signal: &AbortSignal
 
 async fn turns(shared: &Shared, state: RunState, signal: &AbortSignal) -> RunOutcome {
     let provider = shared.client.provider();
+    let mut run = Progress { state, receipts: Vec::new(), text: String::new() };
+    let api = match shared.api() {
+        Ok(api) => api,
+        Err(error) => return run.end(StopReason::ModelError(error)),
+    };
     let tools = shared.app.definitions(&shared.registry, provider);
     let mut guard = Guard::new(shared.repetition_limit);
-    let mut run = Progress { state, receipts: Vec::new(), text: String::new() };
     loop {
         if signal.is_aborted() {
             return run.end(StopReason::Aborted);
@@ -96,8 +100,8 @@ async fn turns(shared: &Shared, state: RunState, signal: &AbortSignal) -> RunOut
                 let (text, calls, receipts) = starter.abandon().await;
                 if !calls.is_empty() {
                     // Balance the cut turn: the calls that were reported get results.
-                    let assistant = history::rebuilt(provider, &text, &calls);
-                    append(&mut run, provider, assistant, repair(&calls, receipts));
+                    let assistant = api.render_turn(&text, &calls);
+                    append(&mut run, api, assistant, repair(&calls, receipts));
                 }
                 run.text = text;
                 let aborted = error.is_aborted() || signal.is_aborted();
@@ -123,7 +127,7 @@ async fn turns(shared: &Shared, state: RunState, signal: &AbortSignal) -> RunOut
             run.state.pending = Some(PendingTurn { assistant, calls, receipts });
             return park(shared, run).await;
         }
-        append(&mut run, provider, assistant, receipts);
+        append(&mut run, api, assistant, receipts);
         if let Some((tool, times)) = guard.tripped.take() {
             return run.end(StopReason::Repetition { tool, times });
         }
@@ -133,11 +137,11 @@ async fn turns(shared: &Shared, state: RunState, signal: &AbortSignal) -> RunOut
 /// Appends a turn and its results.
 fn append(
     run: &mut Progress,
-    provider: toolwire::Provider,
+    api: ModelApi,
     assistant: Vec<serde_json::Value>,
     receipts: Vec<Receipt>,
 ) {
-    let results = history::results(provider, &assistant, &receipts);
+    let results = api.render_results(&assistant, &receipts);
     run.state.messages.extend(assistant);
     run.state.messages.extend(results);
     run.receipts.extend(receipts);

@@ -20,6 +20,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use toolwire::provider::ModelApi;
 use toolwire::{AbortSignal, Answer, Registry};
 
 pub use events::AgentEvent;
@@ -61,6 +62,23 @@ pub(crate) struct Shared {
     pub(crate) events: Option<EventSink>,
     pub(crate) store: Option<Arc<dyn RunStore>>,
     pub(crate) app: AppState,
+}
+
+impl Shared {
+    /// The wire format of the client's provider.
+    ///
+    /// # Errors
+    ///
+    /// A [`Config`](crate::ErrorKind::Config) error for a provider that runs no model, such
+    /// as a client that says it speaks `mcp`.
+    pub(crate) fn api(&self) -> Result<ModelApi, Error> {
+        let provider = self.client.provider();
+        provider.model_api().ok_or_else(|| {
+            let message =
+                format!("the model client's provider {provider} describes tools but runs no model");
+            Error::new(crate::ErrorKind::Config, message)
+        })
+    }
 }
 
 /// Sets up an [`Agent`]; made by [`Agent::builder`].

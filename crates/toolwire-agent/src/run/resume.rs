@@ -8,7 +8,6 @@ use super::drive::{self, Progress};
 use super::events::{self, AgentEvent};
 use super::state::{RunState, is_waiting};
 use super::{RunOutcome, Shared};
-use crate::history::{self, provider_name};
 use crate::{Error, ErrorKind};
 
 /// Claims `run_id` from the agent's store and resumes it with `answers` and the stored
@@ -97,8 +96,7 @@ pub(super) async fn resume(
             drive::park(shared, Progress { state, receipts: fresh, text: String::new() }).await
         );
     }
-    let provider = shared.client.provider();
-    let results = history::results(provider, &pending.assistant, &pending.receipts);
+    let results = shared.api()?.render_results(&pending.assistant, &pending.receipts);
     state.messages.extend(results);
     if let Some(store) = &shared.store {
         store.remove(&state.run_id).await?;
@@ -111,7 +109,8 @@ pub(super) async fn resume(
 
 /// Checks that `state` was made for this agent's provider and model.
 fn check(shared: &Shared, state: &RunState) -> Result<(), Error> {
-    let provider = provider_name(shared.client.provider());
+    shared.api()?;
+    let provider = shared.client.provider();
     let model = shared.client.model();
     if state.provider == provider && state.model == model {
         return Ok(());

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use toolwire::{CallId, FailureKind, Receipt, Request, ToolCall};
+use toolwire::{CallId, FailureKind, Provider, Receipt, Request, ToolCall};
 
 /// Where a run stands: the conversation so far in the provider's wire messages, the turns
 /// taken, and the calls of the last turn when some of them wait for an answer.
@@ -16,8 +16,9 @@ use toolwire::{CallId, FailureKind, Receipt, Request, ToolCall};
 pub struct RunState {
     /// The run's id, unique across processes.
     pub run_id: String,
-    /// The provider's name, as [`provider_name`](crate::provider_name) writes it.
-    pub provider: String,
+    /// The provider of the conversation's wire messages; it serializes as its name
+    /// ([`Provider::as_str`]), so a state saved with a name reads back.
+    pub provider: Provider,
     /// The model's name.
     pub model: String,
     /// The conversation so far, in the provider's wire messages (or Responses input items).

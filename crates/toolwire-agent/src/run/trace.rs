@@ -11,11 +11,12 @@ use std::fmt;
 use std::time::Instant;
 
 use toolwire::Provider;
+use toolwire::provider::ModelApi;
 use toolwire::telemetry::METRICS_TARGET;
 use tracing::Span;
 
 use super::StopReason;
-use crate::client::{Finish, ModelTurn};
+use crate::client::ModelTurn;
 use crate::{Error, ErrorKind};
 
 /// `{operation} {model}`, written only when the span is recorded.
@@ -27,14 +28,10 @@ impl fmt::Display for Named<'_> {
     }
 }
 
-/// The conventions' `gen_ai.provider.name` of `provider`.
+/// The conventions' `gen_ai.provider.name` of `provider` (its own name for one that runs no
+/// model).
 fn provider_name(provider: Provider) -> &'static str {
-    match provider {
-        Provider::OpenAi | Provider::Responses => "openai",
-        Provider::Anthropic => "anthropic",
-        Provider::Gemini => "gcp.gemini",
-        other => other.as_str(),
-    }
+    provider.model_api().map_or(provider.as_str(), ModelApi::system_name)
 }
 
 /// A span, what it was made for, and when it started while it is recorded.
@@ -94,7 +91,7 @@ pub(super) fn answered(chat: &Measured<'_>, completed: &Result<ModelTurn, Error>
     let _entered = span.enter();
     let error = match completed {
         Ok(turn) => {
-            span.record("gen_ai.response.finish_reasons", finish_reason(&turn.finish));
+            span.record("gen_ai.response.finish_reasons", turn.finish.as_str());
             let counts = [("input", turn.usage.input_tokens), ("output", turn.usage.output_tokens)];
             for (kind, count) in counts {
                 let Some(count) = count else { continue };
@@ -151,17 +148,6 @@ pub(super) fn ended(agent: &Measured<'_>, stop: &StopReason) {
         _ => None,
     };
     duration(agent, ("gen_ai.invoke_agent.duration", "invoke_agent"), started, error);
-}
-
-/// Why the model stopped, in the conventions' words (`stop`, `tool_calls`, `length`, or
-/// the provider's own).
-fn finish_reason(finish: &Finish) -> &str {
-    match finish {
-        Finish::Stop => "stop",
-        Finish::ToolCalls => "tool_calls",
-        Finish::Length => "length",
-        Finish::Other(other) => other.as_str(),
-    }
 }
 
 /// Marks `span` failed with `kind` as its `error.type`, and gives `kind` back.

@@ -282,17 +282,11 @@ impl toolwire_agent::ModelClient for Scripted {
         self.requests.lock().expect("requests").push(request.messages.to_vec());
         let calls = self.turns.lock().expect("turns").pop_front().unwrap_or_default();
         Box::pin(async move {
-            use toolwire_agent::{Finish, ModelTurn, Usage};
+            use toolwire_agent::ModelTurn;
             if calls.is_empty() {
                 sink.text("done");
                 let assistant = vec![json!({"role": "assistant", "content": "done"})];
-                return Ok(ModelTurn {
-                    assistant,
-                    calls,
-                    text: "done".into(),
-                    finish: Finish::Stop,
-                    usage: Usage::default(),
-                });
+                return Ok(ModelTurn::new(assistant, calls).with_text("done"));
             }
             let wire: Vec<Value> = calls
                 .iter()
@@ -303,13 +297,7 @@ impl toolwire_agent::ModelClient for Scripted {
                 .collect();
             calls.iter().for_each(|call| sink.call(call));
             let assistant = vec![json!({"role": "assistant", "content": null, "tool_calls": wire})];
-            Ok(ModelTurn {
-                assistant,
-                calls,
-                text: String::new(),
-                finish: Finish::ToolCalls,
-                usage: Usage::default(),
-            })
+            Ok(ModelTurn::new(assistant, calls))
         })
     }
 }

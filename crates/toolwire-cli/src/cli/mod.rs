@@ -3,7 +3,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use toolwire::Provider;
+
+use clap::{Args, Parser, Subcommand};
 
 mod journaled;
 
@@ -133,23 +135,38 @@ pub(crate) struct CallArgs {
 #[derive(Debug, Args)]
 pub(crate) struct SchemaArgs {
     /// The provider whose definitions to print.
-    #[arg(long, short, value_enum)]
-    pub(crate) provider: ProviderArg,
+    #[arg(long, short, value_parser = ProviderParser)]
+    pub(crate) provider: Provider,
 }
 
-/// The providers, as named on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(crate) enum ProviderArg {
-    /// OpenAI Chat Completions.
-    Openai,
-    /// OpenAI Responses.
-    Responses,
-    /// Anthropic Messages.
-    Anthropic,
-    /// Gemini.
-    Gemini,
-    /// MCP `tools/list`.
-    Mcp,
+/// Reads a provider on the command line as [`Provider`]'s `FromStr` does (any case, and its
+/// other names), offering every provider's name in help and completions.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ProviderParser;
+
+impl clap::builder::TypedValueParser for ProviderParser {
+    type Value = Provider;
+
+    fn parse_ref(
+        &self,
+        _cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Provider, clap::Error> {
+        let text = value.to_string_lossy();
+        text.parse::<Provider>().map_err(|error| {
+            clap::Error::raw(clap::error::ErrorKind::InvalidValue, format!("{error}\n"))
+        })
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        let names = Provider::ALL
+            .into_iter()
+            .map(|p| clap::builder::PossibleValue::new(p.as_str()).help(p.title()));
+        Some(Box::new(names))
+    }
 }
 
 /// `toolwire mcp`.

@@ -31,12 +31,12 @@ pub fn with_content(blocks: Vec<Value>, text: impl Into<String>) -> ToolResult {
 /// The MCP result of `result`, a result of `tool`; a failure as an `isError` result with its
 /// text.
 ///
-/// A success carries `structuredContent` only when its tool declares an `outputSchema`, and
-/// then, as the specification asks, its JSON serialized as the text a model reads. Any other
-/// success is its text alone (its JSON serialized when it has no text): clients show their
-/// models either the structured content or the text, so that both must say the same, and a
-/// command tool's `{stdout, stderr, status}` without a schema would have one model read JSON
-/// and another stdout.
+/// A success carries `structuredContent` only when its tool declares an `outputSchema`, with
+/// its text beside it (or, for a result without text, its JSON serialized, as the
+/// specification asks of structured content). Any other success is its text alone (its JSON
+/// serialized when it has no text): clients show their models either the structured content
+/// or the text, and without a schema a command tool's `{stdout, stderr, status}` would have
+/// one model read JSON and another stdout.
 pub(crate) fn call_result(result: &ToolResult, tool: Option<&Tool>) -> CallToolResult {
     if !result.is_success() {
         return CallToolResult::error(vec![ContentBlock::text(failure_text(result))]);
@@ -45,17 +45,16 @@ pub(crate) fn call_result(result: &ToolResult, tool: Option<&Tool>) -> CallToolR
         return CallToolResult::success(blocks);
     }
     let json = result.json();
-    if json.is_object() && tool.is_some_and(declares_output) {
-        let mut call = CallToolResult::success(vec![ContentBlock::text(json.to_string())]);
-        call.structured_content = Some(json.clone());
-        return call;
-    }
     let text = match (result.text(), json.is_null()) {
         (Some(text), _) => text.to_owned(),
         (None, false) => json.to_string(),
         (None, true) => String::new(),
     };
-    CallToolResult::success(vec![ContentBlock::text(text)])
+    let mut call = CallToolResult::success(vec![ContentBlock::text(text)]);
+    if json.is_object() && tool.is_some_and(declares_output) {
+        call.structured_content = Some(json.clone());
+    }
+    call
 }
 
 /// Whether `tool` declares an `outputSchema` to MCP clients.

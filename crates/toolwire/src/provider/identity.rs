@@ -7,16 +7,6 @@ use super::Provider;
 use crate::dialect::Dialect;
 
 impl Provider {
-    /// Every provider, in declaration order.
-    pub const ALL: [Provider; 6] = [
-        Provider::OpenAi,
-        Provider::FlatFunction,
-        Provider::Responses,
-        Provider::Anthropic,
-        Provider::Gemini,
-        Provider::Mcp,
-    ];
-
     /// The provider's name, as configuration files, run states and the command line spell
     /// it: `openai`, `flat_function`, `responses`, `anthropic`, `gemini` or `mcp`. It parses
     /// back with [`FromStr`].
@@ -29,30 +19,42 @@ impl Provider {
     /// assert_eq!("Google".parse::<Provider>(), Ok(Provider::Gemini));
     /// assert!("bard".parse::<Provider>().unwrap_err().to_string().contains("expected openai"));
     /// ```
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Provider::OpenAi => "openai",
-            Provider::FlatFunction => "flat_function",
-            Provider::Responses => "responses",
-            Provider::Anthropic => "anthropic",
-            Provider::Gemini => "gemini",
-            Provider::Mcp => "mcp",
-        }
+    pub fn as_str(self) -> &'static str {
+        self.wire().name()
     }
 
     /// The dialect a tool's parameters are compiled to in this provider's shape: the strict
     /// one for a strict tool where the provider has one, else JSON Schema as it is
     /// ([`Dialect::Anthropic`]) or the provider's own subset.
-    pub const fn dialect(self, strict: bool) -> Dialect {
-        match self {
-            Provider::OpenAi | Provider::FlatFunction | Provider::Responses if strict => {
-                Dialect::OpenAiStrict
-            }
-            Provider::Anthropic if strict => Dialect::AnthropicStrict,
-            Provider::Gemini => Dialect::Gemini,
-            Provider::Mcp => Dialect::Mcp,
-            _ => Dialect::Anthropic,
-        }
+    pub fn dialect(self, strict: bool) -> Dialect {
+        self.wire().dialect(strict)
+    }
+
+    /// The wire format of its conversation with a model (requests, replies, streams, turns
+    /// and results), for a provider a model is reached by; `None` for the shapes that only
+    /// describe tools ([`Mcp`](Provider::Mcp) and [`FlatFunction`](Provider::FlatFunction)).
+    ///
+    /// ```
+    /// use toolwire::Provider;
+    ///
+    /// let api = Provider::Gemini.model_api().expect("Gemini runs models");
+    /// assert_eq!(api.endpoint("gemini-2.5-flash", false), "/models/gemini-2.5-flash:generateContent");
+    /// assert!(Provider::Mcp.model_api().is_none());
+    /// ```
+    pub fn model_api(self) -> Option<super::ModelApi> {
+        self.wire().model().map(|model| super::ModelApi::new(self, model))
+    }
+
+    /// Its full name, for people: `OpenAI Chat Completions`, `OpenAI Responses`, `Anthropic
+    /// Messages`, `Gemini`, `MCP `tools/list``, or for the flat shape `OpenAI function (the
+    /// flat shape)`.
+    pub fn title(self) -> &'static str {
+        self.wire().title()
+    }
+
+    /// The name messages give it, as in `invalid OpenAI response`.
+    pub(super) fn label(self) -> &'static str {
+        self.wire().label()
     }
 }
 
@@ -68,12 +70,17 @@ pub struct UnknownProvider(String);
 
 impl fmt::Display for UnknownProvider {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown provider {:?}: expected openai, responses, anthropic, gemini, mcp or \
-             flat_function",
-            crate::record::clip(&self.0, 64)
-        )
+        write!(f, "unknown provider {:?}: expected ", crate::record::clip(&self.0, 64))?;
+        let last = Provider::ALL.len() - 1;
+        for (i, provider) in Provider::ALL.into_iter().enumerate() {
+            let before = match i {
+                0 => "",
+                _ if i == last => " or ",
+                _ => ", ",
+            };
+            write!(f, "{before}{provider}")?;
+        }
+        Ok(())
     }
 }
 
@@ -86,14 +93,28 @@ impl FromStr for Provider {
     /// space around it; also `chat` (OpenAI), `openai-responses`, `google` (Gemini) and
     /// `flat`.
     fn from_str(name: &str) -> Result<Self, UnknownProvider> {
-        match name.trim().to_ascii_lowercase().as_str() {
-            "openai" | "chat" => Ok(Provider::OpenAi),
-            "flat_function" | "flat" => Ok(Provider::FlatFunction),
-            "responses" | "openai-responses" => Ok(Provider::Responses),
-            "anthropic" => Ok(Provider::Anthropic),
-            "gemini" | "google" => Ok(Provider::Gemini),
-            "mcp" => Ok(Provider::Mcp),
-            _ => Err(UnknownProvider(name.to_owned())),
-        }
+        let wanted = name.trim().to_ascii_lowercase();
+        Provider::ALL
+            .into_iter()
+            .find(|provider| {
+                let wire = provider.wire();
+                wire.name() == wanted || wire.aliases().contains(&wanted.as_str())
+            })
+            .ok_or_else(|| UnknownProvider(name.to_owned()))
+    }
+}
+
+impl serde::Serialize for Provider {
+    /// Writes [`as_str`](Provider::as_str).
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Provider {
+    /// Reads a name as [`FromStr`] does.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        name.parse().map_err(serde::de::Error::custom)
     }
 }

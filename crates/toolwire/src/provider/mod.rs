@@ -1,10 +1,19 @@
-//! The providers' wire formats: tool definitions out, the calls a model makes in, and the
-//! results of those calls back out.
+//! The providers' wire formats: tool definitions out, the calls a model makes in, the
+//! results of those calls back out, and the whole conversation with a model between them.
+//!
+//! Each provider owns its wire format in one module (`openai`, `responses`, `anthropic`,
+//! `gemini`, and the description-only `mcp` and flat function): its tool shape, its request,
+//! its reply whole and streamed, its turns and its results. [`Provider`] picks one; the one
+//! `match` over providers is in this file.
 //!
 //! A tool's definition shapes are computed on first use, once each; read them with
-//! [`Tool::definition`](crate::Tool::definition). Each provider module parses a model's reply
-//! into [`ToolCall`](crate::ToolCall)s for [`Registry::dispatch`](crate::Registry::dispatch),
-//! and renders the receipts back into the messages that provider expects:
+//! [`Tool::definition`](crate::Tool::definition). For a provider a model is reached by,
+//! [`Provider::model_api`] gives its conversation as a [`ModelApi`]: the request body, a whole
+//! reply or a stream (through a [`TurnDecoder`]) read as one [`ModelTurn`], and the messages
+//! that carry a turn and its results back, the same calls for every provider. Each
+//! provider's module also has the pieces by name: it parses a model's reply into
+//! [`ToolCall`](crate::ToolCall)s for [`Registry::dispatch`](crate::Registry::dispatch), and
+//! renders the receipts back into the messages that provider expects:
 //!
 //! ```
 //! # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -30,34 +39,40 @@
 //! ```
 
 pub mod anthropic;
-mod anthropic_stream;
+mod decode;
+mod decode_error;
+#[cfg(test)]
+mod decoders_robust;
+mod events;
 pub mod gemini;
-mod gemini_path;
-mod gemini_stream;
 mod identity;
 mod mcp;
+mod model_api;
 pub mod names;
 pub mod openai;
-mod openai_stream;
-mod parallel;
 mod parse;
 mod parse_error;
 mod render;
 mod repair;
+mod request;
 pub mod responses;
-mod responses_stream;
+mod shapes;
 mod stream;
-mod turns;
+mod turn;
+mod wire;
 
+pub use decode::TurnDecoder;
+pub use decode_error::{DecodeError, DecodeErrorKind};
 pub use identity::UnknownProvider;
+pub use model_api::ModelApi;
 pub use parse_error::{ParseError, ParseErrorKind};
 pub use repair::{MISSING_RESULT, repair};
+pub use request::TurnRequest;
+pub use turn::{Finish, ModelTurn, Usage};
 
-use std::sync::OnceLock;
+pub(crate) use shapes::{Extras, Shapes, Source};
 
-use serde_json::{Map, Value};
-
-use crate::dialect::{Dialect, Dialects};
+use wire::Wire;
 
 /// A wire format a tool can be described in.
 #[non_exhaustive]
@@ -78,138 +93,45 @@ pub enum Provider {
     Mcp,
 }
 
-/// The fields every shape is built from.
-pub(crate) struct Definition<'a> {
-    pub(crate) name: &'a str,
-    pub(crate) description: Option<&'a str>,
-    pub(crate) parameters: &'a Value,
-    /// The parameters as OpenAI's shapes carry them: strict-compiled for strict tools.
-    pub(crate) openai_parameters: &'a Value,
-    /// The parameters as Anthropic's shape carries them: strict-compiled for strict tools.
-    pub(crate) anthropic_parameters: &'a Value,
-    pub(crate) strict: Option<bool>,
-    pub(crate) input_examples: &'a [Value],
-    pub(crate) cache_control: Option<&'a Value>,
-    pub(crate) output_schema: Option<&'a Value>,
-    pub(crate) annotations: &'a crate::tool::Annotations,
-}
+impl Provider {
+    /// Every provider, in declaration order.
+    pub const ALL: [Provider; 6] = [
+        Provider::OpenAi,
+        Provider::FlatFunction,
+        Provider::Responses,
+        Provider::Anthropic,
+        Provider::Gemini,
+        Provider::Mcp,
+    ];
 
-/// What a tool's shapes are built from besides its name, description and parameters.
-#[derive(Debug, Default)]
-pub(crate) struct Extras {
-    pub(crate) strict: Option<bool>,
-    pub(crate) input_examples: Vec<Value>,
-    pub(crate) cache_control: Option<Value>,
-    pub(crate) output_schema: Option<Value>,
-    pub(crate) annotations: crate::tool::Annotations,
-}
-
-/// The parts of a tool its shapes describe, lent when a shape is first built.
-pub(crate) struct Source<'a> {
-    pub(crate) name: &'a str,
-    pub(crate) description: Option<&'a str>,
-    pub(crate) parameters: &'a Value,
-    pub(crate) dialects: &'a Dialects,
-}
-
-/// Every provider shape of one tool, each built on first use and kept: a shape never asked
-/// for costs nothing.
-#[derive(Debug, Default)]
-pub(crate) struct Shapes {
-    extras: Extras,
-    openai: OnceLock<Value>,
-    flat: OnceLock<Value>,
-    responses: OnceLock<Value>,
-    anthropic: OnceLock<Value>,
-    gemini: OnceLock<Value>,
-    mcp: OnceLock<Value>,
-}
-
-impl Shapes {
-    /// Keeps `extras`, building no shape yet.
-    pub(crate) fn new(extras: Extras) -> Self {
-        Self { extras, ..Self::default() }
-    }
-
-    /// The tool's annotations.
-    pub(crate) fn annotations(&self) -> &crate::tool::Annotations {
-        &self.extras.annotations
-    }
-
-    /// The shape for `provider`, built now from `source` if it is the first time.
-    pub(crate) fn get(&self, provider: Provider, source: &Source<'_>) -> &Value {
-        let cell = match provider {
-            Provider::OpenAi => &self.openai,
-            Provider::FlatFunction => &self.flat,
-            Provider::Responses => &self.responses,
-            Provider::Anthropic => &self.anthropic,
-            Provider::Gemini => &self.gemini,
-            Provider::Mcp => &self.mcp,
-        };
-        cell.get_or_init(|| build(provider, &self.definition(source)))
-    }
-
-    /// The fields a shape is built from; a strict tool's OpenAI and Anthropic shapes carry
-    /// its parameters compiled for their strict modes.
-    fn definition<'a>(&'a self, source: &Source<'a>) -> Definition<'a> {
-        let strict = self.extras.strict == Some(true);
-        let schema_for = |dialect| {
-            if !strict {
-                return source.parameters;
-            }
-            // Built strict tools compiled for both dialects; the fallback is never taken.
-            source.dialects.get(dialect).map_or(source.parameters, |compiled| &compiled.schema)
-        };
-        Definition {
-            name: source.name,
-            description: source.description,
-            parameters: source.parameters,
-            openai_parameters: schema_for(Dialect::OpenAiStrict),
-            anthropic_parameters: schema_for(Dialect::AnthropicStrict),
-            strict: self.extras.strict,
-            input_examples: &self.extras.input_examples,
-            cache_control: self.extras.cache_control.as_ref(),
-            output_schema: self.extras.output_schema.as_ref(),
-            annotations: &self.extras.annotations,
+    /// Everything this provider's folder knows of its wire format: the one place a provider
+    /// is picked. A new provider adds its variant above, to [`ALL`](Provider::ALL), and its
+    /// arm here.
+    fn wire(self) -> &'static dyn Wire {
+        match self {
+            Provider::OpenAi => &openai::Format,
+            Provider::FlatFunction => &openai::FlatFormat,
+            Provider::Responses => &responses::Format,
+            Provider::Anthropic => &anthropic::Format,
+            Provider::Gemini => &gemini::Format,
+            Provider::Mcp => &mcp::Format,
         }
     }
-}
 
-/// Builds `provider`'s shape from `def`.
-fn build(provider: Provider, def: &Definition<'_>) -> Value {
-    match provider {
-        Provider::OpenAi => openai::nested(def),
-        Provider::FlatFunction => Value::Object(openai::flat(def)),
-        Provider::Responses => responses_tool(def),
-        Provider::Anthropic => anthropic::tool(def),
-        Provider::Gemini => gemini::function_declaration(def),
-        Provider::Mcp => mcp::tool(def),
+    /// The place of this provider in [`Provider::ALL`].
+    pub(crate) fn position(self) -> usize {
+        self as usize
     }
 }
 
-/// `{"type": "function", "name", "description"?, "parameters", "strict"}`. The Responses API
-/// treats a missing `strict` as `true`, so a tool that did not ask for strict mode says
-/// `false`: otherwise the model could be made to send `null` for optional properties.
-fn responses_tool(def: &Definition<'_>) -> Value {
-    let mut map = openai::flat(def);
-    map.insert("type".into(), "function".into());
-    map.entry("strict").or_insert(Value::Bool(false));
-    Value::Object(map)
-}
+#[cfg(test)]
+mod tests {
+    use super::Provider;
 
-/// Starts a shape: `name`, then `description` when set.
-fn named(def: &Definition<'_>) -> Map<String, Value> {
-    let mut map = Map::new();
-    map.insert("name".into(), def.name.into());
-    if let Some(description) = def.description {
-        map.insert("description".into(), description.into());
-    }
-    map
-}
-
-/// Adds `strict` when it was set.
-fn with_strict(map: &mut Map<String, Value>, def: &Definition<'_>) {
-    if let Some(strict) = def.strict {
-        map.insert("strict".into(), strict.into());
+    #[test]
+    fn a_providers_position_is_its_place_in_all() {
+        for (place, provider) in Provider::ALL.into_iter().enumerate() {
+            assert_eq!(provider.position(), place, "{provider}");
+        }
     }
 }

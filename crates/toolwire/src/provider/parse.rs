@@ -91,3 +91,13 @@ pub(super) fn malformed(call_id: &str, name: &str, why: impl Into<String>) -> To
     call.malformed = Some(why.into());
     call
 }
+
+/// A call's arguments as the providers take them back: an object, or `{}` for a call whose
+/// arguments could not be read.
+pub(super) fn object_arguments(call: &ToolCall) -> Value {
+    if call.arguments.is_object() && call.malformed.is_none() {
+        call.arguments.clone()
+    } else {
+        Value::Object(serde_json::Map::new())
+    }
+}

@@ -109,24 +109,12 @@ impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let Inner { provider, path, problem, .. } = &*self.inner;
         let at = if path.is_empty() { "(root)" } else { path };
-        write!(f, "invalid {} response: {at}: {problem}", label(*provider))
+        write!(f, "invalid {} response: {at}: {problem}", provider.label())
     }
 }
 
 impl std::error::Error for ParseError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         self.inner.source.as_deref().map(|e| e as &(dyn std::error::Error + 'static))
-    }
-}
-
-/// The provider's name in messages.
-fn label(provider: Provider) -> &'static str {
-    match provider {
-        Provider::OpenAi => "OpenAI",
-        Provider::FlatFunction => "OpenAI function",
-        Provider::Responses => "OpenAI Responses",
-        Provider::Anthropic => "Anthropic",
-        Provider::Gemini => "Gemini",
-        Provider::Mcp => "MCP",
     }
 }

@@ -119,6 +119,13 @@ impl<K: Ord> Partials<K> {
         ready
     }
 
+    /// The calls whose arguments are complete, handed out or not, with their keys, in key
+    /// order: what a stream that was cut off made.
+    pub(super) fn finish_complete(self, ids_optional: bool) -> impl Iterator<Item = (K, ToolCall)> {
+        let complete = self.by_key.into_iter().filter(|(_, partial)| partial.ready);
+        complete.map(move |(key, partial)| (key, partial.finish(ids_optional)))
+    }
+
     /// The finished calls with their keys, in key order; see [`Partial::finish`].
     pub(super) fn finish(self, ids_optional: bool) -> impl Iterator<Item = (K, ToolCall)> {
         self.by_key.into_iter().map(move |(key, partial)| (key, partial.finish(ids_optional)))

@@ -6,10 +6,9 @@ mod shell;
 
 use std::path::Path;
 
-use clap::ValueEnum;
+use toolwire::Provider;
 
 use crate::build;
-use crate::cli::ProviderArg;
 use crate::exit::{CliError, Exit};
 use crate::remote::{self, Verdict};
 use toolwire_process::launcher::Launcher;
@@ -51,18 +50,19 @@ pub(crate) async fn run(path: &Path, journal: Option<&Path>) -> Result<Exit, Cli
     let (imported, left_out) = servers(path, &manifest, &mut findings).await?;
     let registry = build::registry_with(manifest, None, imported)?;
     sandboxes.iter().for_each(|line| eprintln!("note: {line}"));
-    for provider in ProviderArg::value_variants() {
+    let providers = linted();
+    for provider in providers.iter().copied() {
         for tool in
             registry.tools().iter().filter(|tool| !left_out.iter().any(|name| name == tool.name()))
         {
-            match crate::commands::schema::report(tool, *provider) {
+            match crate::commands::schema::report(tool, provider) {
                 Ok(lines) => lines.into_iter().for_each(|line| eprintln!("note: {line}")),
                 Err(line) => findings.error(line),
             }
         }
     }
     let Findings { errors, warnings } = findings;
-    let (tools, providers) = (registry.len(), ProviderArg::value_variants().len());
+    let (tools, providers) = (registry.len(), providers.len());
     let exit = if errors == 0 { Exit::Success } else { Exit::Usage };
     let (tools, errors, warnings) =
         (count(tools, "tool"), count(errors, "error"), count(warnings, "warning"));
@@ -219,4 +219,10 @@ fn option_position(tool: &ToolDef, command: &CommandSpec, findings: &mut Finding
 /// `1 error`, `2 errors`.
 fn count(n: usize, noun: &str) -> String {
     if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
+/// The providers the manifest is linted for: every one but the flat function, which is
+/// OpenAI's shape without its wrapper and would repeat OpenAI's notes.
+fn linted() -> Vec<Provider> {
+    Provider::ALL.into_iter().filter(|provider| *provider != Provider::FlatFunction).collect()
 }

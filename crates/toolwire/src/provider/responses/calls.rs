@@ -3,8 +3,7 @@
 use serde_json::Value;
 
 use super::parallel::expand_into;
-use super::parse_error::ParseError;
-use super::stream::{self, Partials};
+use crate::provider::stream::{self, Partials};
 use crate::record::ToolCall;
 
 /// Assembles the `function_call` items of a streamed OpenAI Responses reply from its events.
@@ -88,16 +87,21 @@ impl CallAccumulator {
 
     /// The assembled calls, in output order. A call that never received its `call_id` or
     /// name fails alone, saying so.
-    ///
-    /// # Errors
-    ///
-    /// None today: every problem is confined to its call. The `Result` keeps every
-    /// accumulator's `finish` alike.
-    pub fn finish(self) -> Result<Vec<ToolCall>, ParseError> {
+    pub fn finish(self) -> Vec<ToolCall> {
         let mut calls = Vec::new();
         for (_, call) in self.partials.finish(false) {
             expand_into(call, &mut calls);
         }
-        Ok(calls)
+        calls
+    }
+
+    /// The calls of the items that are done, taken or not, in output order: what a stream
+    /// that was cut off made.
+    pub(in crate::provider) fn complete(self) -> Vec<ToolCall> {
+        let mut calls = Vec::new();
+        for (_, call) in self.partials.finish_complete(false) {
+            expand_into(call, &mut calls);
+        }
+        calls
     }
 }

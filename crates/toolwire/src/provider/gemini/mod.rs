@@ -1,54 +1,123 @@
-//! Gemini: the `functionDeclaration`, `functionCall` parts, and `functionResponse` parts back.
+//! Gemini, its whole wire format: the `functionDeclaration`, the request, the reply whole and
+//! streamed, `functionCall` parts, and `functionResponse` parts back.
+
+mod calls;
+mod decoder;
+mod describe;
+mod path;
+mod reply;
+mod request;
 
 use serde_json::{Value, json};
 
+pub use calls::CallAccumulator;
+
 use super::Provider;
-use super::parse::{Reader, call_with_arguments};
+use super::decode::Decode;
+use super::decode_error::DecodeError;
+use super::parse::{Reader, call_with_arguments, object_arguments};
 use super::parse_error::ParseError;
 use super::render::model_text;
+use super::request::TurnRequest;
+use super::shapes::Definition;
+use super::turn::ModelTurn;
+use super::wire::{Model, Wire};
+use crate::dialect::Dialect;
 use crate::record::{Receipt, ToolCall};
 
-use super::{Definition, named};
-
-pub use super::gemini_stream::CallAccumulator;
-
 const READ: Reader = Reader { provider: Provider::Gemini };
+
+/// The API's name in messages.
+const TITLE: &str = "Gemini";
 
 /// How the ids toolwire gives Gemini's calls begin: `gemini-call-` and 32 hex digits.
 const OWN_ID: &str = "gemini-call-";
 
-/// `{"name", "description"?, "parametersJsonSchema"?}`.
-///
-/// Gemini's `parametersJsonSchema` takes JSON Schema as it is, so every valid parameter
-/// schema is described faithfully. (Its other field, `parameters`, takes only an OpenAPI
-/// subset and rejects many JSON Schema keywords.) A tool without parameters (an object schema
-/// that declares no properties and constrains nothing else) goes without the field, as
-/// Gemini expects of a function that takes no arguments.
-pub(super) fn function_declaration(def: &Definition<'_>) -> Value {
-    let mut map = named(def);
-    if !declares_no_parameters(def.parameters) {
-        map.insert("parametersJsonSchema".into(), def.parameters.clone());
+/// Gemini `generateContent`, as [`Provider::Gemini`] picks it.
+pub(super) struct Format;
+
+impl Wire for Format {
+    fn name(&self) -> &'static str {
+        "gemini"
     }
-    Value::Object(map)
+
+    fn aliases(&self) -> &'static [&'static str] {
+        &["google"]
+    }
+
+    fn label(&self) -> &'static str {
+        "Gemini"
+    }
+
+    fn title(&self) -> &'static str {
+        TITLE
+    }
+
+    fn dialect(&self, _strict: bool) -> Dialect {
+        Dialect::Gemini
+    }
+
+    fn describe(&self, def: &Definition<'_>) -> Value {
+        describe::function_declaration(def)
+    }
+
+    fn model(&self) -> Option<&'static dyn Model> {
+        Some(&Format)
+    }
 }
 
-/// Whether `schema` is an object schema without parameters: no properties, and nothing else
-/// that declares or constrains arguments (an `additionalProperties` of `true` or `false` and
-/// an empty `required` aside).
-fn declares_no_parameters(schema: &Value) -> bool {
-    let Value::Object(map) = schema else { return false };
-    let empty = |value: &Value| match value {
-        Value::Object(map) => map.is_empty(),
-        Value::Array(list) => list.is_empty(),
-        _ => false,
-    };
-    map.iter().all(|(key, value)| match key.as_str() {
-        "type" => value == "object",
-        "properties" | "required" => empty(value),
-        "additionalProperties" => value.is_boolean(),
-        "$schema" | "$comment" | "title" | "description" => true,
-        _ => false,
-    })
+impl Model for Format {
+    fn default_base_url(&self) -> &'static str {
+        "https://generativelanguage.googleapis.com/v1beta"
+    }
+
+    fn key_variables(&self) -> &'static [&'static str] {
+        &["GEMINI_API_KEY", "GOOGLE_API_KEY"]
+    }
+
+    fn system_name(&self) -> &'static str {
+        "gcp.gemini"
+    }
+
+    fn endpoint(&self, model: &str, stream: bool) -> String {
+        if stream {
+            format!("/models/{model}:streamGenerateContent?alt=sse")
+        } else {
+            format!("/models/{model}:generateContent")
+        }
+    }
+
+    fn headers(&self, key: Option<&str>) -> Vec<(&'static str, String)> {
+        key.map(|key| ("x-goog-api-key", key.to_owned())).into_iter().collect()
+    }
+
+    fn body(&self, request: &TurnRequest<'_>) -> Value {
+        request::body(request)
+    }
+
+    fn parse_calls(&self, reply: &Value) -> Result<Vec<ToolCall>, ParseError> {
+        parse_calls(reply)
+    }
+
+    fn user_message(&self, text: &str) -> Value {
+        json!({"role": "user", "parts": [{"text": text}]})
+    }
+
+    fn render_turn(&self, text: &str, calls: &[ToolCall]) -> Vec<Value> {
+        vec![render_turn(text, calls)]
+    }
+
+    fn render_results(&self, _assistant: &[Value], receipts: &[Receipt]) -> Vec<Value> {
+        vec![render_results(receipts)]
+    }
+
+    fn read_reply(&self, reply: &Value) -> Result<ModelTurn, DecodeError> {
+        reply::read(reply)
+    }
+
+    fn decoder(&self) -> Box<dyn Decode> {
+        Box::<decoder::Decoder>::default()
+    }
 }
 
 /// Reads the `functionCall` parts of a Gemini reply: the response (its first candidate), a
@@ -72,7 +141,7 @@ pub fn parse_calls(reply: &Value) -> Result<Vec<ToolCall>, ParseError> {
     if parts.iter().filter_map(|part| part.get("functionCall")).any(is_piece) {
         let mut calls = CallAccumulator::default();
         calls.take_parts(parts);
-        return calls.finish();
+        return Ok(calls.finish());
     }
     let mut parsed = Vec::new();
     for (i, part) in parts.iter().enumerate() {
@@ -133,8 +202,7 @@ pub(super) fn parts_of(reply: &Value) -> Result<(&[Value], &'static str), ParseE
 /// turn that is rebuilt from its calls: `args` is an object (`{}` for a call whose arguments
 /// could not be read), and `id` is there only when Gemini gave the call one.
 pub fn render_call(call: &ToolCall) -> Value {
-    let args = if call.arguments.is_object() { call.arguments.clone() } else { json!({}) };
-    let mut value = json!({"name": &*call.tool, "args": args});
+    let mut value = json!({"name": &*call.tool, "args": object_arguments(call)});
     if let Some(id) = gemini_id(Some(call.call_id.as_str())) {
         value["id"] = json!(id);
     }
@@ -156,7 +224,12 @@ pub fn render_call(call: &ToolCall) -> Value {
 /// assert_eq!(gemini::parse_calls(&reply).unwrap(), calls);
 /// ```
 pub fn render_turn(text: &str, calls: &[ToolCall]) -> Value {
-    super::turns::gemini(text, calls)
+    let mut parts = Vec::new();
+    if !text.is_empty() {
+        parts.push(json!({"text": text}));
+    }
+    parts.extend(calls.iter().map(|call| json!({"functionCall": render_call(call)})));
+    json!({"role": "model", "parts": parts})
 }
 
 /// The user content that answers a turn's calls: one `functionResponse` part per receipt, in

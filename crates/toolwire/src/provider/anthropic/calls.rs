@@ -4,10 +4,10 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use super::Provider;
-use super::parse::Reader;
-use super::parse_error::{ParseError, ParseErrorKind};
-use super::stream::{self, Partials};
+use crate::provider::Provider;
+use crate::provider::parse::Reader;
+use crate::provider::parse_error::{ParseError, ParseErrorKind};
+use crate::provider::stream::{self, Partials};
 use crate::record::ToolCall;
 
 const READ: Reader = Reader { provider: Provider::Anthropic };

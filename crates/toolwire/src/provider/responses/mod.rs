@@ -1,17 +1,128 @@
-//! OpenAI Responses: `function_call` output items, and `function_call_output` items back.
+//! OpenAI Responses, its whole wire format: the tool shape, the request, the reply whole and
+//! streamed, `function_call` output items (parallel wrappers expanded), and
+//! `function_call_output` items back.
+
+mod calls;
+mod decoder;
+mod parallel;
+mod reply;
+mod request;
 
 use serde_json::{Value, json};
 
-use super::parallel::{self, expand_into};
-use super::parse::{Reader, call_with_arguments};
+pub use calls::CallAccumulator;
+
+use self::parallel::expand_into;
+use super::decode::Decode;
+use super::decode_error::DecodeError;
+use super::openai;
+use super::parse::{Reader, call_with_arguments, object_arguments};
 use super::parse_error::ParseError;
 use super::render::model_text;
 use super::repair::MISSING_RESULT;
+use super::request::TurnRequest;
+use super::shapes::Definition;
+use super::turn::ModelTurn;
+use super::wire::{Model, Wire};
+use crate::dialect::Dialect;
 use crate::record::{Receipt, ToolCall};
 
-pub use super::responses_stream::CallAccumulator;
+const READ: Reader = Reader { provider: super::Provider::Responses };
 
-pub(super) const READ: Reader = Reader { provider: super::Provider::Responses };
+/// The API's name in messages.
+const TITLE: &str = "OpenAI Responses";
+
+/// OpenAI Responses, as [`Provider::Responses`](super::Provider::Responses) picks it.
+pub(super) struct Format;
+
+impl Wire for Format {
+    fn name(&self) -> &'static str {
+        "responses"
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        &["openai-responses"]
+    }
+
+    fn label(&self) -> &'static str {
+        "OpenAI Responses"
+    }
+
+    fn title(&self) -> &'static str {
+        TITLE
+    }
+
+    fn dialect(&self, strict: bool) -> Dialect {
+        openai::dialect(strict)
+    }
+
+    /// `{"type": "function", "name", "description"?, "parameters", "strict"}`. The Responses
+    /// API treats a missing `strict` as `true`, so a tool that did not ask for strict mode
+    /// says `false`: otherwise the model could be made to send `null` for optional properties.
+    fn describe(&self, def: &Definition<'_>) -> Value {
+        let mut map = openai::flat(def);
+        map.insert("type".into(), "function".into());
+        map.entry("strict").or_insert(Value::Bool(false));
+        Value::Object(map)
+    }
+
+    fn model(&self) -> Option<&'static dyn Model> {
+        Some(&Format)
+    }
+}
+
+impl Model for Format {
+    fn default_base_url(&self) -> &'static str {
+        openai::DEFAULT_BASE_URL
+    }
+
+    fn key_variables(&self) -> &'static [&'static str] {
+        openai::KEY_VARIABLES
+    }
+
+    fn system_name(&self) -> &'static str {
+        "openai"
+    }
+
+    fn endpoint(&self, _model: &str, _stream: bool) -> String {
+        "/responses".to_owned()
+    }
+
+    fn headers(&self, key: Option<&str>) -> Vec<(&'static str, String)> {
+        openai::bearer(key)
+    }
+
+    fn body(&self, request: &TurnRequest<'_>) -> Value {
+        request::body(request)
+    }
+
+    fn parse_calls(&self, reply: &Value) -> Result<Vec<ToolCall>, ParseError> {
+        parse_calls(reply)
+    }
+
+    fn user_message(&self, text: &str) -> Value {
+        json!({"role": "user", "content": text})
+    }
+
+    fn render_turn(&self, text: &str, calls: &[ToolCall]) -> Vec<Value> {
+        render_turn(text, calls)
+    }
+
+    /// Answers the turn's own items, so a parallel wrapper gets one output; a turn whose
+    /// items cannot be read gets one output per receipt.
+    fn render_results(&self, assistant: &[Value], receipts: &[Receipt]) -> Vec<Value> {
+        let reply = json!({"output": assistant});
+        render_results_for(&reply, receipts).unwrap_or_else(|_| render_results(receipts))
+    }
+
+    fn read_reply(&self, reply: &Value) -> Result<ModelTurn, DecodeError> {
+        reply::read(reply)
+    }
+
+    fn decoder(&self) -> Box<dyn Decode> {
+        Box::<decoder::Decoder>::default()
+    }
+}
 
 /// Reads the `function_call` items of an OpenAI Responses reply: the response (its `output`)
 /// or the list of output items. Other items, such as messages and reasoning, are skipped.
@@ -76,7 +187,16 @@ fn function_calls(reply: &Value) -> Result<Vec<ToolCall>, ParseError> {
 /// assert_eq!(responses::parse_calls(&json!({"output": output})).unwrap(), calls);
 /// ```
 pub fn render_turn(text: &str, calls: &[ToolCall]) -> Vec<Value> {
-    super::turns::responses(text, calls)
+    let mut items = Vec::new();
+    if !text.is_empty() {
+        items.push(json!({"type": "message", "role": "assistant",
+            "content": [{"type": "output_text", "text": text}]}));
+    }
+    items.extend(calls.iter().map(|call| {
+        json!({"type": "function_call", "call_id": call.call_id.as_str(),
+            "name": &*call.tool, "arguments": object_arguments(call).to_string()})
+    }));
+    items
 }
 
 /// The `function_call_output` input items that answer a turn's calls, one per receipt, in

@@ -2,9 +2,8 @@
 //! make a decoder panic.
 
 use serde_json::{Map, Value};
-use toolwire::{Provider, ToolCall};
 
-use crate::client::TurnSink;
+use super::Provider;
 
 const KEYS: &[&str] = &[
     "type",
@@ -93,27 +92,28 @@ fn value(rng: &mut fastrand::Rng, depth: u32) -> Value {
     }
 }
 
-struct Quiet;
-
-impl TurnSink for Quiet {
-    fn text(&mut self, _delta: &str) {}
-    fn call(&mut self, _call: &ToolCall) {}
+/// The providers a model is reached by.
+fn models() -> impl Iterator<Item = super::ModelApi> {
+    Provider::ALL.into_iter().filter_map(Provider::model_api)
 }
 
 #[test]
 fn random_events_and_replies_never_panic() {
     let mut rng = fastrand::Rng::with_seed(12);
-    for provider in [Provider::OpenAi, Provider::Responses, Provider::Anthropic, Provider::Gemini] {
+    for api in models() {
         for _ in 0..300 {
-            let mut decoder = super::decoder(provider);
+            let mut decoder = api.decoder();
             for _ in 0..rng.usize(1..40) {
                 let data = value(&mut rng, 0).to_string();
-                if decoder.event(&data, &mut Quiet).is_err() {
+                if decoder.push(&data).is_err() {
                     break;
                 }
+                decoder.take_ready();
             }
-            let _ = decoder.finish(&mut Quiet);
-            let _ = super::reply(provider, &value(&mut rng, 0));
+            let _ = decoder.end();
+            decoder.take_ready();
+            decoder.finish();
+            let _ = api.read_reply(&value(&mut rng, 0));
         }
     }
 }
@@ -137,10 +137,22 @@ fn mutate(rng: &mut fastrand::Rng, value: &mut Value) {
 #[test]
 fn recorded_streams_with_one_node_changed_never_panic() {
     let streams = [
-        (Provider::OpenAi, include_str!("../../../tests/fixtures/openai/stream.sse")),
-        (Provider::Responses, include_str!("../../../tests/fixtures/responses/stream.sse")),
-        (Provider::Anthropic, include_str!("../../../tests/fixtures/anthropic/stream.sse")),
-        (Provider::Gemini, include_str!("../../../tests/fixtures/gemini/stream.sse")),
+        (
+            Provider::OpenAi,
+            include_str!("../../../toolwire-agent/tests/fixtures/openai/stream.sse"),
+        ),
+        (
+            Provider::Responses,
+            include_str!("../../../toolwire-agent/tests/fixtures/responses/stream.sse"),
+        ),
+        (
+            Provider::Anthropic,
+            include_str!("../../../toolwire-agent/tests/fixtures/anthropic/stream.sse"),
+        ),
+        (
+            Provider::Gemini,
+            include_str!("../../../toolwire-agent/tests/fixtures/gemini/stream.sse"),
+        ),
     ];
     let mut rng = fastrand::Rng::with_seed(7);
     for (provider, text) in streams {
@@ -150,18 +162,20 @@ fn recorded_streams_with_one_node_changed_never_panic() {
             .filter_map(|data| serde_json::from_str(data).ok())
             .collect();
         for _ in 0..500 {
-            let mut decoder = super::decoder(provider);
+            let Some(api) = provider.model_api() else { continue };
+            let mut decoder = api.decoder();
             let broken = rng.usize(0..events.len());
             for (i, event) in events.iter().enumerate() {
                 let mut event = event.clone();
                 if i == broken || rng.u32(0..10) == 0 {
                     mutate(&mut rng, &mut event);
                 }
-                if decoder.event(&event.to_string(), &mut Quiet).is_err() {
+                if decoder.push(&event.to_string()).is_err() {
                     break;
                 }
             }
-            let _ = decoder.finish(&mut Quiet);
+            let _ = decoder.end();
+            decoder.finish();
         }
     }
 }

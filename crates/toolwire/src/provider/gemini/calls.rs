@@ -2,11 +2,10 @@
 
 use serde_json::Value;
 
-use super::gemini::{new_call_id, parts_of};
-use super::gemini_path;
-use super::parse::malformed;
-use super::parse_error::ParseError;
-use super::stream;
+use super::path;
+use super::{new_call_id, parts_of};
+use crate::provider::parse::malformed;
+use crate::provider::stream;
 use crate::record::ToolCall;
 
 /// Assembles the `functionCall` parts of a streamed Gemini `generateContent` reply
@@ -34,7 +33,7 @@ use crate::record::ToolCall;
 /// calls.push(&chunk(json!({"partialArgs": [{"jsonPath": "$.city", "stringValue": "Os", "willContinue": true}], "willContinue": true})));
 /// calls.push(&chunk(json!({"partialArgs": [{"jsonPath": "$.city", "stringValue": "lo"}], "willContinue": true})));
 /// calls.push(&chunk(json!({})));
-/// let calls = calls.finish().unwrap();
+/// let calls = calls.finish();
 /// assert_eq!((&*calls[0].tool, &calls[0].arguments), ("get_weather", &json!({"city": "Oslo"})));
 /// ```
 #[derive(Debug, Default, Clone)]
@@ -133,17 +132,28 @@ impl CallAccumulator {
 
     /// The assembled calls, in order. A call cut off before its last part, without a name,
     /// or with arguments that cannot be placed, fails alone, saying so.
-    ///
-    /// # Errors
-    ///
-    /// None today: every problem is confined to its call. The `Result` keeps every
-    /// accumulator's `finish` alike.
-    pub fn finish(mut self) -> Result<Vec<ToolCall>, ParseError> {
+    pub fn finish(mut self) -> Vec<ToolCall> {
+        self.close();
+        self.calls.into_iter().map(Building::finish).collect()
+    }
+
+    /// Ends the stream: a last call still saying more would follow is complete, failing as
+    /// cut off, and [`take_ready`](Self::take_ready) hands it out.
+    pub(in crate::provider) fn close(&mut self) {
         if let Some(last) = self.calls.last_mut().filter(|_| self.open) {
             last.broken
                 .get_or_insert_with(|| "the call was cut off: its last part never came".into());
         }
-        Ok(self.calls.into_iter().map(Building::finish).collect())
+        self.open = false;
+    }
+
+    /// The calls whose last part came, taken or not, in order: what a stream that was cut off
+    /// made.
+    pub(in crate::provider) fn complete(mut self) -> Vec<ToolCall> {
+        if self.open {
+            self.calls.pop();
+        }
+        self.calls.into_iter().map(Building::finish).collect()
     }
 }
 
@@ -203,7 +213,7 @@ impl Building {
     }
 
     fn set(&mut self, path: &str, value: Value, append: bool) {
-        if let Err(why) = gemini_path::set(&mut self.args, path, value, append) {
+        if let Err(why) = path::set(&mut self.args, path, value, append) {
             self.break_with(why);
         }
     }

@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 
-use super::parse::{call_with_arguments, malformed};
+use crate::provider::parse::{call_with_arguments, malformed};
 use crate::record::ToolCall;
 
 /// The wrapper's full name, always expanded.

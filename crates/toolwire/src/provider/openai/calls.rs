@@ -4,8 +4,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::parse_error::ParseError;
-use super::stream::{self, Partials};
+use crate::provider::stream::{self, Partials};
 use crate::record::ToolCall;
 
 /// Assembles the tool calls of a streamed OpenAI Chat Completions reply from its chunks.
@@ -38,7 +37,7 @@ use crate::record::ToolCall;
 /// ] {
 ///     calls.push(&chunk);
 /// }
-/// let calls = calls.finish().unwrap();
+/// let calls = calls.finish();
 /// assert_eq!(calls[0].arguments, json!({"city": "Paris"}));
 /// ```
 #[derive(Debug, Default, Clone)]
@@ -141,26 +140,24 @@ impl CallAccumulator {
 
     /// The assembled calls of choice 0 (the only choice unless the request set `n`), in
     /// index order. A call that never received its id or name fails alone, saying so.
-    ///
-    /// # Errors
-    ///
-    /// None today: every problem is confined to its call. The `Result` keeps every
-    /// accumulator's `finish` alike.
-    pub fn finish(self) -> Result<Vec<ToolCall>, ParseError> {
-        Ok(self.finish_all()?.remove(&0).unwrap_or_default())
+    pub fn finish(self) -> Vec<ToolCall> {
+        self.finish_all().remove(&0).unwrap_or_default()
     }
 
     /// The assembled calls of every choice that made any, by choice index, each in index
     /// order; see [`finish`](Self::finish).
-    ///
-    /// # Errors
-    ///
-    /// As for [`finish`](Self::finish).
-    pub fn finish_all(self) -> Result<BTreeMap<u64, Vec<ToolCall>>, ParseError> {
+    pub fn finish_all(self) -> BTreeMap<u64, Vec<ToolCall>> {
         let mut choices: BTreeMap<u64, Vec<ToolCall>> = BTreeMap::new();
         for ((choice, _), call) in self.partials.finish(false) {
             choices.entry(choice).or_default().push(call);
         }
-        Ok(choices)
+        choices
+    }
+
+    /// The calls of choice 0 whose arguments are complete, taken or not, in index order: what
+    /// a stream that was cut off made.
+    pub(in crate::provider) fn complete(self) -> Vec<ToolCall> {
+        let complete = self.partials.finish_complete(false);
+        complete.filter(|((choice, _), _)| *choice == 0).map(|(_, call)| call).collect()
     }
 }
