@@ -43,6 +43,7 @@
 mod admit;
 mod body;
 mod call_options;
+mod entry;
 mod finish;
 mod future;
 mod gate;

@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use super::Provider;
 use crate::dialect::{Dialect, Dialects};
+use crate::tool::annotations::Annotations;
 
 /// The fields every shape is built from.
 pub(crate) struct Definition<'a> {
@@ -21,7 +22,7 @@ pub(crate) struct Definition<'a> {
     pub(crate) input_examples: &'a [Value],
     pub(crate) cache_control: Option<&'a Value>,
     pub(crate) output_schema: Option<&'a Value>,
-    pub(crate) annotations: &'a crate::tool::Annotations,
+    pub(crate) annotations: &'a Annotations,
 }
 
 /// What a tool's shapes are built from besides its name, description and parameters.
@@ -31,7 +32,7 @@ pub(crate) struct Extras {
     pub(crate) input_examples: Vec<Value>,
     pub(crate) cache_control: Option<Value>,
     pub(crate) output_schema: Option<Value>,
-    pub(crate) annotations: crate::tool::Annotations,
+    pub(crate) annotations: Annotations,
 }
 
 /// The parts of a tool its shapes describe, lent when a shape is first built.
@@ -58,7 +59,7 @@ impl Shapes {
     }
 
     /// The tool's annotations.
-    pub(crate) fn annotations(&self) -> &crate::tool::Annotations {
+    pub(crate) fn annotations(&self) -> &Annotations {
         &self.extras.annotations
     }
 

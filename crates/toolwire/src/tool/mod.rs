@@ -1,8 +1,9 @@
 //! [`Tool`]: a defined tool, described to providers and executed safely.
 
-mod annotations;
+pub(crate) mod annotations;
 mod asks;
 mod builder;
+mod hints;
 pub(crate) mod hooks;
 mod task_support;
 
@@ -18,7 +19,6 @@ pub use hooks::Proposal;
 pub use task_support::TaskSupport;
 
 use crate::dialect::{CompileError, Compiled, Dialect, Dialects};
-use crate::execute::Execution;
 use crate::handler::Handler;
 use crate::provider::{Provider, Shapes, Source};
 use crate::schema::{ArgumentLimits, CompiledSchema};
@@ -114,34 +114,6 @@ impl Tool {
         self.annotations().idempotent_hint == Some(true)
     }
 
-    /// Runs the output steps of a call on `result`, a result that did not come from the
-    /// handler just now (for example one a journal replays): the
-    /// [`parse_output`](ToolBuilder::parse_output) hook and the output schema, as a call would
-    /// after its handler. Failed and pending results pass through untouched.
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// use toolwire::{FailureKind, Tool, ToolResult};
-    ///
-    /// let price = Tool::define("price")
-    ///     .execute_sync(|_, _| ToolResult::ok(json!({"cents": 250}), "2.50"))
-    ///     .parse_output(|r: ToolResult| if r.json()["cents"].is_u64() { Ok(r) } else { Err("no price") })
-    ///     .build()
-    ///     .unwrap();
-    /// let stored = ToolResult::ok(json!({"cents": "?"}), "a stale record");
-    /// assert_eq!(price.check_output(stored).failure_kind(), Some(FailureKind::InvalidOutput));
-    /// ```
-    pub fn check_output(&self, result: crate::ToolResult) -> crate::ToolResult {
-        crate::execute::check_replayed(self, result)
-    }
-
-    /// A stored `receipt` of this tool, handed back instead of running the tool again (a
-    /// journal's replay): its result goes through [`check_output`](Self::check_output),
-    /// inside an `execute_tool` span marked `toolwire.replayed = true`.
-    pub fn replay(&self, receipt: crate::Receipt) -> crate::Receipt {
-        crate::execute::replay(self, receipt)
-    }
-
     /// The grouping declared with [`ToolBuilder::kind`], if any.
     pub fn kind(&self) -> Option<&str> {
         self.inner.hooks.kind.as_deref()
@@ -171,17 +143,6 @@ impl Tool {
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| active(state)))
             }
         }
-    }
-
-    /// Checks `input` as a call would (activation without state, limits, schema,
-    /// `parse_input`) and converts it with the [`resolve`](ToolBuilder::resolve) hook into a
-    /// [`Proposal`], without executing anything.
-    ///
-    /// # Errors
-    ///
-    /// The failed result a call with this input would have produced.
-    pub fn resolve(&self, input: Value) -> Result<Proposal, crate::ToolResult> {
-        crate::execute::resolve(self, input, None, None)
     }
 
     /// The JSON Schema of the tool's arguments.
@@ -251,16 +212,6 @@ impl Tool {
             dialects: &inner.dialects,
         };
         inner.shapes.get(provider, &source)
-    }
-
-    /// Prepares a call with `input` as its arguments; await it for the [`ToolResult`].
-    ///
-    /// Options are set on the returned [`Execution`]: a signal, an event callback, a timeout
-    /// and the answer to an earlier suspension. `null` arguments count as `{}`.
-    ///
-    /// [`ToolResult`]: crate::ToolResult
-    pub fn execute(&self, input: Value) -> Execution {
-        Execution::new(self.clone(), input)
     }
 
     pub(crate) fn inner(&self) -> &ToolInner {
