@@ -183,6 +183,9 @@ async fn a_pending_approval_ends_the_run_and_resumes_in_another_agent_from_json(
     let stored = serde_json::to_string(&outcome.state).expect("state to JSON");
     let state: RunState = serde_json::from_str(&stored).expect("state from JSON");
     assert_eq!(state, outcome.state);
+    // The provider is stored by its name, as states saved before it was a `Provider` have it.
+    let written: Value = serde_json::from_str(&stored).expect("JSON");
+    assert_eq!(written["provider"], "openai");
     let model = Scripted::new(vec![]);
     let sent = Arc::clone(&model.requests);
     let second = Agent::builder(model, deployer(&key, Arc::clone(&runs))).build();

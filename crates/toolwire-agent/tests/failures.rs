@@ -287,3 +287,41 @@ async fn regression_an_anthropic_block_that_is_not_an_object_is_an_invalid_reply
     let outcome = Agent::builder(client, weather(None)).build().run("hi").await;
     assert_eq!(error_kind(&outcome), Some(ErrorKind::InvalidReply), "{:?}", outcome.stop);
 }
+
+/// A model client that says it speaks a shape no model is reached by.
+struct Describer;
+
+impl toolwire_agent::ModelClient for Describer {
+    fn provider(&self) -> Provider {
+        Provider::Mcp
+    }
+
+    fn model(&self) -> &str {
+        "none"
+    }
+
+    fn complete<'a>(
+        &'a self,
+        _request: toolwire_agent::ModelRequest<'a>,
+        _sink: &'a mut dyn toolwire_agent::TurnSink,
+    ) -> toolwire_agent::BoxFuture<'a, Result<toolwire_agent::ModelTurn, toolwire_agent::Error>>
+    {
+        Box::pin(async { panic!("a run of a provider that runs no model never asks it") })
+    }
+}
+
+#[tokio::test]
+async fn regression_a_provider_that_runs_no_model_is_a_config_error_not_openai() {
+    // The HTTP client of such a provider is refused when it is built.
+    let built = toolwire_agent::HttpClient::builder(Provider::Mcp, "m").build();
+    let error = built.expect_err("mcp runs no model");
+    assert_eq!(error.kind(), ErrorKind::Config);
+    assert!(error.to_string().contains("runs no model"), "{error}");
+    let spec = toolwire_agent::HttpClient::from_spec("flat_function:m").expect_err("no model");
+    assert_eq!(spec.kind(), ErrorKind::Config);
+
+    // A client of its own that says so ends its run at once, with no message sent.
+    let outcome = Agent::builder(Describer, weather(None)).build().run("hello").await;
+    assert_eq!(error_kind(&outcome), Some(ErrorKind::Config), "{:?}", outcome.stop);
+    assert!(outcome.state.messages.is_empty());
+}

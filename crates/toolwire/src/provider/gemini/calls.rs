@@ -184,10 +184,9 @@ impl Building {
     fn merge_args(&mut self, args: Option<&Value>) {
         match args {
             None | Some(Value::Null) => {}
+            // The first whole arguments are the arguments: nothing to merge them with.
+            Some(args @ Value::Object(_)) if self.args.is_null() => self.args = args.clone(),
             Some(Value::Object(map)) => {
-                if self.args.is_null() {
-                    self.args = Value::Object(serde_json::Map::new());
-                }
                 for (key, value) in map {
                     self.set(&format!("$[{}]", quoted(key)), value.clone(), false);
                 }
