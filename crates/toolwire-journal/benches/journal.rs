@@ -8,6 +8,9 @@
 //!   PostgreSQL journal, 64 calls each at once, on the tests' server: `TOOLWIRE_TEST_PG_URL`,
 //!   or else a throwaway server the bench starts (see `tests/common/pg.rs`).
 
+// A benchmark that cannot set up stops: it may unwrap, expect and panic.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};

@@ -4,6 +4,9 @@
 //! Run with `cargo bench -p toolwire --bench approvals`. Every approved call needs an approval
 //! of its own, issued (by a first, parked call) in the untimed set-up of each batch.
 
+// A benchmark that cannot set up stops: it may unwrap, expect and panic.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::future::{Future, IntoFuture};
 use std::hint::black_box;
 use std::pin::pin;

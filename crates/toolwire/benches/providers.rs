@@ -3,6 +3,9 @@
 //! Run with `cargo bench -p toolwire --bench providers`. The baseline deep-copies the same
 //! reply, to show the cost relative to merely touching that much JSON.
 
+// A benchmark that cannot set up stops: it may unwrap, expect and panic.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
