@@ -7,8 +7,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
-#[path = "../../toolwire/tests/common/spans.rs"]
-mod spans;
 
 mod agent;
 mod failures;

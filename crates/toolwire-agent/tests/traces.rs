@@ -3,7 +3,7 @@
 //! tool calls' `execute_tool` spans inside those.
 
 use crate::common::{Scripted, weather};
-use crate::spans::{Closed, traced};
+use toolwire_test_support::spans::{Closed, traced};
 use serde_json::json;
 use toolwire::ToolCall;
 use toolwire_agent::Agent;

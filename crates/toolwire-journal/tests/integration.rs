@@ -22,6 +22,3 @@ mod spent;
 mod suspensions;
 mod tasks;
 mod traces;
-
-#[path = "../../toolwire/tests/common/spans.rs"]
-mod spans;

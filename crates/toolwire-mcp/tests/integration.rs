@@ -8,8 +8,6 @@
 
 mod client_support;
 mod common;
-#[path = "../../toolwire/tests/common/spans.rs"]
-mod spans;
 
 mod client_calls;
 mod client_config;
@@ -23,7 +21,6 @@ mod http_guard;
 mod http_sessions;
 mod interop;
 mod mrtr;
-mod python;
 mod python_sdk;
 mod revision_2026;
 mod server_peer;

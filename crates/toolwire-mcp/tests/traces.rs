@@ -4,7 +4,7 @@
 //! `isError` result; and each side's `mcp.{client,server}.operation.duration`.
 
 use crate::common::serve;
-use crate::spans::{Closed, traced};
+use toolwire_test_support::spans::{Closed, traced};
 use serde_json::{Value, json};
 use toolwire::{Registry, Tool, ToolResult};
 use toolwire_mcp::client::{ClientOptions, HttpConfig, RemoteServer, ServerSpec};

@@ -5,7 +5,7 @@
 
 use std::process::Command;
 
-use crate::common::deny_landlock::deny_landlock;
+use toolwire_test_support::landlock::deny_landlock;
 use crate::common::{PYTHON, default_sandbox, folder, run, text};
 
 /// Set in the child run: the marker file the program would write, had it run.
