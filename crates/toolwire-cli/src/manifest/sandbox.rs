@@ -7,8 +7,8 @@ use toml::Spanned;
 use toolwire_process::sandbox::{Layer, Network, ParseLayerError, Policy, Sandbox, User};
 
 use super::ManifestError;
-use super::spec::{SandboxSpec, SandboxTable, Size};
-use super::validate::Checker;
+use super::checker::Checker;
+use super::spec::sandbox::{SandboxSpec, SandboxTable, Size};
 
 impl Checker<'_> {
     /// The sandbox `spec` gives; the default one when there is none.

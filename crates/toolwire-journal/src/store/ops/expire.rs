@@ -5,8 +5,8 @@ use std::time::Duration;
 use sqlx::AnyConnection;
 use toolwire::{Answer, CallId, FailureKind, InvocationId, Receipt, ToolResult};
 
-use super::answer::settle;
 use super::audit::{AuditRow, append};
+use super::settle::settle;
 use super::{Cx, Write};
 use crate::error::JournalError;
 use crate::store::rows::REQUEST_COLUMNS;

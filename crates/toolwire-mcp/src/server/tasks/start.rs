@@ -14,9 +14,9 @@ use tokio::task::JoinError;
 use toolwire::tasks::{TaskRecord, TaskState};
 use toolwire::{CallId, Receipt, TaskSupport};
 
-use super::super::call::Call;
 use super::super::limits::Permits;
 use super::super::request_state::nonce;
+use super::super::round::Call;
 use super::super::{Extras, mrtr};
 use super::launch::{Launched, launch};
 use super::runner::{self, ended_as, lease_for};
