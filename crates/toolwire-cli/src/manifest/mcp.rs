@@ -8,12 +8,11 @@ use toml::Spanned;
 use toolwire::Annotations;
 use toolwire_mcp::client::{HttpConfig, McpConfig, ServerSpec, StdioConfig};
 use toolwire_mcp::{Revision, UnknownRevision};
-use toolwire_process::sandbox::{Policy, Sandbox};
+use toolwire_process::sandbox::{Policy, Rule, Sandbox};
 
 use super::ManifestError;
 use super::checker::Checker;
 use super::spec::mcp::{ApprovalSpec, McpServerSpec};
-use super::spec::sandbox::SandboxSpec;
 
 /// One checked MCP server.
 #[derive(Debug, Clone)]
@@ -104,10 +103,8 @@ impl Checker<'_> {
     ) -> Result<ServerDef, ManifestError> {
         let whole = spec.span();
         let spec = spec.into_inner();
-        let cpu_limited = matches!(
-            spec.sandbox.as_ref().map(Spanned::get_ref),
-            Some(SandboxSpec::Table(table)) if table.cpu_seconds.is_some()
-        );
+        let cpu_limited =
+            spec.sandbox.as_ref().is_some_and(|sandbox| sandbox.get_ref().sets(Rule::CpuSeconds));
         if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || "_-".contains(c)) {
             let message = format!("mcp server name {name:?}: use letters, digits, `_` and `-`");
             return Err(self.error(whole, message));
