@@ -89,7 +89,7 @@ fn spending(c: &mut Criterion) {
                 let id =
                     format!("apr-{next:016x}-{:016x}-{}-{}", 0, "0".repeat(12), "0".repeat(32));
                 let expires_at = SystemTime::now() + Duration::from_secs(1);
-                SpentApproval { id, digest: "0".repeat(64), expires_at }
+                SpentApproval::new(id, "0".repeat(64), expires_at)
             },
             |approval| black_box(poll_once(store.spend(approval))),
             BatchSize::SmallInput,

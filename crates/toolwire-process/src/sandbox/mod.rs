@@ -201,8 +201,10 @@ pub enum Network {
     Ports(Vec<u16>),
 }
 
-/// A user to run a sandboxed program as, by number.
+/// A user to run a sandboxed program as, by number; `#[non_exhaustive]`: build one with
+/// [`new`](Self::new).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct User {
     /// The user id.
     pub uid: u32,
