@@ -4,6 +4,9 @@
 //! the medians and each line's ratio to toolwire. Peak memory of workload (c) comes from the
 //! `peers_memory` bench, which runs every runtime in a fresh process.
 
+// A benchmark that cannot set up stops: it may unwrap, expect and panic.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};

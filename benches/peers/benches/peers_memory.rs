@@ -9,6 +9,9 @@
 //! falls on all of them; the parent prints the median of each and its ratio to toolwire's
 //! dispatch.
 
+// A benchmark that cannot set up stops: it may unwrap, expect and panic.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::process::Command;
 
 use peers::concurrent::{self, RUNTIMES};

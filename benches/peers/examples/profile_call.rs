@@ -8,6 +8,9 @@
 //! where `<runtime>` is one of `peers::concurrent::RUNTIMES`; or `abort-toolwire` or
 //! `abort-rmcp`, for that many aborted calls of workload (d).
 
+// A profiling run that cannot set up stops: it may unwrap, expect and panic.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::hint::black_box;
 
 use peers::block::block_on;

@@ -12,6 +12,9 @@
 //!   1 ms apart, to the first handler starting: with streaming dispatch, and with dispatch at
 //!   the end of the turn.
 
+// A benchmark that cannot set up stops: it may unwrap, expect and panic.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::future::IntoFuture;
 use std::hint::black_box;
 use std::sync::{Arc, Mutex};

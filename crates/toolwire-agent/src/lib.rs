@@ -92,7 +92,6 @@
 //!   retries that honour `Retry-After` and rate-limit headers, and cancellation.
 
 #![forbid(unsafe_code)]
-#![cfg_attr(not(test), warn(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 mod client;
 mod error;

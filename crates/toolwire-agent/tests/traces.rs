@@ -3,10 +3,10 @@
 //! tool calls' `execute_tool` spans inside those.
 
 use crate::common::{Scripted, weather};
-use crate::spans::{Closed, traced};
 use serde_json::json;
 use toolwire::ToolCall;
 use toolwire_agent::Agent;
+use toolwire_test_support::spans::{Closed, traced};
 
 #[test]
 fn a_run_is_one_invoke_agent_span_with_a_chat_span_per_request_and_its_tools_inside() {

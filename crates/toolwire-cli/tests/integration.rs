@@ -3,21 +3,10 @@
 //! One test binary for the crate: each file of this folder is a module of it, so the
 //! dependency graph is linked once, not once per file.
 
+// A test fails by panicking: it may unwrap, expect and panic.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod common;
-// The Python SDK in a virtual environment, shared with toolwire-mcp's tests.
-#[path = "../../toolwire-mcp/tests/python.rs"]
-mod python;
-// The journal's throwaway PostgreSQL server, shared with its tests.
-#[path = "../../toolwire-journal/tests/common/pg.rs"]
-#[allow(
-    dead_code,
-    unreachable_pub,
-    reason = "written for the journal's tests, which use all of it"
-)]
-mod pg;
-// A kernel without Landlock, for a child run: shared with toolwire-process's tests.
-#[path = "../../toolwire-process/tests/common/deny_landlock.rs"]
-mod deny_landlock;
 
 mod api_key;
 mod bad_input;

@@ -7,7 +7,7 @@ use std::net::{TcpListener, UdpSocket};
 use std::time::Duration;
 
 use crate::common::{manifest, scratch, stderr, toolwire};
-use crate::deny_landlock::deny_landlock;
+use toolwire_test_support::landlock::deny_landlock;
 
 /// A tool that runs a Python one-liner the model chose: the worst case of a command tool.
 const PYTHON_TOOL: &str = r#"

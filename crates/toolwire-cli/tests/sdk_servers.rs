@@ -24,8 +24,8 @@ use serde_json::{Value, json};
 use crate::common::http::{Served, call_tool, free_port};
 use crate::common::stdio::StdioServer;
 use crate::common::{binary, manifest, stderr, stdout, toolwire};
-use crate::python::{client_dir, python};
 use crate::terminal::Terminal;
+use toolwire_test_support::python::{client_dir, python};
 
 /// A manifest table for the Python server over stdio, with `more` lines.
 fn python_stdio(more: &str) -> String {

@@ -5,7 +5,7 @@
 //! nothing. A task started through one is followed through the other, and outlives both; a
 //! task whose server is killed mid-call is reported honestly by the next one (failed as
 //! outcome unknown, or run again when its tool is idempotent). The PostgreSQL server is a
-//! throwaway one the tests start (see the journal's `tests/common/pg.rs`).
+//! throwaway one the tests start (see `toolwire_test_support::pg`).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 use crate::common;
 use crate::common::http::{Served, call_tool, post};
-use crate::pg;
+use toolwire_test_support::pg;
 
 /// A `toolwire serve --http` process on a journal.
 struct Server(Served);

@@ -6,7 +6,10 @@
 //! - `replay`: a completed call id delivered again, on SQLite;
 //! - `postgres_3x64`: three journal instances (three pools, three owners) sharing one
 //!   PostgreSQL journal, 64 calls each at once, on the tests' server: `TOOLWIRE_TEST_PG_URL`,
-//!   or else a throwaway server the bench starts (see `tests/common/pg.rs`).
+//!   or else a throwaway server the bench starts (see `toolwire_test_support::pg`).
+
+// A benchmark that cannot set up stops: it may unwrap, expect and panic.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -16,10 +19,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::json;
 use toolwire::{Registry, Tool, ToolResult};
 use toolwire_journal::{Journal, JournalOptions};
-
-#[allow(dead_code, unreachable_pub)]
-#[path = "../tests/common/pg.rs"]
-mod pg;
+use toolwire_test_support::pg;
 
 static NEXT: AtomicU64 = AtomicU64::new(0);
 

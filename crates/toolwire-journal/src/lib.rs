@@ -153,7 +153,6 @@
 //! connection's current schema: give it a database or schema of its own.
 
 #![forbid(unsafe_code)]
-#![warn(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[cfg(not(any(feature = "sqlite", feature = "postgres")))]
 compile_error!(

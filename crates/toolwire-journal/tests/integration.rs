@@ -5,6 +5,9 @@
 //! server's test start this binary again as their child processes, naming the test to run by
 //! its path in it (`crash::worker_process`, `pg_server::server_process`).
 
+// A test fails by panicking: it may unwrap, expect and panic.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 #[macro_use]
 mod common;
 
@@ -19,6 +22,3 @@ mod spent;
 mod suspensions;
 mod tasks;
 mod traces;
-
-#[path = "../../toolwire/tests/common/spans.rs"]
-mod spans;

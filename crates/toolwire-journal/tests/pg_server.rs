@@ -1,6 +1,7 @@
 //! The throwaway PostgreSQL server that the tests start when `TOOLWIRE_TEST_PG_URL` is not set
-//! (`tests/common/pg.rs`) is gone once its test process is: stopped, and its folder removed,
-//! whether the process exits as `cargo test` ends it (its statics never dropped) or is killed.
+//! (`toolwire_test_support::pg`) is gone once its test process is: stopped, and its folder
+//! removed, whether the process exits as `cargo test` ends it (its statics never dropped) or
+//! is killed.
 //!
 //! The test processes are this test binary itself, started again with
 //! `TOOLWIRE_PG_SERVER_CHILD` set: see [`server_process`].

@@ -63,11 +63,8 @@ async fn regression_an_approval_runs_once_across_processes_and_restarts(backend:
 async fn concurrent_spends_of_one_approval_let_exactly_one_through(backend: Backend) {
     let fixture = Fixture::new(backend).await;
     let journals = [fixture.open().await, fixture.open().await, fixture.open().await];
-    let approval = SpentApproval {
-        id: "apr-test".into(),
-        digest: "d".repeat(64),
-        expires_at: std::time::SystemTime::now() + std::time::Duration::from_secs(60),
-    };
+    let until = std::time::SystemTime::now() + std::time::Duration::from_secs(60);
+    let approval = SpentApproval::new("apr-test", "d".repeat(64), until);
     let spends = journals.iter().flat_map(|journal| {
         (0..4).map(|_| {
             let (journal, approval) = (journal.clone(), approval.clone());
@@ -85,13 +82,10 @@ async fn lapsed_approvals_are_dropped_from_the_journal(backend: Backend) {
     let fixture = Fixture::new(backend).await;
     let journal = fixture.open().await;
     let now = std::time::SystemTime::now();
-    let lapsed = SpentApproval { id: "apr-old".into(), digest: "d".repeat(64), expires_at: now };
+    let lapsed = SpentApproval::new("apr-old", "d".repeat(64), now);
     assert!(journal.spend_approval(&lapsed).await.expect("it writes"));
-    let live = SpentApproval {
-        id: "apr-new".into(),
-        digest: "d".repeat(64),
-        expires_at: now + std::time::Duration::from_secs(60),
-    };
+    let live =
+        SpentApproval::new("apr-new", "d".repeat(64), now + std::time::Duration::from_secs(60));
     assert!(journal.spend_approval(&live).await.expect("it writes"));
     // The lapsed row went with the second spend, so its id reads as fresh again (the core
     // refuses a lapsed id before it asks the store); the live one stays spent.

@@ -11,24 +11,11 @@ use toolwire::tasks::{TaskLease, TaskRecord, TaskState, TaskStore};
 use crate::common::{Backend, Fixture};
 
 fn record(id: &str, ttl: Duration) -> TaskRecord {
-    let now = SystemTime::now();
-    TaskRecord {
-        id: id.to_owned(),
-        version: 0,
-        tool: "deploy".into(),
-        arguments: json!({"env": "prod"}),
-        call_id: "mcp-1".into(),
-        principal: Some("p".repeat(32)),
-        state: TaskState::Working,
-        lease: Some(TaskLease { owner: "server-a".into(), until: now + Duration::from_secs(30) }),
-        answered: false,
-        bridge: json!({"asked": {}}),
-        host_answer: None,
-        message: None,
-        created_at: now,
-        updated_at: now,
-        expires_at: now + ttl,
-    }
+    let lease = TaskLease::new("server-a", SystemTime::now() + Duration::from_secs(30));
+    TaskRecord::new(id, "deploy", json!({"env": "prod"}), "mcp-1", ttl)
+        .with_principal("p".repeat(32))
+        .with_lease(lease)
+        .with_bridge(json!({"asked": {}}))
 }
 
 async fn a_task_survives_a_restart_and_its_id_is_taken_once(backend: Backend) {

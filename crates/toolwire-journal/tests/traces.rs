@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicUsize;
 use serde_json::json;
 
 use crate::common::{Backend, Fixture, count, counting, registry};
-use crate::spans;
+use toolwire_test_support::spans;
 
 #[test]
 fn a_replay_has_an_execute_tool_span_marked_replayed() {

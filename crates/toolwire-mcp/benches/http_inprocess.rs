@@ -6,6 +6,9 @@
 //!
 //! Run with `cargo bench -p toolwire-mcp --bench http_inprocess`.
 
+// A benchmark that cannot set up stops: it may unwrap, expect and panic.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 #[path = "load/inprocess.rs"]
 mod inprocess;
 #[path = "load/servers.rs"]

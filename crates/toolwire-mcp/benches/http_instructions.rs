@@ -13,6 +13,9 @@
 //! Usage: `http_instructions <toolwire|rmcp> <2025-11-25|2026-07-28> <calls>`. Run without
 //! them (as `cargo bench` does) it makes one call of each kind, as a check that they work.
 
+// A benchmark that cannot set up stops: it may unwrap, expect and panic.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 #[path = "load/inprocess.rs"]
 mod inprocess;
 #[path = "load/servers.rs"]

@@ -11,6 +11,9 @@
 //! load generator, as the numbers in BENCHMARKS.md say. To profile one server alone, set
 //! `HTTP_LOAD_ONLY=<toolwire|rmcp>,<2025-11-25|2026-07-28>[,calls]`.
 
+// A benchmark that cannot set up stops: it may unwrap, expect and panic.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 #[path = "load/client.rs"]
 mod client;
 #[path = "load/servers.rs"]

@@ -10,6 +10,9 @@
 //!
 //! Run with `cargo bench -p toolwire-mcp --bench remote_call`.
 
+// A benchmark that cannot set up stops: it may unwrap, expect and panic.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 #[path = "load/servers.rs"]
 #[allow(dead_code, reason = "the load benchmark's servers; this one uses rmcp's")]
 mod servers;

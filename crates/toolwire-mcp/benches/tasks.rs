@@ -11,6 +11,9 @@
 //! Tasks live two seconds here, so that the memory store (10,000 live tasks at most) is not
 //! filled by the run. Run with `cargo bench -p toolwire-mcp --bench tasks`.
 
+// A benchmark that cannot set up stops: it may unwrap, expect and panic.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::sync::Arc;
 use std::time::Duration;
 

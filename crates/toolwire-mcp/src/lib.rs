@@ -22,7 +22,6 @@
 //! ```
 
 #![forbid(unsafe_code)]
-#![warn(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[cfg(feature = "client")]
 pub mod client;

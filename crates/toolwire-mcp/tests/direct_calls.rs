@@ -274,7 +274,7 @@ async fn a_plain_call_whose_client_goes_away_has_its_handler_dropped() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_plain_call_past_the_server_s_call_limit_is_refused_not_queued() {
     let probe = Arc::new(crate::common::Probe::default());
-    let limits = toolwire_mcp::server::CallLimits { per_session: 64, total: 1 };
+    let limits = toolwire_mcp::server::CallLimits::new(64, 1);
     let server =
         toolwire_mcp::server::McpServer::new(crate::common::registry(&probe)).call_limits(limits);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a free port");

@@ -22,7 +22,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::common::approving_server;
-use crate::python::{client_dir, python};
+use toolwire_test_support::python::{client_dir, python};
 
 /// Runs the SDK client against `url` in `mode` and reads what it saw.
 async fn run_client(url: &str, mode: &str) -> Value {

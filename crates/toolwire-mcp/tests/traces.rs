@@ -4,11 +4,11 @@
 //! `isError` result; and each side's `mcp.{client,server}.operation.duration`.
 
 use crate::common::serve;
-use crate::spans::{Closed, traced};
 use serde_json::{Value, json};
 use toolwire::{Registry, Tool, ToolResult};
 use toolwire_mcp::client::{ClientOptions, HttpConfig, RemoteServer, ServerSpec};
 use toolwire_mcp::server::HttpOptions;
+use toolwire_test_support::spans::{Closed, traced};
 
 fn tools() -> Registry {
     let ok = Tool::define("ok").execute_sync(|args: Value, _| ToolResult::ok(args, "fine")).build();

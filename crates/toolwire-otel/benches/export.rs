@@ -8,6 +8,9 @@
 //! `OTEL_METRICS_EXPORTER=none` it sends traces only (the standard variable, read here
 //! through `OtelConfig::from_env_at`).
 
+// A benchmark that cannot set up stops: it may unwrap, expect and panic.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::future::IntoFuture;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;

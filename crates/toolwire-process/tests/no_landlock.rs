@@ -5,8 +5,8 @@
 
 use std::process::Command;
 
-use crate::common::deny_landlock::deny_landlock;
 use crate::common::{PYTHON, default_sandbox, folder, run, text};
+use toolwire_test_support::landlock::deny_landlock;
 
 /// Set in the child run: the marker file the program would write, had it run.
 const CHILD_ENV: &str = "TOOLWIRE_PROCESS_TEST_NO_LANDLOCK";

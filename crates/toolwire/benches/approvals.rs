@@ -4,6 +4,9 @@
 //! Run with `cargo bench -p toolwire --bench approvals`. Every approved call needs an approval
 //! of its own, issued (by a first, parked call) in the untimed set-up of each batch.
 
+// A benchmark that cannot set up stops: it may unwrap, expect and panic.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::future::{Future, IntoFuture};
 use std::hint::black_box;
 use std::pin::pin;
@@ -86,7 +89,7 @@ fn spending(c: &mut Criterion) {
                 let id =
                     format!("apr-{next:016x}-{:016x}-{}-{}", 0, "0".repeat(12), "0".repeat(32));
                 let expires_at = SystemTime::now() + Duration::from_secs(1);
-                SpentApproval { id, digest: "0".repeat(64), expires_at }
+                SpentApproval::new(id, "0".repeat(64), expires_at)
             },
             |approval| black_box(poll_once(store.spend(approval))),
             BatchSize::SmallInput,

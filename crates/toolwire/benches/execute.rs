@@ -4,6 +4,9 @@
 //! run, so the ratios hold on a noisy machine. Sync calls are polled once with a no-op waker:
 //! a sync tool completes on its first poll, so no executor cost is counted on either side.
 
+// A benchmark that cannot set up stops: it may unwrap, expect and panic.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::future::{Future, IntoFuture};
 use std::hint::black_box;
 use std::pin::pin;

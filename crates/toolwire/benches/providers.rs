@@ -3,14 +3,16 @@
 //! Run with `cargo bench -p toolwire --bench providers`. The baseline deep-copies the same
 //! reply, to show the cost relative to merely touching that much JSON.
 
+// A benchmark that cannot set up stops: it may unwrap, expect and panic.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::hint::black_box;
-use std::sync::Arc;
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
 use toolwire::provider::{anthropic, openai};
-use toolwire::{InvocationId, Receipt, ToolResult};
+use toolwire::{Receipt, ToolResult};
 
 const CALLS: usize = 10;
 
@@ -28,14 +30,12 @@ fn openai_reply() -> Value {
 
 fn receipts() -> Vec<Receipt> {
     (0..CALLS)
-        .map(|i| Receipt {
-            invocation_id: InvocationId::new(),
-            tool: Arc::from("get_weather"),
-            call_id: Some(toolwire::CallId::from(format!("call_{i}"))),
-            started_at: SystemTime::now(),
-            duration: Duration::from_micros(40),
-            result: ToolResult::ok(json!({"city": format!("City {i}"), "temp": 21}), "21 degrees"),
-            trace: None,
+        .map(|i| {
+            let result =
+                ToolResult::ok(json!({"city": format!("City {i}"), "temp": 21}), "21 degrees");
+            let call_id = toolwire::CallId::from(format!("call_{i}"));
+            Receipt::new("get_weather", Some(call_id), result)
+                .with_duration(Duration::from_micros(40))
         })
         .collect()
 }

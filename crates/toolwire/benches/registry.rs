@@ -4,6 +4,9 @@
 //! Run with `cargo bench -p toolwire --bench registry`. Sync calls are polled once with a
 //! no-op waker on both sides, since a sync tool completes on its first poll.
 
+// A benchmark that cannot set up stops: it may unwrap, expect and panic.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::future::{Future, IntoFuture};
 use std::hint::black_box;
 use std::pin::pin;

@@ -9,6 +9,9 @@
 //! each with nested objects, enums, arrays, formats and descriptions; every one of the 1,000
 //! tools is its own copy with its own name and descriptions, so nothing is shared by accident.
 
+// A benchmark that cannot set up stops: it may unwrap, expect and panic.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use serde_json::{Value, json};
 use toolwire::dialect::Dialect;
 use toolwire::{Provider, Registry, Tool, ToolResult};

@@ -67,7 +67,7 @@ async fn nesting_up_to_the_limit_is_accepted_and_the_limit_is_configurable() {
     assert_eq!(result.failure_kind(), Some(FailureKind::InvalidInput));
 
     let shallow = Tool::define("shallow")
-        .limits(ArgumentLimits { max_depth: 2, ..ArgumentLimits::DEFAULT })
+        .limits(ArgumentLimits::DEFAULT.with_max_depth(2))
         .execute_sync(|args: Value, _| ToolResult::ok(args, "ok"))
         .build()
         .unwrap();
@@ -89,7 +89,7 @@ async fn arguments_over_the_size_limit_are_rejected() {
         Some("invalid arguments for \"echo\": /blob: arguments are larger than 1048576 bytes")
     );
     let small = Tool::define("small")
-        .limits(ArgumentLimits { max_bytes: 64, ..ArgumentLimits::DEFAULT })
+        .limits(ArgumentLimits::DEFAULT.with_max_bytes(64))
         .execute_sync(|args: Value, _| ToolResult::ok(args, "ok"))
         .build()
         .unwrap();

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use toolwire::{Registry, Tool, ToolResult};
 use tracing::debug;
 
-use crate::common::spans::{self, Closed};
+use toolwire_test_support::spans::{self, Closed};
 
 /// Runs `body` on a current-thread runtime under a capturing subscriber.
 fn traced<F: std::future::Future>(body: F) -> (F::Output, Vec<Closed>) {

@@ -1,6 +1,5 @@
 //! The records read back equal to what was written, through JSON.
 
-use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use proptest::prelude::*;
@@ -84,14 +83,14 @@ fn any_receipt() -> impl Strategy<Value = Receipt> {
         any_result(),
         proptest::option::of(any::<([u8; 16], [u8; 8])>()),
     )
-        .prop_map(|(tool, call_id, secs, nanos, duration, result, trace)| Receipt {
-            invocation_id: InvocationId::new(),
-            tool: Arc::from(tool),
-            call_id: call_id.map(CallId::from),
-            started_at: UNIX_EPOCH + Duration::new(secs % 253_402_300_799, nanos),
-            duration: Duration::from_nanos(duration),
-            result,
-            trace: trace.map(|(trace_id, span_id)| Box::new(TraceLink::new(trace_id, span_id))),
+        .prop_map(|(tool, call_id, secs, nanos, duration, result, trace)| {
+            let receipt = Receipt::new(tool, call_id.map(CallId::from), result)
+                .with_started_at(UNIX_EPOCH + Duration::new(secs % 253_402_300_799, nanos))
+                .with_duration(Duration::from_nanos(duration));
+            match trace {
+                Some((trace_id, span_id)) => receipt.with_trace(TraceLink::new(trace_id, span_id)),
+                None => receipt,
+            }
         })
 }
 
@@ -167,15 +166,10 @@ fn failure_kinds_read_back_by_name() {
 
 #[test]
 fn a_receipt_serializes_its_failure_kind_beside_the_seeds_shape() {
-    let receipt = Receipt {
-        invocation_id: InvocationId::new(),
-        tool: Arc::from("deploy"),
-        call_id: Some(CallId::from("call_1")),
-        started_at: UNIX_EPOCH + Duration::new(1_795_003_199, 123_456_789),
-        duration: Duration::from_micros(1500),
-        result: ToolResult::failed(FailureKind::Denied, "no"),
-        trace: None,
-    };
+    let result = ToolResult::failed(FailureKind::Denied, "no");
+    let receipt = Receipt::new("deploy", Some(CallId::from("call_1")), result)
+        .with_started_at(UNIX_EPOCH + Duration::new(1_795_003_199, 123_456_789))
+        .with_duration(Duration::from_micros(1500));
     let value = serde_json::to_value(&receipt).unwrap();
     assert_eq!(value["failure"], "denied");
     assert_eq!(value["started_at"], "2026-11-18T11:59:59.123456789Z");
@@ -218,4 +212,37 @@ fn regression_request_data_null_reads_back_as_present() {
     let absent: Request =
         serde_json::from_value(json!({"id": "r", "kind": "input", "prompt": "p"})).unwrap();
     assert_eq!(absent.data, None);
+}
+
+/// `Receipt` gained `trace`, and every struct literal of it downstream broke. The records
+/// users build are `#[non_exhaustive]` now (a literal outside toolwire does not compile: see
+/// the `compile_fail` examples of the `record` module), so each is built through its
+/// constructor and setters, which a new field leaves as they are.
+#[test]
+fn regression_a_new_record_field_breaks_no_downstream_code() {
+    let call = ToolCall::new("call_1", "deploy", json!({"env": "prod"}));
+    let request = Request::new("approval", "Deploy to prod?").data(json!({"env": "prod"}));
+    let answer = Answer::accept(request.id.clone(), json!({"sure": true}));
+    let receipt = Receipt::never_ran(&call, ToolResult::pending(request.clone()))
+        .with_started_at(UNIX_EPOCH + Duration::from_secs(1_800_000_000))
+        .with_duration(Duration::from_millis(3))
+        .with_trace(TraceLink::new([7; 16], [9; 8]));
+    assert_eq!(round_trip(&call), call);
+    assert_eq!(round_trip(&request), request);
+    assert_eq!(round_trip(&answer), answer);
+    assert_eq!(round_trip(&receipt), receipt);
+    assert_eq!(receipt.call_id.as_deref(), Some("call_1"));
+
+    let limits = toolwire::ArgumentLimits::DEFAULT.with_max_depth(4).with_max_bytes(1024);
+    assert_eq!((limits.max_depth, limits.max_bytes), (4, 1024));
+    let proposal = toolwire::Proposal::new("deploy", json!({"env": "prod"}));
+    assert_eq!(round_trip(&proposal), proposal);
+    let spent = toolwire::policy::SpentApproval::new(&answer.id, "0".repeat(64), SystemTime::now());
+    assert_eq!(spent.id, answer.id);
+    let lease = toolwire::tasks::TaskLease::new("process-a", SystemTime::now());
+    let task =
+        toolwire::tasks::TaskRecord::new("t1", "deploy", json!({}), "call_1", Duration::ZERO)
+            .with_lease(lease)
+            .with_host_answer(answer);
+    assert_eq!(round_trip(&task), task);
 }

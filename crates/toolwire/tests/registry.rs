@@ -284,7 +284,7 @@ async fn the_receipt_hook_sees_every_receipt_and_cannot_break_a_call() {
 async fn registry_limits_replace_each_tools_own() {
     let registry = Registry::builder()
         .register(echo("a"))
-        .limits(toolwire::ArgumentLimits { max_depth: 2, max_bytes: 1024 })
+        .limits(toolwire::ArgumentLimits::DEFAULT.with_max_depth(2).with_max_bytes(1024))
         .seal()
         .unwrap();
     assert!(registry.invoke("a", json!({"x": 1})).await.result.is_success());
@@ -305,10 +305,7 @@ async fn resolve_checks_like_a_call_and_returns_a_proposal() {
         .resolve(|args: Value| {
             let to = args["to"].as_str().unwrap_or_default().to_uppercase();
             if to.len() == 3 {
-                Ok(toolwire::Proposal {
-                    tool_id: "book_flight".into(),
-                    input: json!({"airport": to}),
-                })
+                Ok(toolwire::Proposal::new("book_flight", json!({"airport": to})))
             } else {
                 Err(format!("{to:?} is not an airport code"))
             }
@@ -327,7 +324,7 @@ async fn resolve_checks_like_a_call_and_returns_a_proposal() {
     assert_eq!(unknown.failure_kind(), Some(FailureKind::UnknownTool));
     // Without a resolve hook, the proposal is the tool and its arguments.
     let plain = registry.get("plain").unwrap().resolve(json!({"k": 1})).unwrap();
-    assert_eq!(plain, toolwire::Proposal { tool_id: "plain".into(), input: json!({"k": 1}) });
+    assert_eq!(plain, toolwire::Proposal::new("plain", json!({"k": 1})));
 }
 
 #[tokio::test]
@@ -373,13 +370,13 @@ async fn long_and_non_ascii_unknown_names_are_clipped_not_echoed_whole() {
 #[tokio::test]
 async fn registry_limits_replace_even_a_tools_own_limits() {
     let roomy = Tool::define("roomy")
-        .limits(toolwire::ArgumentLimits { max_depth: 100, max_bytes: 1 << 20 })
+        .limits(toolwire::ArgumentLimits::DEFAULT.with_max_depth(100).with_max_bytes(1 << 20))
         .execute_sync(|args: Value, _| ToolResult::ok(args, "ok"))
         .build()
         .unwrap();
     let registry = Registry::builder()
         .register(roomy.clone())
-        .limits(toolwire::ArgumentLimits { max_depth: 2, max_bytes: 1024 })
+        .limits(toolwire::ArgumentLimits::DEFAULT.with_max_depth(2).with_max_bytes(1024))
         .seal()
         .unwrap();
     let args = json!({"a": {"b": [1]}});

@@ -8,24 +8,10 @@ use toolwire::tasks::{MemoryTaskStore, TaskLease, TaskRecord, TaskState, TaskSto
 use toolwire::{TaskSupport, Tool, ToolResult};
 
 fn record(id: &str, ttl: Duration) -> TaskRecord {
-    let now = SystemTime::now();
-    TaskRecord {
-        id: id.into(),
-        version: 0,
-        tool: "build".into(),
-        arguments: json!({"target": "all"}),
-        call_id: "call-1".into(),
-        principal: None,
-        state: TaskState::Working,
-        lease: Some(TaskLease { owner: "process-a".into(), until: now + Duration::from_secs(5) }),
-        answered: false,
-        bridge: json!({}),
-        host_answer: None,
-        message: None,
-        created_at: now,
-        updated_at: now,
-        expires_at: now + ttl,
-    }
+    let lease = TaskLease::new("process-a", SystemTime::now() + Duration::from_secs(5));
+    TaskRecord::new(id, "build", json!({"target": "all"}), "call-1", ttl)
+        .with_lease(lease)
+        .with_bridge(json!({}))
 }
 
 #[tokio::test]

@@ -50,7 +50,7 @@ impl RunStore for Journal {
                 Err(e) => return Err(failed("claim", run_id, e)),
             };
             let answers = run.answers().cloned().collect();
-            Ok(Some(StoredRun { state: decode(run_id, run.state)?, answers }))
+            Ok(Some(StoredRun::new(decode(run_id, run.state)?).with_answers(answers)))
         })
     }
 

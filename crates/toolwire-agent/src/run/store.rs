@@ -36,9 +36,7 @@ pub trait RunStore: Send + Sync {
     ///
     /// The default loads the run, with no answers, and claims nothing.
     fn claim<'a>(&'a self, run_id: &'a str) -> BoxFuture<'a, Result<Option<StoredRun>, Error>> {
-        Box::pin(async move {
-            Ok(self.load(run_id).await?.map(|state| StoredRun { state, answers: Vec::new() }))
-        })
+        Box::pin(async move { Ok(self.load(run_id).await?.map(StoredRun::new)) })
     }
 
     /// Lets go of a claim on `run_id` whose resume changed nothing (it failed before any
@@ -50,13 +48,41 @@ pub trait RunStore: Send + Sync {
 }
 
 /// A run taken from a [`RunStore`] for a resume: its state, and the answers the store holds
-/// for its waiting calls.
+/// for its waiting calls. It is `#[non_exhaustive]`: a store builds one with
+/// [`new`](Self::new) and [`with_answers`](Self::with_answers).
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire::Answer;
+/// use toolwire_agent::{RunState, StoredRun};
+///
+/// let state: RunState = serde_json::from_value(json!({
+///     "run_id": "run-1", "provider": "openai", "model": "gpt-5", "messages": [], "turns": 1
+/// }))?;
+/// let stored = StoredRun::new(state).with_answers(vec![Answer::accept("apr-1", json!(null))]);
+/// assert_eq!(stored.answers.len(), 1);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct StoredRun {
     /// The run's state.
     pub state: RunState,
     /// Answers recorded in the store, each to a waiting call's request.
     pub answers: Vec<Answer>,
+}
+
+impl StoredRun {
+    /// The run `state`, with no answers held for it.
+    pub fn new(state: RunState) -> Self {
+        Self { state, answers: Vec::new() }
+    }
+
+    /// With `answers`, each to a waiting call's request.
+    pub fn with_answers(mut self, answers: Vec<Answer>) -> Self {
+        self.answers = answers;
+        self
+    }
 }
 
 /// A [`RunStore`] in this process's memory.

@@ -13,6 +13,7 @@
 //! Reading one checks everything that can be checked without running anything, and every
 //! error names the file, the line and the column.
 
+mod checker;
 mod diagnostic;
 mod guard;
 mod mcp;
@@ -128,7 +129,7 @@ impl Manifest {
             let span = error.span().unwrap_or(0..0);
             ManifestError::at(path, source, span, error.message().trim_end())
         })?;
-        let checker = validate::Checker { path, source, folder };
+        let checker = checker::Checker { path, source, folder };
         let tools = checker.tools(spec.tool)?;
         let mcp_config = spec.mcp_config.as_ref().map(|config| folder.join(config.get_ref()));
         let servers = checker.servers(spec.mcp_servers, spec.mcp_config)?;

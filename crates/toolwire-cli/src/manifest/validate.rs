@@ -2,39 +2,18 @@
 //! problem.
 
 use std::collections::HashSet;
-use std::ops::Range;
-use std::path::Path;
-use std::time::Duration;
 
 use serde_json::Value;
 use toml::Spanned;
-
-use super::spec::{CommandSpec, HttpSpec, OptionValuesSpec, ToolSpec};
 use toolwire::TaskSupport;
 use toolwire_process::Template;
 use toolwire_process::argv::OptionValues;
 
-use super::{
-    CommandDef, DEFAULT_OUTPUT_LIMIT, DEFAULT_TIMEOUT, HttpDef, ManifestError, ToolDef, ToolKind,
-};
-
-/// Checks the tools of one manifest.
-pub(super) struct Checker<'a> {
-    /// The file's path, as shown.
-    pub(super) path: &'a str,
-    /// The file's text.
-    pub(super) source: &'a str,
-    /// The folder relative paths start from.
-    pub(super) folder: &'a Path,
-}
-
-type Checked<T> = Result<T, ManifestError>;
+use super::checker::{Checked, Checker};
+use super::spec::{CommandSpec, HttpSpec, OptionValuesSpec, ToolSpec};
+use super::{CommandDef, HttpDef, ToolDef, ToolKind};
 
 impl Checker<'_> {
-    pub(super) fn error(&self, span: Range<usize>, message: impl Into<String>) -> ManifestError {
-        ManifestError::at(self.path, self.source, span, message)
-    }
-
     /// Checks every tool, and that no two share a name.
     pub(super) fn tools(&self, specs: Vec<ToolSpec>) -> Checked<Vec<ToolDef>> {
         let mut seen = HashSet::new();
@@ -219,27 +198,6 @@ impl Checker<'_> {
             return Err(self.error(text.span(), message));
         }
         Ok(template)
-    }
-
-    pub(super) fn duration(&self, text: Option<Spanned<String>>) -> Checked<Duration> {
-        let Some(text) = text else { return Ok(DEFAULT_TIMEOUT) };
-        match humantime::parse_duration(text.get_ref()) {
-            Ok(duration) if !duration.is_zero() => Ok(duration),
-            Ok(_) => Err(self.error(text.span(), "the timeout must be longer than zero")),
-            Err(why) => {
-                Err(self.error(text.span(), format!("invalid timeout {:?}: {why}", text.get_ref())))
-            }
-        }
-    }
-
-    pub(super) fn limit(&self, limit: Option<Spanned<u64>>) -> Checked<u64> {
-        match limit {
-            None => Ok(DEFAULT_OUTPUT_LIMIT),
-            Some(limit) if *limit.get_ref() == 0 => {
-                Err(self.error(limit.span(), "output_limit must be at least 1"))
-            }
-            Some(limit) => Ok(limit.into_inner()),
-        }
     }
 }
 

@@ -2,10 +2,9 @@
 //! it refuses to run itself (an unknown outcome, a reused call id, a call in progress
 //! elsewhere).
 
-use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use toolwire::{CallId, FailureKind, InvocationId, Receipt, ToolResult};
+use toolwire::{CallId, FailureKind, Receipt, ToolResult};
 
 use crate::error::JournalError;
 use crate::store::ops::{AuditRow, Completion, PendingRow};
@@ -58,15 +57,9 @@ pub(super) fn own_receipt(
     started_at: SystemTime,
     result: ToolResult,
 ) -> Receipt {
-    Receipt {
-        invocation_id: InvocationId::new(),
-        tool: Arc::from(tool),
-        call_id: Some(call_id.clone()),
-        started_at,
-        duration: started_at.elapsed().unwrap_or(Duration::ZERO),
-        result,
-        trace: None,
-    }
+    Receipt::new(tool, Some(call_id.clone()), result)
+        .with_started_at(started_at)
+        .with_duration(started_at.elapsed().unwrap_or(Duration::ZERO))
 }
 
 /// The result of a call of unknown outcome.

@@ -153,7 +153,7 @@ impl JournaledDispatch {
     /// The future of one call: journaled, or, for arguments that could not be read, run
     /// through the registry, which fails it, and audited.
     fn call(&self, call: ToolCall) -> JournaledFuture {
-        let ToolCall { call_id, tool, arguments, malformed } = call;
+        let ToolCall { call_id, tool, arguments, malformed, .. } = call;
         let options = self.options_for(&call_id);
         match malformed {
             None => self

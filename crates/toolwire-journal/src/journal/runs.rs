@@ -20,8 +20,24 @@ use crate::store::{millis, millis_of, now_millis, shown_time, time_of};
 ///
 /// The agent's own state type is serialized into [`state`](Self::state); the journal reads
 /// only the run's id, its label and its requests. `toolwire-agent` (feature `journal`) saves
-/// and loads its runs this way.
+/// and loads its runs this way. It is `#[non_exhaustive]`: build one with
+/// [`new`](Self::new) and [`wait`](Self::wait).
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire::{Answer, Request};
+/// use toolwire_journal::{PausedRun, RunRequest};
+///
+/// let request = Request::new("approval", "Deploy to prod?");
+/// let run = PausedRun::new("run-1", "gpt-5", json!({"turns": 3}))
+///     .wait("call_1", "deploy", request.clone());
+/// assert_eq!(run.waiting, [RunRequest::new("call_1", "deploy", request.clone())]);
+/// let answered = RunRequest::new("call_1", "deploy", request.clone())
+///     .with_answer(Answer::accept(request.id.clone(), json!(null)));
+/// assert!(answered.answer.is_some());
+/// ```
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct PausedRun {
     /// The run's id, unique across processes.
     pub run_id: String,
@@ -39,8 +55,10 @@ pub struct PausedRun {
     pub claimed_until: Option<SystemTime>,
 }
 
-/// A call of a paused run that waits for an answer.
+/// A call of a paused run that waits for an answer; `#[non_exhaustive]`: build one with
+/// [`new`](Self::new).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct RunRequest {
     /// The model's id for the call.
     pub call_id: String,
@@ -50,6 +68,19 @@ pub struct RunRequest {
     pub request: Request,
     /// The answer recorded for it, once one is.
     pub answer: Option<Answer>,
+}
+
+impl RunRequest {
+    /// The call `call_id` of `tool`, waiting on `request`, unanswered.
+    pub fn new(call_id: impl Into<String>, tool: impl Into<String>, request: Request) -> Self {
+        Self { call_id: call_id.into(), tool: tool.into(), request, answer: None }
+    }
+
+    /// With `answer` recorded for it.
+    pub fn with_answer(mut self, answer: Answer) -> Self {
+        self.answer = Some(answer);
+        self
+    }
 }
 
 impl PausedRun {
@@ -74,8 +105,7 @@ impl PausedRun {
         tool: impl Into<String>,
         request: Request,
     ) -> Self {
-        let (call_id, tool) = (call_id.into(), tool.into());
-        self.waiting.push(RunRequest { call_id, tool, request, answer: None });
+        self.waiting.push(RunRequest::new(call_id, tool, request));
         self
     }
 

@@ -2,7 +2,7 @@
 //! [`pg`]'s), and tools that count their runs.
 #![allow(dead_code, unreachable_pub)]
 
-pub mod pg;
+pub use toolwire_test_support::pg;
 
 use std::future::IntoFuture;
 use std::sync::Arc;

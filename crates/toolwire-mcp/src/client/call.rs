@@ -4,8 +4,7 @@
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotification, CancelledNotificationParam,
-    ClientRequest, ElicitationCapability, FormElicitationCapability, RequestId, RequestMetaObject,
-    ServerResult, TASKS_EXTENSION_ID, UrlElicitationCapability,
+    ClientRequest, RequestId, ServerResult,
 };
 use rmcp::service::{PeerRequestOptions, RoleClient};
 use serde_json::Value;
@@ -13,9 +12,9 @@ use toolwire::{FailureKind, ToolContext, ToolResult};
 use tracing::Instrument;
 
 use super::connection::Connection;
+use super::meta::input_meta;
 use super::result::{Call, from_error, from_reply};
 use super::{input, task};
-use crate::Revision;
 use crate::trace::Named;
 
 /// How many rounds of input one call may take before it gives up.
@@ -177,29 +176,6 @@ async fn send(
     // Progress sent before the reply is handled on tasks of its own: let them run first.
     tokio::task::yield_now().await;
     reply.map_err(|error| from_error(call, error))
-}
-
-/// On MCP 2026-07-28 the client's capabilities travel with each request: they say that this
-/// client takes elicitations in form and URL mode, which the host answers when no handler
-/// does, and follows tasks (SEP-2663). A 2025-11-25 session declared its capabilities once,
-/// in `initialize`.
-pub(crate) fn input_meta(connection: &Connection) -> Option<RequestMetaObject> {
-    let info = connection.peer.peer_info()?;
-    if !Revision::of(info.protocol_version.as_str()).is_some_and(Revision::is_stateless) {
-        return None;
-    }
-    let mut capabilities = connection.side.info.capabilities.clone();
-    let elicitation = ElicitationCapability::new()
-        .with_form(FormElicitationCapability::new())
-        .with_url(UrlElicitationCapability::new());
-    capabilities.elicitation = Some(elicitation);
-    capabilities
-        .extensions
-        .get_or_insert_with(Default::default)
-        .insert(TASKS_EXTENSION_ID.to_owned(), Default::default());
-    let mut meta = RequestMetaObject::default();
-    meta.set_client_capabilities(capabilities);
-    Some(meta)
 }
 
 /// Sends `notifications/cancelled` for a request unless disarmed: when the call is aborted,

@@ -70,6 +70,7 @@ mod handler;
 mod headers;
 mod import;
 mod input;
+mod meta;
 mod options;
 mod pin;
 mod progress;

@@ -15,9 +15,9 @@ use rmcp::{Peer, RoleClient, ServiceError};
 use serde_json::Value;
 use toolwire::{FailureKind, ToolContext, ToolResult};
 
-use super::call::input_meta;
 use super::connection::Connection;
 use super::input;
+use super::meta::input_meta;
 use super::result::{Call, bounded, from_error};
 
 /// The polling interval when the server suggests none, and the bounds put on one it does.

@@ -1,22 +1,16 @@
 //! One `tools/call`: through the registry's pipeline, its events forwarded, its suspensions
 //! asked of the client, its result in MCP's shape.
 
-use std::future::IntoFuture;
-use std::pin::pin;
-
 use rmcp::ErrorData;
 use rmcp::RoleServer;
-use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ContentBlock,
-    NumberOrString,
-};
+use rmcp::model::{CallToolRequestParams, CallToolResponse, ClientCapabilities, NumberOrString};
 use rmcp::service::RequestContext;
 use serde_json::Value;
-use tokio::sync::mpsc;
-use toolwire::{AbortSignal, Answer, CallId, Receipt, TaskSupport};
+use toolwire::{AbortSignal, CallId, TaskSupport};
 
 use super::events::{Forwarder, floor_of};
-use super::{Extras, McpServer, content, elicit, limits, mrtr, task_peer, tasks};
+use super::round::{Call, error};
+use super::{Extras, McpServer, elicit, limits, mrtr, task_peer, tasks};
 
 /// How many times one `tools/call` may suspend and be answered before it gives up.
 const MAX_ROUNDS: usize = 8;
@@ -73,7 +67,7 @@ pub(crate) async fn call_tool<H: Extras>(
         return Box::pin(mrtr::run(&call, retry, &ctx, arguments)).await;
     }
     // The handler runs on this task, so it reaches the client through `peer()`.
-    task_peer::scope(ctx.peer.clone(), call.run(arguments)).await
+    task_peer::scope(ctx.peer.clone(), session_rounds(&call, arguments)).await
 }
 
 /// Whether a call of a tool with `support` runs as a task, for a client that `follows` the
@@ -114,86 +108,30 @@ pub(crate) async fn call_plain<H: Extras>(
     mrtr::run(&call, mrtr::Retry::FIRST, client, arguments).await
 }
 
-/// A call in progress, across its rounds of suspension.
-pub(super) struct Call<'a, H> {
-    pub(super) server: &'a McpServer<H>,
-    pub(super) name: &'a str,
-    pub(super) call_id: CallId,
-    pub(super) signal: AbortSignal,
-    pub(super) forwarder: Forwarder<'a>,
-}
-
-impl<H: Extras> Call<'_, H> {
-    /// `result` as this call's MCP result.
-    pub(super) fn result(&self, result: &toolwire::ToolResult) -> CallToolResponse {
-        content::call_result(result, self.server.shared.registry.get(self.name)).into()
-    }
-
-    async fn run(&self, arguments: Value) -> Result<CallToolResponse, ErrorData> {
-        let mut answer = None;
-        for _ in 0..MAX_ROUNDS {
-            let receipt = self.invoke(arguments.clone(), answer.take()).await;
-            let Some(request) = receipt.result.pending_request() else {
-                return Ok(self.result(&receipt.result));
-            };
-            // A session's call always has its client; without one there is nobody to ask.
-            let asked = match self.forwarder.peer {
-                Some(peer) => Box::pin(elicit::ask(peer, request)).await,
-                None => None,
-            };
-            match asked {
-                Some(Ok(reply)) => answer = Some(reply),
-                Some(Err(why)) => return Ok(error(why)),
-                None => return Ok(self.result(&receipt.result)),
-            }
-        }
-        Ok(error(format!(
-            "the call of {:?} asked for input {MAX_ROUNDS} times; giving up",
-            self.name
-        )))
-    }
-
-    /// One round: the invocation, with its events forwarded as they come.
-    pub(super) async fn invoke(&self, arguments: Value, answer: Option<Answer>) -> Receipt {
-        self.invoke_as(&self.call_id, arguments, answer).await
-    }
-
-    /// One round under `call_id`. A call whose events could go nowhere gets no channel for
-    /// them, and its handler is told that nobody listens.
-    pub(super) async fn invoke_as(
-        &self,
-        call_id: &CallId,
-        arguments: Value,
-        answer: Option<Answer>,
-    ) -> Receipt {
-        let shared = &self.server.shared;
-        let mut options = shared.options.clone().signal(self.signal.clone());
-        if let Some(answer) = answer {
-            options = options.answer(answer);
-        }
-        let invocation = shared.registry.invoke(self.name, arguments).call_id(call_id.clone());
-        if !self.forwarder.listens() {
-            return invocation.options(options).await;
-        }
-        let (events, mut received) = mpsc::unbounded_channel::<Value>();
-        let options = options.on_event(move |event| {
-            // The receiver lives as long as the call; a late event is dropped.
-            let _ = events.send(event);
-        });
-        let mut running = pin!(invocation.options(options).into_future());
-        let receipt = loop {
-            tokio::select! {
-                biased;
-                receipt = &mut running => break receipt,
-                Some(event) = received.recv() => Box::pin(self.forwarder.forward(event)).await,
-            }
+/// The rounds of a call in a session (2025-11-25): each pending request is asked of the
+/// client (elicitation), and the call is invoked again with its answer.
+async fn session_rounds<H: Extras>(
+    call: &Call<'_, H>,
+    arguments: Value,
+) -> Result<CallToolResponse, ErrorData> {
+    let mut answer = None;
+    for _ in 0..MAX_ROUNDS {
+        let receipt = call.invoke(arguments.clone(), answer.take()).await;
+        let Some(request) = receipt.result.pending_request() else {
+            return Ok(call.result(&receipt.result));
         };
-        // Events emitted just before the result still go out before it.
-        while let Ok(event) = received.try_recv() {
-            Box::pin(self.forwarder.forward(event)).await;
+        // A session's call always has its client; without one there is nobody to ask.
+        let asked = match call.forwarder.peer {
+            Some(peer) => Box::pin(elicit::ask(peer, request)).await,
+            None => None,
+        };
+        match asked {
+            Some(Ok(reply)) => answer = Some(reply),
+            Some(Err(why)) => return Ok(error(why)),
+            None => return Ok(call.result(&receipt.result)),
         }
-        receipt
     }
+    Ok(error(format!("the call of {:?} asked for input {MAX_ROUNDS} times; giving up", call.name)))
 }
 
 /// The JSON-RPC request id as a call id.
@@ -202,9 +140,4 @@ fn call_id(id: &NumberOrString) -> CallId {
         NumberOrString::Number(n) => CallId::from(n.to_string()),
         NumberOrString::String(s) => CallId::from(std::sync::Arc::clone(s)),
     }
-}
-
-/// An `isError` result with `text`.
-pub(super) fn error(text: String) -> CallToolResponse {
-    CallToolResult::error(vec![ContentBlock::text(text)]).into()
 }

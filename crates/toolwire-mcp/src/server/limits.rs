@@ -4,8 +4,18 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Limits on concurrent `tools/call`s. A call past a limit is refused at once with an
-/// `isError` result saying which limit, so a burst cannot queue without bound.
+/// `isError` result saying which limit, so a burst cannot queue without bound. It is
+/// `#[non_exhaustive]`: build one with [`new`](Self::new), or change the default.
+///
+/// ```
+/// use toolwire_mcp::server::CallLimits;
+///
+/// let limits = CallLimits::new(8, 256);
+/// assert_eq!((limits.per_session, limits.total), (8, 256));
+/// assert_eq!(CallLimits::default(), CallLimits::new(64, 1024));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CallLimits {
     /// Calls one session may have running at once. Default: 64.
     pub per_session: usize,
@@ -13,9 +23,16 @@ pub struct CallLimits {
     pub total: usize,
 }
 
+impl CallLimits {
+    /// At most `per_session` calls per session, and `total` in all.
+    pub fn new(per_session: usize, total: usize) -> Self {
+        Self { per_session, total }
+    }
+}
+
 impl Default for CallLimits {
     fn default() -> Self {
-        Self { per_session: 64, total: 1024 }
+        Self::new(64, 1024)
     }
 }
 

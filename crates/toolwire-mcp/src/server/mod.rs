@@ -103,6 +103,7 @@ mod limits;
 mod mrtr;
 mod parked;
 mod request_state;
+mod round;
 mod session;
 #[cfg(feature = "stdio")]
 mod stdio;

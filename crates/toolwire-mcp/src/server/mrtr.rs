@@ -20,8 +20,8 @@ use serde_json::Value;
 use toolwire::policy::{SpendError, call_digest};
 use toolwire::{Answer, CallId, InvocationId, Registry, Request};
 
-use super::call::Call;
 use super::request_state::{Binding, RequestState};
+use super::round::Call;
 use super::{Extras, input, parked};
 use crate::Revision;
 

@@ -47,24 +47,10 @@ pub(crate) struct Parked<'a> {
 /// arguments: the client's retry brings them, and the request shows the human what it asks
 /// (an approval's request carries the call's arguments).
 pub(crate) async fn keep<H>(shared: &Shared<H>, parked: Parked<'_>) {
-    let now = SystemTime::now();
-    let record = TaskRecord {
-        id: id_of(&parked.request.id),
-        version: 0,
-        tool: parked.tool.to_owned(),
-        arguments: Value::Null,
-        call_id: parked.call_id.to_string(),
-        principal: parked.principal,
-        state: TaskState::InputRequired { request: parked.request.clone() },
-        lease: None,
-        answered: false,
-        bridge: Value::Null,
-        host_answer: None,
-        message: None,
-        created_at: now,
-        updated_at: now,
-        expires_at: now + shared.state_ttl,
-    };
+    let (id, call_id) = (id_of(&parked.request.id), parked.call_id.to_string());
+    let mut record = TaskRecord::new(id, parked.tool, Value::Null, call_id, shared.state_ttl)
+        .with_state(TaskState::InputRequired { request: parked.request.clone() });
+    record.principal = parked.principal;
     if let Err(error) = shared.tasks.store.create(record).await {
         tracing::warn!(tool = parked.tool, %error, "a parked call was not kept for the host");
     }

@@ -148,11 +148,8 @@ impl RequestState {
 
     /// The state as an entry of the registry's approval store, so it is spent once.
     pub(crate) fn spent(&self) -> SpentApproval {
-        SpentApproval {
-            id: format!("mcp-state-{}", self.nonce),
-            digest: self.digest.clone(),
-            expires_at: UNIX_EPOCH + Duration::from_millis(self.expires_ms),
-        }
+        let expires_at = UNIX_EPOCH + Duration::from_millis(self.expires_ms);
+        SpentApproval::new(format!("mcp-state-{}", self.nonce), self.digest.clone(), expires_at)
     }
 }
 

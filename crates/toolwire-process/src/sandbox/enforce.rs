@@ -5,7 +5,7 @@ use nix::sys::resource::{Resource, setrlimit};
 use nix::unistd::{Gid, Uid, setgroups, setresgid, setresuid};
 
 use super::plan::{Call, Plan};
-use super::{Limits, Network, User, caps, landlock, pids, seccomp};
+use super::{Limits, Network, Rule, User, caps, landlock, pids, seccomp};
 
 /// What comes before the namespaces: joins the cgroup, sets the limits, becomes the user.
 ///
@@ -63,16 +63,16 @@ fn limits(limits: &Limits, nproc: bool) -> Result<(), String> {
     let cpu = limits.cpu_seconds.map(|soft| (soft, soft.saturating_add(1)));
     let same = |limit: Option<u64>| limit.map(|n| (n, n));
     let all = [
-        (Resource::RLIMIT_NPROC, "processes", same(nproc)),
-        (Resource::RLIMIT_AS, "address space", same(limits.address_space)),
-        (Resource::RLIMIT_CPU, "CPU seconds", cpu),
-        (Resource::RLIMIT_FSIZE, "file size", same(limits.file_size)),
-        (Resource::RLIMIT_NOFILE, "open files", same(limits.open_files)),
+        (Resource::RLIMIT_NPROC, Rule::Processes, same(nproc)),
+        (Resource::RLIMIT_AS, Rule::AddressSpace, same(limits.address_space)),
+        (Resource::RLIMIT_CPU, Rule::CpuSeconds, cpu),
+        (Resource::RLIMIT_FSIZE, Rule::FileSize, same(limits.file_size)),
+        (Resource::RLIMIT_NOFILE, Rule::OpenFiles, same(limits.open_files)),
     ];
-    for (resource, name, limit) in all {
+    for (resource, rule, limit) in all {
         if let Some((soft, hard)) = limit {
             setrlimit(resource, soft, hard)
-                .map_err(|error| format!("cannot limit {name} to {soft}: {error}"))?;
+                .map_err(|error| format!("cannot limit {} to {soft}: {error}", rule.noun()))?;
         }
     }
     Ok(())

@@ -11,15 +11,15 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Limits {
-    /// How many processes (and threads) may exist at once.
+    /// [`Rule::Processes`](super::Rule::Processes).
     pub processes: Option<u64>,
-    /// The largest address space of one process, in bytes.
+    /// [`Rule::AddressSpace`](super::Rule::AddressSpace), in bytes.
     pub address_space: Option<u64>,
-    /// CPU seconds per process: `SIGXCPU` at the limit, `SIGKILL` a second later.
+    /// [`Rule::CpuSeconds`](super::Rule::CpuSeconds).
     pub cpu_seconds: Option<u64>,
-    /// The largest file a process may write, in bytes.
+    /// [`Rule::FileSize`](super::Rule::FileSize), in bytes.
     pub file_size: Option<u64>,
-    /// How many files a process may have open.
+    /// [`Rule::OpenFiles`](super::Rule::OpenFiles).
     pub open_files: Option<u64>,
 }
 

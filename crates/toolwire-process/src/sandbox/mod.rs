@@ -42,9 +42,11 @@ mod paths;
 mod pids;
 pub(crate) mod plan;
 mod probe;
+mod rule;
 #[cfg(target_os = "linux")]
 mod seccomp;
 mod show;
+mod size;
 #[cfg(target_os = "linux")]
 pub(crate) mod stage;
 mod temp;
@@ -58,6 +60,7 @@ pub use error::{SandboxError, SandboxErrorKind};
 pub use launch::{LaunchGuard, launch};
 pub use layer::{Layer, ParseLayerError};
 pub use limits::Limits;
+pub use rule::{Rule, RuleError, RuleKind, RuleValue, UnknownRule};
 
 /// Whether a command tool runs sandboxed, and how.
 ///
@@ -93,24 +96,24 @@ impl Default for Sandbox {
     }
 }
 
-/// What a sandboxed program may do.
+/// What a sandboxed program may do: the [`Rule`]s a manifest may write, which say what each
+/// setting means and which [`set`](Self::set) sets by name, and what the host adds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Policy {
-    /// The folders and files it may read (and execute), with everything beneath them.
+    /// What it may read: [`Rule::Read`].
     pub read: Vec<PathBuf>,
-    /// The folders and files it may write (create, change, remove), beneath them too.
+    /// What it may write: [`Rule::Write`].
     pub write: Vec<PathBuf>,
-    /// Whether its working folder is writable too (the default).
+    /// Whether its working folder is writable too: [`Rule::WriteWorkingFolder`].
     pub write_working_folder: bool,
-    /// Whether it gets a private temporary folder, writable, named by `TMPDIR`, and removed
-    /// after the call (the default).
+    /// Whether it gets a private temporary folder: [`Rule::TempFolder`].
     pub temp_folder: bool,
-    /// What network it may reach.
+    /// What network it may reach: [`Rule::Network`] and [`Rule::Ports`].
     pub network: Network,
-    /// Its resource limits.
+    /// Its resource limits: [`Rule::Processes`] and the other limits.
     pub limits: Limits,
-    /// Another user to run it as (the parent must be root); `None` keeps the caller's.
+    /// Another user to run it as: [`Rule::User`]; `None` keeps the caller's.
     pub user: Option<User>,
     /// Files and folders it may read but never change, even beneath a write path: a
     /// manifest, a lock file, the host's configuration. Paths that do not exist are skipped.
@@ -123,8 +126,7 @@ pub struct Policy {
     /// tools): a symlink beneath one of them is never followed to find this policy's write
     /// paths or working folder, since a call of that other tool could have planted it.
     pub shared_writable: Vec<PathBuf>,
-    /// The layers this policy runs without where the kernel lacks them; empty by default, so
-    /// that a missing layer fails the call.
+    /// The layers it may run without where the kernel lacks them: [`Rule::AcceptMissing`].
     pub accept_missing: Vec<Layer>,
 }
 
@@ -199,8 +201,10 @@ pub enum Network {
     Ports(Vec<u16>),
 }
 
-/// A user to run a sandboxed program as, by number.
+/// A user to run a sandboxed program as, by number; `#[non_exhaustive]`: build one with
+/// [`new`](Self::new).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct User {
     /// The user id.
     pub uid: u32,
@@ -210,5 +214,16 @@ pub struct User {
 
 impl User {
     /// `nobody` (65534:65534) on most Linux systems.
-    pub const NOBODY: User = User { uid: 65534, gid: 65534 };
+    pub const NOBODY: User = User::new(65534, 65534);
+
+    /// The user `uid`, in the group `gid`.
+    ///
+    /// ```
+    /// use toolwire_process::sandbox::User;
+    ///
+    /// assert_eq!(User::new(65534, 65534), User::NOBODY);
+    /// ```
+    pub const fn new(uid: u32, gid: u32) -> Self {
+        Self { uid, gid }
+    }
 }

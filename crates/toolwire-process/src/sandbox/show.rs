@@ -1,9 +1,10 @@
-//! A sandbox in words, as `toolwire check` prints it.
+//! A sandbox in words, as `toolwire check` prints it: each rule under its name, each limit
+//! in the words of the [rule table](super::Rule).
 
 use std::fmt;
 use std::path::PathBuf;
 
-use super::{Limits, Network, Policy, Sandbox};
+use super::{Limits, Network, Policy, Rule, Sandbox};
 
 impl fmt::Display for Sandbox {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -34,8 +35,12 @@ impl fmt::Display for Policy {
         let read = if read.is_empty() { "nothing".to_owned() } else { read.join(", ") };
         write!(
             f,
-            "read: {read}; write: {write}; network: {}; limits: {}",
-            self.network, self.limits
+            "{}: {read}; {}: {write}; {}: {}; limits: {}",
+            Rule::Read,
+            Rule::Write,
+            Rule::Network,
+            self.network,
+            self.limits
         )?;
         if let Some(user) = self.user {
             write!(f, "; runs as {}:{}", user.uid, user.gid)?;
@@ -78,24 +83,46 @@ impl fmt::Display for Network {
 
 impl fmt::Display for Limits {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let shown = [
-            self.processes.map(|n| format!("{n} processes")),
-            self.address_space.map(|n| format!("{} address space", bytes(n))),
-            self.cpu_seconds.map(|n| format!("{n} CPU seconds")),
-            self.file_size.map(|n| format!("files up to {}", bytes(n))),
-            self.open_files.map(|n| format!("{n} open files")),
-        ];
-        let shown: Vec<String> = shown.into_iter().flatten().collect();
+        let shown: Vec<String> = Rule::LIMITS
+            .into_iter()
+            .filter_map(|rule| self.get(rule).map(|value| rule.show_limit(value)))
+            .collect();
         if shown.is_empty() { f.write_str("none") } else { f.write_str(&shown.join(", ")) }
     }
 }
 
-/// `512 MiB`, `8 GiB`, or bytes when not a whole number of either.
-fn bytes(n: u64) -> String {
-    const MIB: u64 = 1024 * 1024;
-    match n {
-        n if n >= 1024 * MIB && n % (1024 * MIB) == 0 => format!("{} GiB", n / (1024 * MIB)),
-        n if n >= MIB && n % MIB == 0 => format!("{} MiB", n / MIB),
-        n => format!("{n} bytes"),
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use crate::sandbox::{Layer, Network, Policy, Rule, RuleValue, User};
+
+    /// The text of a policy with every rule set, as it read before the rules had a table.
+    #[test]
+    fn a_policy_reads_as_it_always_has() {
+        let mut policy = Policy::default();
+        let set = [
+            (Rule::Write, RuleValue::Paths(vec![PathBuf::from("/srv/out")])),
+            (Rule::Ports, RuleValue::Ports(vec![5432, 8080])),
+            (Rule::AddressSpace, RuleValue::Text("512 MiB".to_owned())),
+            (Rule::CpuSeconds, RuleValue::Number(60)),
+            (Rule::User, RuleValue::User(User::NOBODY)),
+            (Rule::AcceptMissing, RuleValue::Layers(vec![Layer::Namespaces])),
+        ];
+        for (rule, value) in set {
+            policy.set(rule, value).unwrap();
+        }
+        policy.protected.push(PathBuf::from("/etc/toolwire.toml"));
+        policy.hidden.push(PathBuf::from("/var/lib/journal.db"));
+        assert_eq!(policy.network, Network::Ports(vec![5432, 8080]));
+        assert_eq!(
+            policy.to_string(),
+            "read: /; write: the working folder, /srv/out, a private temporary folder ($TMPDIR); \
+             network: TCP ports 5432, 8080; limits: 256 processes, 512 MiB address space, \
+             60 CPU seconds, files up to 4 GiB, 1024 open files; runs as 65534:65534; \
+             read-only: /etc/toolwire.toml and every .git beneath a write path; \
+             hidden: /var/lib/journal.db; runs without namespaces where the kernel lacks them; \
+             no capabilities, no_new_privs"
+        );
     }
 }

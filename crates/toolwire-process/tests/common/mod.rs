@@ -1,7 +1,5 @@
 //! Helpers of the escape tests: run a program under a policy through the public API.
 
-pub(crate) mod deny_landlock;
-
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

@@ -8,8 +8,18 @@ use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 /// An approval (or an answer to a handler's own request) being spent: the call it answers
-/// is about to start.
+/// is about to start. It is `#[non_exhaustive]`: build one with [`new`](Self::new).
+///
+/// ```
+/// use std::time::{Duration, SystemTime};
+/// use toolwire::policy::SpentApproval;
+///
+/// let until = SystemTime::now() + Duration::from_secs(60);
+/// let spent = SpentApproval::new("apr-1", "0".repeat(64), until);
+/// assert_eq!(spent.id, "apr-1");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SpentApproval {
     /// The answer's id, in its one valid spelling (ids parse strictly, so two different
     /// strings are two different approvals).
@@ -19,6 +29,14 @@ pub struct SpentApproval {
     /// When the approval lapses. A store may forget it after that: an expired id is refused
     /// before the store is asked.
     pub expires_at: SystemTime,
+}
+
+impl SpentApproval {
+    /// The approval `id`, issued for the call whose digest is `digest`, lapsing at
+    /// `expires_at`.
+    pub fn new(id: impl Into<String>, digest: impl Into<String>, expires_at: SystemTime) -> Self {
+        Self { id: id.into(), digest: digest.into(), expires_at }
+    }
 }
 
 /// Why an approval could not be spent. Either way the call fails closed, as

@@ -97,8 +97,21 @@ impl fmt::Debug for CallId {
 ///
 /// The provider parsers in [`provider`](crate::provider) produce these, and
 /// [`Registry::dispatch`](crate::Registry::dispatch) runs them. It serializes as
-/// `{"call_id", "tool", "arguments", "malformed"?}`.
+/// `{"call_id", "tool", "arguments", "malformed"?}`. It is `#[non_exhaustive]`: build one
+/// with [`new`](Self::new), [`from_json_text`](Self::from_json_text) or
+/// [`malformed`](Self::malformed).
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire::ToolCall;
+///
+/// let call = ToolCall::new("call_1", "get_weather", json!({"city": "Paris"}));
+/// assert_eq!(call.tool.as_ref(), "get_weather");
+/// let broken = ToolCall::from_json_text("call_2", "get_weather", "{not json");
+/// assert!(broken.malformed.is_some());
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ToolCall {
     /// The provider's id for the call, echoed in its result; for a Gemini call that came
     /// without one, an id toolwire made (Gemini matches those results by name and order).

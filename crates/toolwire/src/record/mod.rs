@@ -26,6 +26,38 @@
 //! assert_eq!(read.result.failure_kind(), Some(FailureKind::UnknownTool));
 //! # Ok(()) }
 //! ```
+//!
+//! The records a user builds ([`ToolCall`], [`Receipt`], [`Request`], [`Answer`]) are
+//! `#[non_exhaustive]`, so that a new field breaks no code outside toolwire: each is built
+//! through its constructor and setters, never as a struct literal.
+//!
+//! ```compile_fail
+//! # use toolwire::ToolCall;
+//! fn copy(call: ToolCall) -> ToolCall {
+//!     ToolCall { ..call } // E0639: outside toolwire, only a constructor builds one
+//! }
+//! ```
+//!
+//! ```compile_fail
+//! # use toolwire::Receipt;
+//! fn copy(receipt: Receipt) -> Receipt {
+//!     Receipt { ..receipt }
+//! }
+//! ```
+//!
+//! ```compile_fail
+//! # use toolwire::Request;
+//! fn copy(request: Request) -> Request {
+//!     Request { ..request }
+//! }
+//! ```
+//!
+//! ```compile_fail
+//! # use toolwire::Answer;
+//! fn copy(answer: Answer) -> Answer {
+//!     Answer { ..answer }
+//! }
+//! ```
 
 mod call;
 mod id;

@@ -19,7 +19,30 @@ use crate::telemetry::TraceLink;
 /// nanoseconds, `failure` the [`FailureKind`] of a failed call (`null` for a success), and
 /// `result` the [`ToolResult`] in the seeds' shape, as the model sees it; a receipt linked to
 /// its span adds `"trace": {"trace_id", "span_id"}`. It reads back equal.
+///
+/// A registry makes the receipts of the calls it runs; a host that records a call of its own
+/// builds one with [`new`](Self::new) and the `with_*` setters (the struct is
+/// `#[non_exhaustive]`, so that a new field is no breaking change):
+///
+/// ```
+/// use std::time::{Duration, UNIX_EPOCH};
+/// use serde_json::json;
+/// use toolwire::telemetry::TraceLink;
+/// use toolwire::{CallId, InvocationId, Receipt, ToolResult};
+///
+/// let id = InvocationId::new();
+/// let result = ToolResult::ok(json!(21), "21 degrees");
+/// let receipt = Receipt::new("get_weather", Some(CallId::from("call_1")), result)
+///     .with_invocation_id(id)
+///     .with_started_at(UNIX_EPOCH + Duration::from_secs(1_700_000_000))
+///     .with_duration(Duration::from_millis(40))
+///     .with_trace(TraceLink::new([1; 16], [2; 8]));
+/// assert_eq!(receipt.invocation_id, id);
+/// assert_eq!(receipt.duration, Duration::from_millis(40));
+/// assert!(receipt.trace.is_some());
+/// ```
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Receipt {
     /// Unique per invocation; the same id the handler saw in its context.
     pub invocation_id: InvocationId,
@@ -41,6 +64,44 @@ pub struct Receipt {
 }
 
 impl Receipt {
+    /// The receipt of `tool`'s call `call_id` with `result`: a fresh invocation id, started
+    /// now, taking no time, linked to no span; the `with_*` setters change each.
+    pub fn new(tool: impl Into<Arc<str>>, call_id: Option<CallId>, result: ToolResult) -> Self {
+        Self {
+            invocation_id: InvocationId::new(),
+            tool: tool.into(),
+            call_id,
+            started_at: SystemTime::now(),
+            duration: Duration::ZERO,
+            result,
+            trace: None,
+        }
+    }
+
+    /// With `invocation_id` for its id.
+    pub fn with_invocation_id(mut self, invocation_id: InvocationId) -> Self {
+        self.invocation_id = invocation_id;
+        self
+    }
+
+    /// Started at `started_at`.
+    pub fn with_started_at(mut self, started_at: SystemTime) -> Self {
+        self.started_at = started_at;
+        self
+    }
+
+    /// Taking `duration`.
+    pub fn with_duration(mut self, duration: Duration) -> Self {
+        self.duration = duration;
+        self
+    }
+
+    /// Linked to the span `trace`.
+    pub fn with_trace(mut self, trace: TraceLink) -> Self {
+        self.trace = Some(Box::new(trace));
+        self
+    }
+
     /// The receipt of a call that never ran: refused or lost before it reached a registry
     /// (a cap on calls per turn, a task that died, a journal's own refusal), with a fresh
     /// invocation id, started now, taking no time.
@@ -60,17 +121,10 @@ impl Receipt {
         Self::unrun(Arc::clone(&call.tool), call_id, result)
     }
 
-    /// [`never_ran`](Self::never_ran), for a call known by its tool's name and call id only.
+    /// [`never_ran`](Self::never_ran), for a call known by its tool's name and call id only:
+    /// the same as [`new`](Self::new).
     pub fn unrun(tool: impl Into<Arc<str>>, call_id: Option<CallId>, result: ToolResult) -> Self {
-        Self {
-            invocation_id: InvocationId::new(),
-            tool: tool.into(),
-            call_id,
-            started_at: SystemTime::now(),
-            duration: Duration::ZERO,
-            result,
-            trace: None,
-        }
+        Self::new(tool, call_id, result)
     }
 }
 

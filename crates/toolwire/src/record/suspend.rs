@@ -5,10 +5,24 @@ use serde_json::Value;
 
 /// What a suspended call waits for: a question for a human or another system.
 ///
-/// Serializes as `{"id", "kind", "prompt", "url"?, "data"?, "expiresAt"?, "digest"?}`; the optional keys
-/// appear only when set.
+/// Serializes as `{"id", "kind", "prompt", "url"?, "data"?, "expiresAt"?, "digest"?}`; the
+/// optional keys appear only when set. It is `#[non_exhaustive]`: build one with
+/// [`new`](Self::new) and its setters.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire::Request;
+///
+/// let request = Request::new("input", "Which environment?")
+///     .url("https://example.com/answer")
+///     .data(json!({"choices": ["staging", "prod"]}))
+///     .expires_at("2030-01-01T00:00:00Z");
+/// assert_eq!(request.kind, "input");
+/// assert_eq!(request.expires_at.as_deref(), Some("2030-01-01T00:00:00Z"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Request {
     /// Unique id; the [`Answer`] echoes it.
     pub id: String,
@@ -75,8 +89,20 @@ impl Request {
 /// The host's resolution of a [`Request`], handed to the retried call through
 /// [`ToolContext::answer`](crate::ToolContext::answer).
 ///
-/// Serializes as `{"id", "ok", "data"?, "reason"?}`.
+/// Serializes as `{"id", "ok", "data"?, "reason"?}`. It is `#[non_exhaustive]`: build one
+/// with [`accept`](Self::accept) or [`decline`](Self::decline).
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire::Answer;
+///
+/// let yes = Answer::accept("req-1", json!({"env": "staging"}));
+/// assert!(yes.ok);
+/// let no = Answer::decline("req-1", "not today");
+/// assert_eq!(no.reason.as_deref(), Some("not today"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Answer {
     /// The id of the request this answers.
     pub id: String,

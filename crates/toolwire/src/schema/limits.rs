@@ -6,8 +6,17 @@
 
 use serde_json::Value;
 
-/// How large and how deeply nested a call's arguments may be.
+/// How large and how deeply nested a call's arguments may be. It is `#[non_exhaustive]`:
+/// start from [`DEFAULT`](Self::DEFAULT) and change what differs.
+///
+/// ```
+/// use toolwire::ArgumentLimits;
+///
+/// let limits = ArgumentLimits::DEFAULT.with_max_depth(8).with_max_bytes(64 * 1024);
+/// assert_eq!((limits.max_depth, limits.max_bytes), (8, 64 * 1024));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ArgumentLimits {
     /// The deepest nesting of arrays and objects accepted; the arguments object itself is
     /// level 1. Default: 64. Values above [`ArgumentLimits::DEPTH_CEILING`] count as that
@@ -24,6 +33,18 @@ impl ArgumentLimits {
 
     /// The deepest nesting any limit allows.
     pub const DEPTH_CEILING: usize = 512;
+
+    /// These limits, nesting at most `max_depth` levels.
+    pub const fn with_max_depth(mut self, max_depth: usize) -> Self {
+        self.max_depth = max_depth;
+        self
+    }
+
+    /// These limits, at most `max_bytes` bytes large.
+    pub const fn with_max_bytes(mut self, max_bytes: usize) -> Self {
+        self.max_bytes = max_bytes;
+        self
+    }
 }
 
 impl Default for ArgumentLimits {

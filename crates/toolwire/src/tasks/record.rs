@@ -1,6 +1,6 @@
 //! [`TaskRecord`] and [`TaskState`]: a task as a store keeps it.
 
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -44,6 +44,7 @@ impl TaskState {
 /// Which process runs a task, and until when: a process that stops renewing its lease is
 /// presumed gone, and another may take the task over.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct TaskLease {
     /// The process's own id, unique per process run.
     pub owner: String,
@@ -51,8 +52,26 @@ pub struct TaskLease {
     pub until: SystemTime,
 }
 
-/// A task, as a [`TaskStore`](super::TaskStore) keeps it.
+/// A task, as a [`TaskStore`](super::TaskStore) keeps it. It is `#[non_exhaustive]`: a bridge
+/// builds one with [`new`](Self::new) and the `with_*` setters.
+///
+/// ```
+/// use std::time::{Duration, SystemTime};
+/// use serde_json::json;
+/// use toolwire::tasks::{TaskLease, TaskRecord, TaskState};
+///
+/// let lease = TaskLease::new("process-a", SystemTime::now() + Duration::from_secs(30));
+/// let ttl = Duration::from_secs(60);
+/// let record = TaskRecord::new("t1", "build", json!({"target": "all"}), "call-1", ttl)
+///     .with_principal("p1")
+///     .with_lease(lease)
+///     .with_message("started");
+/// assert_eq!(record.version, 0);
+/// assert_eq!(record.state, TaskState::Working);
+/// assert!(record.expires_at > record.created_at);
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct TaskRecord {
     /// The task's id: unguessable, made by the bridge.
     pub id: String,
@@ -90,4 +109,84 @@ pub struct TaskRecord {
     pub updated_at: SystemTime,
     /// When a store may forget it.
     pub expires_at: SystemTime,
+}
+
+impl TaskLease {
+    /// A lease of `owner` until `until`.
+    pub fn new(owner: impl Into<String>, until: SystemTime) -> Self {
+        Self { owner: owner.into(), until }
+    }
+}
+
+impl TaskRecord {
+    /// A new task `id` of the call `call_id` of `tool` with `arguments`: version 0, working,
+    /// unleased, unanswered, with nothing of its bridge's, created now and kept for `ttl`.
+    pub fn new(
+        id: impl Into<String>,
+        tool: impl Into<String>,
+        arguments: Value,
+        call_id: impl Into<String>,
+        ttl: Duration,
+    ) -> Self {
+        let now = SystemTime::now();
+        Self {
+            id: id.into(),
+            version: 0,
+            tool: tool.into(),
+            arguments,
+            call_id: call_id.into(),
+            principal: None,
+            state: TaskState::Working,
+            lease: None,
+            answered: false,
+            bridge: Value::Null,
+            host_answer: None,
+            message: None,
+            created_at: now,
+            updated_at: now,
+            expires_at: now + ttl,
+        }
+    }
+
+    /// Seen and steered only by `principal`.
+    pub fn with_principal(mut self, principal: impl Into<String>) -> Self {
+        self.principal = Some(principal.into());
+        self
+    }
+
+    /// Standing at `state`.
+    pub fn with_state(mut self, state: TaskState) -> Self {
+        self.state = state;
+        self
+    }
+
+    /// Run by the holder of `lease`.
+    pub fn with_lease(mut self, lease: TaskLease) -> Self {
+        self.lease = Some(lease);
+        self
+    }
+
+    /// Resumed by an answer (`true`), or not.
+    pub fn with_answered(mut self, answered: bool) -> Self {
+        self.answered = answered;
+        self
+    }
+
+    /// With what its bridge keeps.
+    pub fn with_bridge(mut self, bridge: Value) -> Self {
+        self.bridge = bridge;
+        self
+    }
+
+    /// With the host's answer to its question.
+    pub fn with_host_answer(mut self, answer: Answer) -> Self {
+        self.host_answer = Some(answer);
+        self
+    }
+
+    /// With a message for whoever follows it.
+    pub fn with_message(mut self, message: impl Into<String>) -> Self {
+        self.message = Some(message.into());
+        self
+    }
 }

@@ -21,6 +21,7 @@ use tracing::Span;
 /// assert_eq!(serde_json::from_value::<TraceLink>(json).unwrap(), link);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct TraceLink {
     /// The trace's id.
     pub trace_id: [u8; 16],

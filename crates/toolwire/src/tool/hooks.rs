@@ -16,13 +16,30 @@ use crate::context::ToolContext;
 use crate::record::ToolResult;
 use crate::tool::ToolBuilder;
 
-/// A value a host hands back instead of executing: which tool, with which input.
+/// A value a host hands back instead of executing: which tool, with which input. It is
+/// `#[non_exhaustive]`: build one with [`new`](Self::new).
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire::Proposal;
+///
+/// let proposal = Proposal::new("deploy", json!({"env": "staging"}));
+/// assert_eq!(proposal.tool_id, "deploy");
+/// ```
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Proposal {
     /// The tool's name.
     pub tool_id: String,
     /// The validated, parsed input.
     pub input: Value,
+}
+
+impl Proposal {
+    /// A proposal to run `tool_id` with `input`.
+    pub fn new(tool_id: impl Into<String>, input: Value) -> Self {
+        Self { tool_id: tool_id.into(), input }
+    }
 }
 
 /// The outcome of an authorization check: `Err` carries the reason for a denial.

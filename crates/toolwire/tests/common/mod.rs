@@ -1,7 +1,5 @@
 //! Helpers shared by the behaviour tests.
 
-pub(crate) mod spans;
-
 use std::sync::{Arc, Mutex};
 
 use toolwire::{AbortSignal, Tool, ToolContext, ToolResult};

@@ -4,6 +4,7 @@ use sqlx::AnyConnection;
 use toolwire::{Answer, Request};
 
 use super::expire::expire_one;
+use super::settle::settle;
 use super::{Cx, Write, call_row, request_row};
 use crate::error::JournalError;
 use crate::store::RequestRow;
@@ -63,31 +64,6 @@ impl Write for RecordAnswer {
         row.answer = Some(json);
         Ok(Answered::Recorded(Box::new(row)))
     }
-}
-
-/// Settles the pending request `answer.id` as `state` (answered or expired) with
-/// `answer`: its JSON, or `None` when the request was no longer pending.
-pub(super) async fn settle(
-    conn: &mut AnyConnection,
-    cx: &Cx<'_>,
-    answer: &Answer,
-    state: RequestStatus,
-    now: i64,
-) -> Result<Option<String>, JournalError> {
-    let json = serde_json::to_string(answer).map_err(|e| JournalError::corrupt("answer", e))?;
-    let done = sqlx::query(
-        "UPDATE journal_requests SET state = $1, answer = $2, updated_at = $3 \
-         WHERE request_id = $4 AND state = $5",
-    )
-    .bind(state)
-    .bind(&json)
-    .bind(now)
-    .bind(&answer.id)
-    .bind(RequestStatus::Pending)
-    .execute(&mut *conn)
-    .await
-    .map_err(cx.fail("settle a request"))?;
-    Ok((done.rows_affected() > 0).then_some(json))
 }
 
 /// Why the stored request does not bind to its stored call, if it does not: the digest the

@@ -1,12 +1,10 @@
 //! Resolving lapsed requests as declined, with the reason "expired".
 
-use std::time::Duration;
-
 use sqlx::AnyConnection;
-use toolwire::{Answer, CallId, FailureKind, InvocationId, Receipt, ToolResult};
+use toolwire::{Answer, CallId, FailureKind, Receipt, ToolResult};
 
-use super::answer::settle;
 use super::audit::{AuditRow, append};
+use super::settle::settle;
 use super::{Cx, Write};
 use crate::error::JournalError;
 use crate::store::rows::REQUEST_COLUMNS;
@@ -89,13 +87,7 @@ fn expired_receipt(row: &RequestRow, now: i64) -> Receipt {
         "request {:?} of {:?} expired at {at}: declined (reason: {EXPIRED})",
         row.request_id, row.tool
     );
-    Receipt {
-        invocation_id: InvocationId::new(),
-        tool: row.tool.as_str().into(),
-        call_id: Some(CallId::from(row.call_id.as_str())),
-        started_at: time_of(now),
-        duration: Duration::ZERO,
-        result: ToolResult::failed(FailureKind::Denied, text),
-        trace: None,
-    }
+    let result = ToolResult::failed(FailureKind::Denied, text);
+    Receipt::new(row.tool.as_str(), Some(CallId::from(row.call_id.as_str())), result)
+        .with_started_at(time_of(now))
 }

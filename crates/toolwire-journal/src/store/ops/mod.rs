@@ -16,6 +16,7 @@ mod expire;
 mod resolve;
 mod resume;
 mod runs;
+mod settle;
 mod spend;
 mod tasks;
 

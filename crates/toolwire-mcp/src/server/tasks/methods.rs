@@ -254,7 +254,6 @@ fn clip(text: &str) -> String {
 }
 
 #[cfg(test)]
-#[expect(clippy::expect_used, reason = "a test fails on None")]
 mod tests {
     use serde_json::json;
 

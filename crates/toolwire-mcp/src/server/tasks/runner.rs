@@ -102,7 +102,7 @@ pub(crate) fn runs_here(record: &TaskRecord, owner: &str) -> bool {
 
 /// A lease for `owner`, lasting `lease` from now.
 pub(crate) fn lease_for(owner: &str, lease: Duration) -> TaskLease {
-    TaskLease { owner: owner.to_owned(), until: SystemTime::now() + lease }
+    TaskLease::new(owner, SystemTime::now() + lease)
 }
 
 /// Writes how the call ended to task `id`, unless the task was cancelled or taken over

@@ -3,7 +3,6 @@
 //! the grace period.
 
 use std::pin::pin;
-use std::time::SystemTime;
 
 use rmcp::ErrorData;
 use rmcp::RoleServer;
@@ -11,12 +10,12 @@ use rmcp::model::{CallToolResponse, CreateTaskResult};
 use rmcp::service::RequestContext;
 use serde_json::Value;
 use tokio::task::JoinError;
-use toolwire::tasks::{TaskRecord, TaskState};
+use toolwire::tasks::TaskRecord;
 use toolwire::{CallId, Receipt, TaskSupport};
 
-use super::super::call::Call;
 use super::super::limits::Permits;
 use super::super::request_state::nonce;
+use super::super::round::Call;
 use super::super::{Extras, mrtr};
 use super::launch::{Launched, launch};
 use super::runner::{self, ended_as, lease_for};
@@ -121,24 +120,12 @@ impl<H: Extras> Start<'_, '_, H> {
     /// A new task for the call, working.
     fn record(&self) -> TaskRecord {
         let shared = &self.call.server.shared;
-        let now = SystemTime::now();
-        TaskRecord {
-            id: format!("twt-{}", nonce()),
-            version: 0,
-            tool: self.call.name.to_owned(),
-            arguments: self.arguments.clone(),
-            call_id: self.call_id.to_string(),
-            principal: mrtr::principal(&shared.registry, self.ctx),
-            state: TaskState::Working,
-            lease: None,
-            answered: self.answered,
-            bridge: Value::Null,
-            host_answer: None,
-            message: None,
-            created_at: now,
-            updated_at: now,
-            expires_at: now + shared.tasks.ttl,
-        }
+        let (id, call_id) = (format!("twt-{}", nonce()), self.call_id.to_string());
+        let arguments = self.arguments.clone();
+        let mut record = TaskRecord::new(id, self.call.name, arguments, call_id, shared.tasks.ttl)
+            .with_answered(self.answered);
+        record.principal = mrtr::principal(&shared.registry, self.ctx);
+        record
     }
 
     /// Stores `record`, and only then tells the client of it.

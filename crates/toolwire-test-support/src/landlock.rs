@@ -1,14 +1,14 @@
 //! A kernel without Landlock, for one process: its Landlock system calls fail with `ENOSYS`,
-//! as a kernel built without Landlock answers them. Shared by the tests of toolwire-process
-//! and of toolwire-cli, which run it in a child run of their own test binary (the filter is
-//! inherited by every program that child starts).
+//! as a kernel built without Landlock answers them. The tests of toolwire-process and of
+//! toolwire-cli run it in a child run of their own test binary (the filter is inherited by
+//! every program that child starts).
 
 /// Denies this process, and whatever it starts, every Landlock system call.
 ///
 /// # Panics
 ///
 /// When the filter cannot be made or installed: the test cannot do what it says then.
-pub(crate) fn deny_landlock() {
+pub fn deny_landlock() {
     use nix::libc;
     use seccompiler::{BpfProgram, SeccompAction, SeccompFilter, TargetArch};
     let arch = TargetArch::try_from(std::env::consts::ARCH).expect("a seccomp architecture");

@@ -1,8 +1,6 @@
 //! A `tracing` layer that keeps every span as it closes: its name, its parent's name and
-//! `otel.kind`, its fields, the messages of the events inside it, and its metric events. The span tests of
-//! toolwire, toolwire-agent and toolwire-mcp use it (the last two by `#[path]`).
-
-#![allow(dead_code, reason = "each test binary reads a part of it")]
+//! `otel.kind`, its fields, the messages of the events inside it, and its metric events. The
+//! span tests of toolwire, toolwire-agent, toolwire-journal and toolwire-mcp use it.
 
 use std::collections::BTreeMap;
 use std::fmt::Debug;
@@ -17,24 +15,28 @@ use tracing_subscriber::registry::LookupSpan;
 
 /// A closed span.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Closed {
-    pub(crate) name: String,
-    pub(crate) parent: Option<String>,
+pub struct Closed {
+    /// Its name.
+    pub name: String,
+    /// Its parent's name, when it has a parent.
+    pub parent: Option<String>,
     /// The parent's `otel.kind`, when it has one.
-    pub(crate) parent_kind: Option<String>,
-    pub(crate) fields: BTreeMap<String, String>,
-    pub(crate) events: Vec<String>,
+    pub parent_kind: Option<String>,
+    /// Its fields, as last recorded, each as text.
+    pub fields: BTreeMap<String, String>,
+    /// The messages of the events inside it (other than metric events).
+    pub events: Vec<String>,
     /// The fields of the metric events (target `toolwire_metrics`) inside it.
-    pub(crate) metrics: Vec<BTreeMap<String, String>>,
+    pub metrics: Vec<BTreeMap<String, String>>,
 }
 
 /// The layer; its clones share what they keep.
-#[derive(Clone, Default)]
-pub(crate) struct Capture(Arc<Mutex<Vec<Closed>>>);
+#[derive(Debug, Clone, Default)]
+pub struct Capture(Arc<Mutex<Vec<Closed>>>);
 
 impl Capture {
     /// The spans closed so far, in the order they closed.
-    pub(crate) fn spans(&self) -> Vec<Closed> {
+    pub fn spans(&self) -> Vec<Closed> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner).clone()
     }
 }
@@ -105,7 +107,7 @@ impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Capture {
 /// lost an `invoke_agent` span once, `chat` spans once, and a server's `execute_tool` span
 /// once). A second dispatcher that lives as long as the process keeps that shortcut off, so
 /// each callsite's interest is made from every live dispatcher, this one included.
-pub(crate) fn traced<T>(body: impl FnOnce() -> T) -> (T, Vec<Closed>) {
+pub fn traced<T>(body: impl FnOnce() -> T) -> (T, Vec<Closed>) {
     use std::sync::OnceLock;
 
     use tracing::Dispatch;

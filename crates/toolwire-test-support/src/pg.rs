@@ -1,6 +1,7 @@
-//! The PostgreSQL server of the journal's tests and benchmarks: the one `TOOLWIRE_TEST_PG_URL`
-//! names, or else a throwaway server that this process starts once, from the machine's
-//! `initdb` and `postgres`, and that stops when the process exits.
+//! The PostgreSQL server of the tests and benchmarks that need one (toolwire-journal's and
+//! toolwire-cli's): the one `TOOLWIRE_TEST_PG_URL` names, or else a throwaway server that this
+//! process starts once, from the machine's `initdb` and `postgres`, and that stops when the
+//! process exits.
 //!
 //! The throwaway server lives in a temporary folder and listens on a free loopback port, with
 //! a superuser `toolwire` whose password is made at random. It runs as the process's own user;

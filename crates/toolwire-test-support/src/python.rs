@@ -1,20 +1,18 @@
 //! The official MCP Python SDK (PyPI `mcp`, pinned in `interop/python/requirements.txt`), in
 //! a virtual environment of the target folder: what toolwire-mcp's and toolwire-cli's tests
-//! that drive a real Python client or server share (the latter by `#[path]`).
-
-#![allow(dead_code, reason = "each test binary reads a part of it")]
+//! that drive a real Python client or server share.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Once;
 
 /// The repository's `interop/python` folder.
-pub(crate) fn client_dir() -> PathBuf {
+pub fn client_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../interop/python")
 }
 
 /// The Python of a virtual environment in the target folder, with the pinned SDK installed.
-pub(crate) fn python() -> PathBuf {
+pub fn python() -> PathBuf {
     static INSTALL: Once = Once::new();
     let exe = std::env::current_exe().expect("the test knows its path");
     // target/<profile>/deps/<test>
