@@ -4,6 +4,7 @@
 //! - `spans` (feature `spans`): a `tracing` layer that keeps every span as it closes;
 //! - `pg` (feature `postgres`): the throwaway PostgreSQL server of a test process;
 //! - [`python`]: the official MCP Python SDK in a virtual environment of the target folder;
+//! - [`recorded`]: each model provider's recorded replies and streams;
 //! - `landlock` (feature `landlock`, Linux): a kernel without Landlock, for one process.
 //!
 //! Not published. A failed setup fails the test that asked for it: these panic where a
@@ -18,5 +19,6 @@ pub mod landlock;
 #[cfg(feature = "postgres")]
 pub mod pg;
 pub mod python;
+pub mod recorded;
 #[cfg(feature = "spans")]
 pub mod spans;

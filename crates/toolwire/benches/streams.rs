@@ -4,6 +4,9 @@
 //! Run with `cargo bench -p toolwire --bench streams`. The baseline parses every event's data
 //! as JSON and does nothing else: the least any reader of the stream must do.
 
+// A benchmark that cannot set up stops: it may unwrap, expect and panic.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};

@@ -14,6 +14,7 @@ mod bad_input;
 mod call_options;
 mod concurrency;
 mod context;
+mod decoders_robust;
 mod define;
 mod describe;
 mod dialect;

@@ -1,7 +1,6 @@
 //! A local mock model server that replays recorded payloads, and the tools the tests run.
 
 use std::collections::VecDeque;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -15,18 +14,7 @@ use tokio::sync::Notify;
 use toolwire::{Provider, Registry, Tool, ToolResult};
 use toolwire_agent::{HttpClient, HttpClientBuilder, RetryPolicy};
 
-/// The text of a fixture file, `provider/name`.
-pub(crate) fn fixture(provider: &str, name: &str) -> String {
-    let path: PathBuf =
-        [env!("CARGO_MANIFEST_DIR"), "tests", "fixtures", provider, name].iter().collect();
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-}
-
-/// The events of a recorded stream, each with its blank line.
-pub(crate) fn events(provider: &str) -> Vec<String> {
-    let text = fixture(provider, "stream.sse");
-    text.split("\n\n").filter(|e| !e.trim().is_empty()).map(|e| format!("{e}\n\n")).collect()
-}
+pub(crate) use toolwire_test_support::recorded::{events, text as fixture};
 
 /// One piece of a scripted streamed body.
 #[derive(Clone)]

@@ -41,8 +41,6 @@
 pub mod anthropic;
 mod decode;
 mod decode_error;
-#[cfg(test)]
-mod decoders_robust;
 mod events;
 pub mod gemini;
 mod identity;

@@ -3,7 +3,9 @@
 
 use serde_json::{Map, Value};
 
-use super::Provider;
+use toolwire::Provider;
+use toolwire::provider::ModelApi;
+use toolwire_test_support::recorded;
 
 const KEYS: &[&str] = &[
     "type",
@@ -93,7 +95,7 @@ fn value(rng: &mut fastrand::Rng, depth: u32) -> Value {
 }
 
 /// The providers a model is reached by.
-fn models() -> impl Iterator<Item = super::ModelApi> {
+fn models() -> impl Iterator<Item = ModelApi> {
     Provider::ALL.into_iter().filter_map(Provider::model_api)
 }
 
@@ -136,29 +138,11 @@ fn mutate(rng: &mut fastrand::Rng, value: &mut Value) {
 
 #[test]
 fn recorded_streams_with_one_node_changed_never_panic() {
-    let streams = [
-        (
-            Provider::OpenAi,
-            include_str!("../../../toolwire-agent/tests/fixtures/openai/stream.sse"),
-        ),
-        (
-            Provider::Responses,
-            include_str!("../../../toolwire-agent/tests/fixtures/responses/stream.sse"),
-        ),
-        (
-            Provider::Anthropic,
-            include_str!("../../../toolwire-agent/tests/fixtures/anthropic/stream.sse"),
-        ),
-        (
-            Provider::Gemini,
-            include_str!("../../../toolwire-agent/tests/fixtures/gemini/stream.sse"),
-        ),
-    ];
+    let streams = [Provider::OpenAi, Provider::Responses, Provider::Anthropic, Provider::Gemini];
     let mut rng = fastrand::Rng::with_seed(7);
-    for (provider, text) in streams {
-        let events: Vec<Value> = text
-            .lines()
-            .filter_map(|line| line.strip_prefix("data: "))
+    for provider in streams {
+        let events: Vec<Value> = recorded::stream_data(provider.as_str())
+            .iter()
             .filter_map(|data| serde_json::from_str(data).ok())
             .collect();
         for _ in 0..500 {
