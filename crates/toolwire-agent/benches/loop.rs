@@ -120,7 +120,7 @@ fn turn_overhead(c: &mut Criterion) {
     let signal = toolwire::AbortSignal::never();
     group.bench_function("model_alone", |b| {
         b.to_async(&rt).iter(|| async {
-            let request = ModelRequest { system: None, messages: &[], tools: &[], signal: &signal };
+            let request = ModelRequest::new(&[], &signal);
             black_box(model.complete(request, &mut IgnoreTurn).await)
         })
     });

@@ -290,8 +290,7 @@ async fn each_provider_reports_the_tokens_a_turn_used_whole_or_streamed() {
         let signal = toolwire::AbortSignal::default();
         let messages = [serde_json::json!({"role": "user", "content": "Paris?"})];
         for (input, output) in expected(provider) {
-            let request =
-                ModelRequest { system: None, messages: &messages, tools: &[], signal: &signal };
+            let request = ModelRequest::new(&messages, &signal);
             let turn = client.complete(request, &mut IgnoreTurn).await.expect("a turn");
             let usage = Usage::new(Some(input), Some(output));
             assert_eq!(turn.usage, usage, "{folder}");

@@ -58,6 +58,18 @@ pub trait ModelClient: Send + Sync {
 }
 
 /// What a model is asked, borrowed from the agent for one turn.
+///
+/// ```
+/// use serde_json::json;
+/// use toolwire::AbortSignal;
+/// use toolwire_agent::ModelRequest;
+///
+/// let messages = [json!({"role": "user", "content": "Hello"})];
+/// let signal = AbortSignal::default();
+/// let request = ModelRequest::new(&messages, &signal).with_system("Be brief.");
+/// assert_eq!(request.system, Some("Be brief."));
+/// ```
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy)]
 pub struct ModelRequest<'a> {
     /// The system prompt, if any.
@@ -69,6 +81,27 @@ pub struct ModelRequest<'a> {
     pub tools: &'a [Value],
     /// Aborts the turn when it fires.
     pub signal: &'a AbortSignal,
+}
+
+impl<'a> ModelRequest<'a> {
+    /// A turn over `messages`, aborted when `signal` fires, with no system prompt or tools.
+    pub fn new(messages: &'a [Value], signal: &'a AbortSignal) -> Self {
+        Self { system: None, messages, tools: &[], signal }
+    }
+
+    /// The same request with the system prompt `system`.
+    #[must_use]
+    pub fn with_system(mut self, system: &'a str) -> Self {
+        self.system = Some(system);
+        self
+    }
+
+    /// The same request offering `tools`, in the provider's shape.
+    #[must_use]
+    pub fn with_tools(mut self, tools: &'a [Value]) -> Self {
+        self.tools = tools;
+        self
+    }
 }
 
 /// Hears a turn as it streams in.
