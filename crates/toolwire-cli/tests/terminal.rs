@@ -59,9 +59,11 @@ impl Terminal {
             .unwrap_or_default()
     }
 
-    /// Waits until the screen shows `text`.
+    /// Waits until the screen shows `text`. The first prompt may wait for an MCP server to
+    /// start (the Python SDK's takes seconds on a loaded two-core machine), so the deadline is
+    /// generous: it only bounds how long a broken test hangs.
     pub(crate) fn expect(&self, text: &str) {
-        let deadline = Instant::now() + Duration::from_secs(15);
+        let deadline = Instant::now() + Duration::from_secs(60);
         while !self.screen().contains(text) {
             assert!(
                 Instant::now() < deadline,
