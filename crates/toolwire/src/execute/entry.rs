@@ -20,7 +20,7 @@ impl Tool {
     }
 
     /// Checks `input` as a call would (activation without state, limits, schema,
-    /// `parse_input`) and converts it with the [`resolve`](ToolBuilder::resolve) hook into a
+    /// `parse_input`) and converts it with the [`resolve`](crate::ToolBuilder::resolve) hook into a
     /// [`Proposal`], without executing anything.
     ///
     /// # Errors
@@ -32,7 +32,7 @@ impl Tool {
 
     /// Runs the output steps of a call on `result`, a result that did not come from the
     /// handler just now (for example one a journal replays): the
-    /// [`parse_output`](ToolBuilder::parse_output) hook and the output schema, as a call would
+    /// [`parse_output`](crate::ToolBuilder::parse_output) hook and the output schema, as a call would
     /// after its handler. Failed and pending results pass through untouched.
     ///
     /// ```

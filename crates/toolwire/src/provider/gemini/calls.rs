@@ -20,7 +20,7 @@ use crate::record::ToolCall;
 /// and `PartialArg` in the Gen AI SDKs' type references (google-genai), and on Vertex AI.
 ///
 /// A call's `id` is optional: a call Gemini streamed without one gets a new unique id when its
-/// first part arrives, as [`parse_calls`](super::gemini::parse_calls) gives it, and the
+/// first part arrives, as [`parse_calls`](super::parse_calls) gives it, and the
 /// renderers never send that id back to Gemini.
 ///
 /// ```

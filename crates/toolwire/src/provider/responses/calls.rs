@@ -15,7 +15,7 @@ use crate::record::ToolCall;
 /// When the `call_id` of `response.output_item.done`, or of the item in
 /// `response.completed`'s `output`, differs from the one the call opened with, the later one
 /// is taken: it is the one the server knows the call by. Parallel wrappers are expanded as
-/// [`parse_calls`](super::responses::parse_calls) does.
+/// [`parse_calls`](super::parse_calls) does.
 #[derive(Debug, Default, Clone)]
 pub struct CallAccumulator {
     partials: Partials<u64>,
