@@ -27,6 +27,20 @@ impl IntoToolResult for ToolResult {
     }
 }
 
+/// A result of that one part, such as an image.
+impl IntoToolResult for crate::media::Part {
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::from_parts(vec![self])
+    }
+}
+
+/// A result of these parts, in order.
+impl IntoToolResult for Vec<crate::media::Part> {
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::from_parts(self)
+    }
+}
+
 impl<E: Display> IntoToolResult for Result<ToolResult, E> {
     fn into_tool_result(self) -> ToolResult {
         self.unwrap_or_else(|error| ToolResult::failed(FailureKind::Handler, error.to_string()))

@@ -93,6 +93,7 @@ pub mod dialect;
 pub mod error;
 mod execute;
 mod handler;
+pub mod media;
 mod name;
 mod pointer;
 pub mod policy;

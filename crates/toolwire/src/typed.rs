@@ -68,6 +68,7 @@ use serde_json::Value;
 
 use crate::context::ToolContext;
 use crate::error::DefineError;
+use crate::media::Part;
 use crate::record::{FailureKind, ToolResult};
 use crate::tool::Tool;
 
@@ -78,7 +79,9 @@ use crate::tool::Tool;
 pub trait TypedTool: Send + Sync + 'static {
     /// The arguments; their JSON Schema is derived and published as the tool's parameters.
     type Args: DeserializeOwned + JsonSchema + Send + 'static;
-    /// The output, serialized into the result's `json`.
+    /// The output, serialized into the result's `json`; except three types, which are taken
+    /// as they are: a [`ToolResult`], a [`Part`](crate::media::Part) (a result of that one
+    /// part, such as an image) and a `Vec<Part>`.
     type Output: Serialize + Send + 'static;
     /// The error, whose message becomes the failed result's text.
     type Error: Display + Send + 'static;
@@ -185,13 +188,46 @@ async fn run<T: TypedTool>(tool: &T, args: Value, ctx: ToolContext) -> ToolResul
         }
     };
     match tool.call(args, ctx).await {
-        Ok(output) => match serde_json::to_value(output) {
-            Ok(json) => ToolResult::ok_json(json),
-            Err(error) => {
-                let text = format!("the output of {:?} cannot be encoded: {error}", tool.name());
-                ToolResult::failed(FailureKind::InvalidOutput, text)
-            }
+        Ok(output) => match taken_as_is(output) {
+            Ok(result) => result,
+            Err(output) => encode(tool, *output),
         },
         Err(error) => ToolResult::failure(error.to_string()),
+    }
+}
+
+/// The result an output of one of the types taken as they are makes, or the output back.
+fn taken_as_is<O: Send + 'static>(output: O) -> Result<ToolResult, Box<O>> {
+    use std::any::Any;
+    let output: Box<dyn Any + Send> = Box::new(output);
+    let output = match output.downcast::<ToolResult>() {
+        Ok(result) => return Ok(*result),
+        Err(output) => output,
+    };
+    let output = match output.downcast::<Part>() {
+        Ok(part) => return Ok(ToolResult::from_parts(vec![*part])),
+        Err(output) => output,
+    };
+    match output.downcast::<Vec<Part>>() {
+        Ok(parts) => Ok(ToolResult::from_parts(*parts)),
+        // It was an `O` when it went in, so it is one now.
+        Err(output) => output.downcast::<O>().map_or_else(|_| unreachable_output(), Err),
+    }
+}
+
+/// What [`taken_as_is`] cannot reach: a box that held an `O` holds one.
+#[cold]
+fn unreachable_output<O>() -> Result<ToolResult, Box<O>> {
+    Ok(ToolResult::failed(FailureKind::InvalidOutput, "the tool's output changed type"))
+}
+
+/// The output serialized into a result's JSON.
+fn encode<T: TypedTool>(tool: &T, output: T::Output) -> ToolResult {
+    match serde_json::to_value(output) {
+        Ok(json) => ToolResult::ok_json(json),
+        Err(error) => {
+            let text = format!("the output of {:?} cannot be encoded: {error}", tool.name());
+            ToolResult::failed(FailureKind::InvalidOutput, text)
+        }
     }
 }

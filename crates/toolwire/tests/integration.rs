@@ -24,6 +24,7 @@ mod dispatch;
 mod execute;
 mod macro_ui;
 mod macros;
+mod media;
 mod model_api;
 mod observability;
 mod panics;

@@ -66,6 +66,7 @@ impl Finish {
         self.binding.apply(&self.tool, result);
         parse_output(&self.tool, result);
         check_output(&self.tool, result);
+        check_parts(&self.tool, result);
         self.debug_steps(result, span);
     }
 
@@ -173,11 +174,23 @@ fn check_output(tool: &Tool, result: &mut ToolResult) {
     }
 }
 
+/// Checks a successful `result`'s parts against `tool`'s part limits and their declared MIME
+/// types, in place, before any provider or client sees them.
+fn check_parts(tool: &Tool, result: &mut ToolResult) {
+    if result.parts().is_empty() {
+        return;
+    }
+    if let Err(why) = tool.part_limits().check(result.parts()) {
+        *result = invalid_output(tool.name(), &why.to_string());
+    }
+}
+
 /// The output steps alone, for a result that did not come from the handler just now (one
 /// replayed from a journal): the output parser, then the output schema.
 pub(crate) fn check_replayed(tool: &Tool, mut result: ToolResult) -> ToolResult {
     parse_output(tool, &mut result);
     check_output(tool, &mut result);
+    check_parts(tool, &mut result);
     result
 }
 

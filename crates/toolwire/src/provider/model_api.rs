@@ -11,7 +11,8 @@ use super::parse_error::ParseError;
 use super::request::TurnRequest;
 use super::turn::ModelTurn;
 use super::wire::Model;
-use crate::record::{Receipt, ToolCall};
+use crate::media::{Part, PartKind, stand_in};
+use crate::record::{Receipt, ToolCall, ToolResult};
 
 /// The wire format of one provider's conversation with a model: where a turn's request
 /// goes and what it carries, how its reply or stream reads as a [`ModelTurn`], and the
@@ -142,6 +143,47 @@ impl ModelApi {
     /// `{}`.
     pub fn render_turn(self, text: &str, calls: &[ToolCall]) -> Vec<Value> {
         self.model.render_turn(text, calls)
+    }
+
+    /// Whether a tool result may carry `part` to this provider in its native form, or why
+    /// not (audio to Anthropic, an image over a provider's size limit): the reason is what
+    /// its stand-in says.
+    ///
+    /// ```
+    /// use toolwire::Provider;
+    /// use toolwire::media::Part;
+    ///
+    /// let api = Provider::Anthropic.model_api().unwrap();
+    /// let audio = Part::audio("audio/wav", b"RIFF\0\0\0\0WAVE".to_vec());
+    /// assert_eq!(api.admit(&audio).unwrap_err(), "Anthropic Messages takes no audio");
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The reason, in words, when the provider does not take it.
+    pub fn admit(self, part: &Part) -> Result<(), String> {
+        self.model.admit(part)
+    }
+
+    /// Puts a text stand-in in place of each of `result`'s parts this provider does not take
+    /// (see [`admit`](Self::admit)), so that the result, as kept in a receipt and a history,
+    /// says what the model was not shown; returns the stand-ins' texts.
+    ///
+    /// [`render_results`](Self::render_results) renders such a part the same way, so a
+    /// result need not be fitted first; the agent loop fits every result it keeps.
+    pub fn fit(self, result: &mut ToolResult) -> Vec<String> {
+        let mut stand_ins = Vec::new();
+        for part in result.parts_mut() {
+            if matches!(part.kind(), PartKind::Text | PartKind::Link) || !part.is_media() {
+                continue;
+            }
+            if let Err(why) = self.model.admit(part) {
+                let text = stand_in(part, &why);
+                *part = Part::text(text.clone());
+                stand_ins.push(text);
+            }
+        }
+        stand_ins
     }
 
     /// The messages that answer a turn's calls, one receipt per call in call order (see

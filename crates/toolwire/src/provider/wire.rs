@@ -13,6 +13,7 @@ use super::request::TurnRequest;
 use super::shapes::Definition;
 use super::turn::ModelTurn;
 use crate::dialect::Dialect;
+use crate::media::Part;
 use crate::record::{Receipt, ToolCall};
 
 /// One provider's wire format, as far as tools are described in it.
@@ -75,6 +76,10 @@ pub(crate) trait Model: Sync {
 
     /// The messages that answer a turn's calls; `assistant` is what the turn appended.
     fn render_results(&self, assistant: &[Value], receipts: &[Receipt]) -> Vec<Value>;
+
+    /// Whether a tool result may carry `part` in its native form, or why not: the reason
+    /// becomes the part's stand-in.
+    fn admit(&self, part: &Part) -> Result<(), String>;
 
     /// A whole (unstreamed) reply as a turn.
     fn read_reply(&self, reply: &Value) -> Result<ModelTurn, DecodeError>;

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::suspend::Request;
 use super::text::{MAX_FAILURE_TEXT, clip};
+use crate::media::Part;
 
 /// Why a [`ToolResult`] is not a success.
 ///
@@ -82,6 +83,11 @@ impl fmt::Display for FailureKind {
 /// the request under `"pending"` and whose `text` is the request's prompt:
 /// `{"success": false, "json": {"pending": {"id": .., "kind": .., "prompt": ..}}, "text": ..}`.
 ///
+/// A result may also carry content [`Part`]s (images, audio, files, resources and links; see
+/// [`media`](crate::media)), which serialize under `"parts"`, present only when there are
+/// some. A model reads the result's text (its JSON when it has no text and no parts), then
+/// the parts in order, each in its provider's native form.
+///
 /// ```
 /// use serde_json::json;
 /// use toolwire::{FailureKind, ToolResult};
@@ -102,6 +108,7 @@ pub struct ToolResult {
     json: Value,
     text: Option<String>,
     outcome: Outcome,
+    parts: Vec<Part>,
 }
 
 /// Success, or the reason for failure; the pending request lives here.
@@ -115,12 +122,12 @@ enum Outcome {
 impl ToolResult {
     /// A success carrying a structured payload and a text summary.
     pub fn ok(json: Value, text: impl Into<String>) -> Self {
-        Self { json, text: Some(text.into()), outcome: Outcome::Success }
+        Self { json, text: Some(text.into()), outcome: Outcome::Success, parts: Vec::new() }
     }
 
     /// A success with a structured payload and no text.
     pub fn ok_json(json: Value) -> Self {
-        Self { json, text: None, outcome: Outcome::Success }
+        Self { json, text: None, outcome: Outcome::Success, parts: Vec::new() }
     }
 
     /// A failure reported by the tool itself ([`FailureKind::Handler`]); its `json` is null.
@@ -140,7 +147,12 @@ impl ToolResult {
         if text.len() > MAX_FAILURE_TEXT {
             text = clip(&text, MAX_FAILURE_TEXT).into_owned();
         }
-        Self { json: Value::Null, text: Some(text), outcome: Outcome::Failure(kind) }
+        Self {
+            json: Value::Null,
+            text: Some(text),
+            outcome: Outcome::Failure(kind),
+            parts: Vec::new(),
+        }
     }
 
     /// The same result with `kind` as its failure kind, as a receipt read from storage
@@ -159,7 +171,43 @@ impl ToolResult {
     pub fn pending(request: Request) -> Self {
         let json = pending_json(&request);
         let text = Some(request.prompt.clone());
-        Self { json, text, outcome: Outcome::Pending(Box::new(request)) }
+        Self { json, text, outcome: Outcome::Pending(Box::new(request)), parts: Vec::new() }
+    }
+
+    /// A success whose content is `parts` alone, with no JSON and no text.
+    ///
+    /// ```
+    /// use toolwire::ToolResult;
+    /// use toolwire::media::Part;
+    ///
+    /// let result = ToolResult::from_parts(vec![Part::text("a chart:"), Part::image("image/png", b"\x89PNG\r\n\x1a\n".to_vec())]);
+    /// assert!(result.is_success());
+    /// assert_eq!(result.text(), None);
+    /// assert_eq!(result.parts().len(), 2);
+    /// ```
+    pub fn from_parts(parts: Vec<Part>) -> Self {
+        Self { json: Value::Null, text: None, outcome: Outcome::Success, parts }
+    }
+
+    /// The same result with `parts` after its own; a failure or a pending result keeps none,
+    /// so a model never reads media beside an error it did not make.
+    #[must_use]
+    pub fn with_parts(mut self, parts: impl IntoIterator<Item = Part>) -> Self {
+        if self.is_success() {
+            self.parts.extend(parts);
+        }
+        self
+    }
+
+    /// Its content parts, in order; empty for a result of JSON and text alone.
+    pub fn parts(&self) -> &[Part] {
+        &self.parts
+    }
+
+    /// Its content parts, to change in place (the agent loop puts stand-ins in place of parts a
+    /// provider would refuse).
+    pub fn parts_mut(&mut self) -> &mut Vec<Part> {
+        &mut self.parts
     }
 
     /// Whether the call succeeded.
@@ -221,10 +269,16 @@ fn pending_json(request: &Request) -> Value {
 
 impl Serialize for ToolResult {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut out = serializer.serialize_struct("ToolResult", 3)?;
+        let fields = if self.parts.is_empty() { 3 } else { 4 };
+        let mut out = serializer.serialize_struct("ToolResult", fields)?;
         out.serialize_field("success", &self.is_success())?;
         out.serialize_field("json", &self.json)?;
         out.serialize_field("text", &self.text)?;
+        if self.parts.is_empty() {
+            out.skip_field("parts")?;
+        } else {
+            out.serialize_field("parts", &self.parts)?;
+        }
         out.end()
     }
 }
@@ -237,6 +291,8 @@ struct Wire {
     json: Value,
     #[serde(default)]
     text: Option<String>,
+    #[serde(default)]
+    parts: Vec<Part>,
 }
 
 impl<'de> Deserialize<'de> for ToolResult {
@@ -244,7 +300,7 @@ impl<'de> Deserialize<'de> for ToolResult {
     /// [`FailureKind::Handler`] failure, unless its `json` holds a pending request, which makes
     /// it pending again; a [`Receipt`](crate::Receipt) keeps the exact kind.
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let Wire { success, json, text } = Wire::deserialize(deserializer)?;
+        let Wire { success, json, text, parts } = Wire::deserialize(deserializer)?;
         let outcome = if success {
             Outcome::Success
         } else {
@@ -253,6 +309,6 @@ impl<'de> Deserialize<'de> for ToolResult {
                 _ => Outcome::Failure(FailureKind::Handler),
             }
         };
-        Ok(Self { json, text, outcome })
+        Ok(Self { json, text, outcome, parts })
     }
 }

@@ -9,6 +9,7 @@ use crate::context::ToolContext;
 use crate::dialect::{Dialect, Dialects};
 use crate::error::{DefineError, DefineErrorKind};
 use crate::handler::{Handler, IntoToolResult};
+use crate::media::PartLimits;
 use crate::name::check_name;
 use crate::provider::{Extras, Shapes};
 use crate::schema::{
@@ -34,6 +35,7 @@ pub struct ToolBuilder {
     pub(super) task_support: TaskSupport,
     pub(super) asks_for_input: bool,
     limits: ArgumentLimits,
+    part_limits: PartLimits,
     hooks: Hooks,
     handler: Option<Handler>,
 }
@@ -107,6 +109,16 @@ impl ToolBuilder {
     /// consulted. Defaults to [`ArgumentLimits::DEFAULT`]: 64 levels and 1 MiB.
     pub fn limits(mut self, limits: ArgumentLimits) -> Self {
         self.limits = limits;
+        self
+    }
+
+    /// Bounds the media parts of this tool's results (see [`media`](crate::media)): a result
+    /// with a part or a total over them, or a part whose bytes contradict its declared MIME
+    /// type, becomes a [`FailureKind::InvalidOutput`](crate::FailureKind::InvalidOutput)
+    /// failure that names the part. Defaults to [`PartLimits::default`]: 20 MiB per part and
+    /// 32 MiB per result.
+    pub fn part_limits(mut self, limits: PartLimits) -> Self {
+        self.part_limits = limits;
         self
     }
 
@@ -196,6 +208,7 @@ impl ToolBuilder {
             validator,
             output,
             limits: self.limits,
+            part_limits: self.part_limits,
             task_support: self.task_support,
             asks_for_input: self.asks_for_input,
             strict,

@@ -20,6 +20,7 @@ pub use task_support::TaskSupport;
 
 use crate::dialect::{CompileError, Compiled, Dialect, Dialects};
 use crate::handler::Handler;
+use crate::media::PartLimits;
 use crate::provider::{Provider, Shapes, Source};
 use crate::schema::{ArgumentLimits, CompiledSchema};
 use hooks::Hooks;
@@ -68,6 +69,8 @@ pub(crate) struct ToolInner {
     /// The compiled output schema, if the tool declared one.
     pub(crate) output: Option<CompiledSchema>,
     pub(crate) limits: ArgumentLimits,
+    /// How large its results' media parts may be.
+    pub(crate) part_limits: PartLimits,
     /// Whether a bridge may run its calls as tasks.
     pub(crate) task_support: TaskSupport,
     /// Whether the handler may ask for input of its own.
@@ -185,6 +188,11 @@ impl Tool {
     /// An MCP `tools/list` entry: `{"name", "description"?, "inputSchema", "outputSchema"?}`.
     pub fn to_mcp(&self) -> &Value {
         self.definition(Provider::Mcp)
+    }
+
+    /// How large its results' parts may be; see [`ToolBuilder::part_limits`].
+    pub fn part_limits(&self) -> PartLimits {
+        self.inner.part_limits
     }
 
     /// The size and nesting limits its arguments are checked against.

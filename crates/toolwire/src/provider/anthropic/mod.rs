@@ -4,6 +4,7 @@
 mod calls;
 mod decoder;
 mod describe;
+mod media;
 mod reply;
 mod request;
 
@@ -16,13 +17,14 @@ use super::decode::Decode;
 use super::decode_error::DecodeError;
 use super::parse::{Reader, call_with_arguments, object_arguments};
 use super::parse_error::ParseError;
-use super::render::model_text;
+use super::render::{Piece, has_parts, model_text, pieces};
 use super::request::TurnRequest;
 use super::shapes::Definition;
 use super::turn::ModelTurn;
 use super::wire::{Model, Wire};
 use crate::dialect::Dialect;
-use crate::record::{Receipt, ToolCall};
+use crate::media::Part;
+use crate::record::{Receipt, ToolCall, ToolResult};
 
 /// The API's name in messages.
 const TITLE: &str = "Anthropic Messages";
@@ -97,6 +99,10 @@ impl Model for Format {
         vec![render_results(receipts)]
     }
 
+    fn admit(&self, part: &Part) -> Result<(), String> {
+        media::admit(part)
+    }
+
     fn read_reply(&self, reply: &Value) -> Result<ModelTurn, DecodeError> {
         reply::read(reply)
     }
@@ -162,6 +168,10 @@ pub fn render_turn(text: &str, calls: &[ToolCall]) -> Value {
 
 /// The user message that answers a turn's calls: one `tool_result` block per receipt, in
 /// call order and before anything else, with `is_error` set on failures.
+///
+/// A result's content is its text; a result with [`parts`](crate::ToolResult::parts) is a list
+/// of `text`, `image` (base64 source) and `document` (PDF) blocks, in order, and a part
+/// Messages does not take (audio, say, or an image over 5 MB) is a text block that names it.
 pub fn render_results(receipts: &[Receipt]) -> Value {
     let blocks: Vec<Value> = receipts
         .iter()
@@ -169,10 +179,23 @@ pub fn render_results(receipts: &[Receipt]) -> Value {
             json!({
                 "type": "tool_result",
                 "tool_use_id": receipt.call_id.as_deref().unwrap_or_default(),
-                "content": model_text(&receipt.result),
+                "content": content(&receipt.result),
                 "is_error": !receipt.result.is_success(),
             })
         })
         .collect();
     json!({"role": "user", "content": blocks})
+}
+
+/// A `tool_result`'s content: a string, or blocks for a result with parts.
+fn content(result: &ToolResult) -> Value {
+    if !has_parts(result) {
+        return Value::String(model_text(result));
+    }
+    let blocks = pieces(result, media::admit)
+        .iter()
+        .filter(|piece| !matches!(piece, Piece::Text(text) if text.is_empty()))
+        .map(media::block)
+        .collect();
+    Value::Array(blocks)
 }

@@ -4,6 +4,7 @@
 mod calls;
 mod decoder;
 mod describe;
+mod media;
 mod path;
 mod reply;
 mod request;
@@ -17,12 +18,13 @@ use super::decode::Decode;
 use super::decode_error::DecodeError;
 use super::parse::{Reader, call_with_arguments, object_arguments};
 use super::parse_error::ParseError;
-use super::render::model_text;
+use super::render::{joined_text, pieces};
 use super::request::TurnRequest;
 use super::shapes::Definition;
 use super::turn::ModelTurn;
 use super::wire::{Model, Wire};
 use crate::dialect::Dialect;
+use crate::media::Part;
 use crate::record::{Receipt, ToolCall};
 
 const READ: Reader = Reader { provider: Provider::Gemini };
@@ -109,6 +111,10 @@ impl Model for Format {
 
     fn render_results(&self, _assistant: &[Value], receipts: &[Receipt]) -> Vec<Value> {
         vec![render_results(receipts)]
+    }
+
+    fn admit(&self, part: &Part) -> Result<(), String> {
+        media::admit(part)
     }
 
     fn read_reply(&self, reply: &Value) -> Result<ModelTurn, DecodeError> {
@@ -236,11 +242,16 @@ pub fn render_turn(text: &str, calls: &[ToolCall]) -> Value {
 /// order, with `response: {"output": ..}` or, for a failure, `{"error": ..}`. The `id` is
 /// echoed when Gemini gave the call one; the ids toolwire gives calls without one are not
 /// sent, and Gemini matches those results by name and order.
+///
+/// A result's media [`parts`](crate::ToolResult::parts) go in the function response's own
+/// `parts`, as `inlineData`; its texts, and a line naming each part Gemini does not take, in
+/// `response`.
 pub fn render_results(receipts: &[Receipt]) -> Value {
     let parts: Vec<Value> = receipts
         .iter()
         .map(|receipt| {
-            let text = model_text(&receipt.result);
+            let pieces = pieces(&receipt.result, media::admit);
+            let text = joined_text(&pieces);
             let response = if receipt.result.is_success() {
                 json!({"output": text})
             } else {
@@ -249,6 +260,10 @@ pub fn render_results(receipts: &[Receipt]) -> Value {
             let mut call = json!({"name": &*receipt.tool, "response": response});
             if let Some(id) = gemini_id(receipt.call_id.as_deref()) {
                 call["id"] = json!(id);
+            }
+            let media = media::parts(&pieces);
+            if !media.is_empty() {
+                call["parts"] = Value::Array(media);
             }
             json!({"functionResponse": call})
         })

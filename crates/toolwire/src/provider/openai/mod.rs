@@ -6,6 +6,7 @@ mod calls;
 mod decoder;
 mod describe;
 mod flat;
+mod media;
 mod reply;
 mod request;
 
@@ -20,12 +21,13 @@ use super::decode::Decode;
 use super::decode_error::DecodeError;
 use super::parse::{Reader, call_with_arguments, object_arguments};
 use super::parse_error::{ParseError, ParseErrorKind};
-use super::render::model_text;
+use super::render::{joined_text, pieces};
 use super::request::TurnRequest;
 use super::shapes::Definition;
 use super::turn::ModelTurn;
 use super::wire::{Model, Wire};
 use crate::dialect::Dialect;
+use crate::media::Part;
 use crate::record::{Receipt, ToolCall};
 
 /// The API's name in messages.
@@ -108,6 +110,10 @@ impl Model for Format {
 
     fn render_results(&self, _assistant: &[Value], receipts: &[Receipt]) -> Vec<Value> {
         render_results(receipts)
+    }
+
+    fn admit(&self, part: &Part) -> Result<(), String> {
+        media::admit(part)
     }
 
     fn read_reply(&self, reply: &Value) -> Result<ModelTurn, DecodeError> {
@@ -202,15 +208,24 @@ pub fn render_turn(text: &str, calls: &[ToolCall]) -> Value {
 }
 
 /// The `role: "tool"` messages that answer a turn's calls, one per receipt, in order.
+///
+/// A tool message holds text only: the media [`parts`](crate::ToolResult::parts) of the
+/// results (images, PDFs, WAV and MP3 audio) follow in one `user` message after the tool
+/// messages, each after a text that names its call. A part Chat Completions does not take is
+/// a line of its tool message that names it.
 pub fn render_results(receipts: &[Receipt]) -> Vec<Value> {
-    receipts
+    let results: Vec<_> =
+        receipts.iter().map(|receipt| (receipt, pieces(&receipt.result, media::admit))).collect();
+    let mut messages: Vec<Value> = results
         .iter()
-        .map(|receipt| {
+        .map(|(receipt, pieces)| {
             json!({
                 "role": "tool",
                 "tool_call_id": receipt.call_id.as_deref().unwrap_or_default(),
-                "content": model_text(&receipt.result),
+                "content": joined_text(pieces),
             })
         })
-        .collect()
+        .collect();
+    messages.extend(media::user_message(&results));
+    messages
 }

@@ -4,6 +4,7 @@
 
 mod calls;
 mod decoder;
+mod media;
 mod parallel;
 mod reply;
 mod request;
@@ -18,14 +19,15 @@ use super::decode_error::DecodeError;
 use super::openai;
 use super::parse::{Reader, call_with_arguments, object_arguments};
 use super::parse_error::ParseError;
-use super::render::model_text;
+use super::render::{Piece, has_parts, joined_text, model_text, pieces};
 use super::repair::MISSING_RESULT;
 use super::request::TurnRequest;
 use super::shapes::Definition;
 use super::turn::ModelTurn;
 use super::wire::{Model, Wire};
 use crate::dialect::Dialect;
-use crate::record::{Receipt, ToolCall};
+use crate::media::Part;
+use crate::record::{Receipt, ToolCall, ToolResult};
 
 const READ: Reader = Reader { provider: super::Provider::Responses };
 
@@ -115,6 +117,10 @@ impl Model for Format {
         render_results_for(&reply, receipts).unwrap_or_else(|_| render_results(receipts))
     }
 
+    fn admit(&self, part: &Part) -> Result<(), String> {
+        media::admit(part)
+    }
+
     fn read_reply(&self, reply: &Value) -> Result<ModelTurn, DecodeError> {
         reply::read(reply)
     }
@@ -202,10 +208,7 @@ pub fn render_turn(text: &str, calls: &[ToolCall]) -> Vec<Value> {
 /// The `function_call_output` input items that answer a turn's calls, one per receipt, in
 /// order. For a reply with a parallel wrapper use [`render_results_for`].
 pub fn render_results(receipts: &[Receipt]) -> Vec<Value> {
-    receipts
-        .iter()
-        .map(|receipt| output(call_id_of(receipt), model_text(&receipt.result)))
-        .collect()
+    receipts.iter().map(|receipt| output(call_id_of(receipt), content(&receipt.result))).collect()
 }
 
 /// The `function_call_output` items that answer `reply` (as given to [`parse_calls`]; for a
@@ -219,21 +222,49 @@ pub fn render_results(receipts: &[Receipt]) -> Vec<Value> {
 ///
 /// As for [`parse_calls`].
 pub fn render_results_for(reply: &Value, receipts: &[Receipt]) -> Result<Vec<Value>, ParseError> {
+    let result = |call_id: &str| {
+        receipts.iter().find(|r| r.call_id.as_deref() == Some(call_id)).map(|r| &r.result)
+    };
+    // A wrapper's output is one text: its calls' media are named there, not shown.
     let text = |call_id: &str| {
-        let receipt = receipts.iter().find(|r| r.call_id.as_deref() == Some(call_id));
-        receipt.map_or_else(|| MISSING_RESULT.to_owned(), |r| model_text(&r.result))
+        result(call_id).map_or_else(
+            || MISSING_RESULT.to_owned(),
+            |result| {
+                joined_text(&pieces(result, |_| {
+                    Err(format!("{TITLE} takes the output of a parallel call as text"))
+                }))
+            },
+        )
     };
     let items = function_calls(reply)?.into_iter().map(|call| match parallel::expand(&call) {
         Some(inner) if inner.iter().any(|one| one.call_id != call.call_id) => {
-            output(&call.call_id, parallel::fold(&inner, text))
+            output(&call.call_id, Value::String(parallel::fold(&inner, text)))
         }
-        _ => output(&call.call_id, text(&call.call_id)),
+        _ => {
+            let content = result(&call.call_id)
+                .map_or_else(|| Value::String(MISSING_RESULT.to_owned()), content);
+            output(&call.call_id, content)
+        }
     });
     Ok(items.collect())
 }
 
-fn output(call_id: &str, text: String) -> Value {
-    json!({"type": "function_call_output", "call_id": call_id, "output": text})
+/// A function's `output`: a string, or a list of input items for a result with parts (a part
+/// Responses does not take, such as audio, is an `input_text` that names it).
+fn content(result: &ToolResult) -> Value {
+    if !has_parts(result) {
+        return Value::String(model_text(result));
+    }
+    let items = pieces(result, media::admit)
+        .iter()
+        .filter(|piece| !matches!(piece, Piece::Text(text) if text.is_empty()))
+        .map(media::item)
+        .collect();
+    Value::Array(items)
+}
+
+fn output(call_id: &str, output: Value) -> Value {
+    json!({"type": "function_call_output", "call_id": call_id, "output": output})
 }
 
 fn call_id_of(receipt: &Receipt) -> &str {
