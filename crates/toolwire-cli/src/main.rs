@@ -18,6 +18,7 @@ mod import;
 mod interrupt;
 mod journal;
 mod manifest;
+mod parts;
 mod progress;
 mod prompt;
 mod remote;

@@ -1,6 +1,8 @@
 //! How a call's receipt is shown: its result on stdout (or the whole receipt as JSON), and
 //! for a call that waits or whose outcome is unknown, the commands that settle it.
 
+use std::path::PathBuf;
+
 use toolwire::Receipt;
 
 use crate::exit::Exit;
@@ -8,6 +10,16 @@ use crate::hint::Places;
 
 /// Prints the receipt, and says how to exit.
 pub(crate) fn report(receipt: &Receipt, json: bool, places: Places<'_>) -> Exit {
+    report_saved(receipt, json, places, &[])
+}
+
+/// [`report`], naming where each part was saved (`--save`).
+pub(crate) fn report_saved(
+    receipt: &Receipt,
+    json: bool,
+    places: Places<'_>,
+    saved: &[Option<PathBuf>],
+) -> Exit {
     let exit = Exit::of(&receipt.result);
     if json {
         match serde_json::to_string_pretty(receipt) {
@@ -15,7 +27,7 @@ pub(crate) fn report(receipt: &Receipt, json: bool, places: Places<'_>) -> Exit 
             Err(error) => eprintln!("error: cannot print the receipt: {error}"),
         }
     } else {
-        show(receipt, exit);
+        show(receipt, exit, saved);
     }
     if let Some(call_id) = receipt.call_id.as_ref().map(|id| id.as_str()) {
         let form = receipt.result.pending_request().and_then(crate::form::fields);
@@ -30,10 +42,21 @@ pub(crate) fn report(receipt: &Receipt, json: bool, places: Places<'_>) -> Exit 
     exit
 }
 
-/// The result: its text (or JSON) on stdout, a failure's text on stderr.
-fn show(receipt: &Receipt, exit: Exit) {
+/// The result: its text (or JSON) on stdout, then a line per part; a failure's text on
+/// stderr.
+fn show(receipt: &Receipt, exit: Exit, saved: &[Option<PathBuf>]) {
     let result = &receipt.result;
     let text = result.text().unwrap_or_default();
+    if exit == Exit::Success && !result.parts().is_empty() {
+        if !text.is_empty() {
+            println!("{text}");
+        }
+        for (index, part) in result.parts().iter().enumerate() {
+            let path = saved.get(index).and_then(Option::as_deref);
+            println!("{}", crate::parts::line(part, path));
+        }
+        return;
+    }
     match exit {
         Exit::Success if text.is_empty() => println!("{}", result.json()),
         Exit::Success => println!("{text}"),

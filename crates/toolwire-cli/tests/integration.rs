@@ -18,6 +18,7 @@ mod help;
 mod journaled;
 mod manifest_errors;
 mod mcp_servers;
+mod media;
 mod option_injection;
 mod process_tree;
 mod remote_questions;

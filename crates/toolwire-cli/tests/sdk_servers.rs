@@ -28,7 +28,7 @@ use crate::terminal::Terminal;
 use toolwire_test_support::python::{client_dir, python};
 
 /// A manifest table for the Python server over stdio, with `more` lines.
-fn python_stdio(more: &str) -> String {
+pub(crate) fn python_stdio(more: &str) -> String {
     format!(
         "[mcp_servers.py]\ncommand = {:?}\nargs = [{:?}, \"stdio\"]\nenv = [\"PATH\", \"HOME\"]\n\
          accept_new = true\n{more}",
@@ -38,7 +38,7 @@ fn python_stdio(more: &str) -> String {
 }
 
 /// A server process, killed when dropped.
-struct Running(Child);
+pub(crate) struct Running(Child);
 
 impl Drop for Running {
     fn drop(&mut self) {
@@ -61,7 +61,7 @@ fn listening(mut command: Command, port: u16) -> Running {
 
 /// The Python server over streamable HTTP on a free port, and the manifest table that imports
 /// its tools as `py__*`.
-fn python_over_http() -> (Running, String) {
+pub(crate) fn python_over_http() -> (Running, String) {
     let port = free_port();
     let mut http = Command::new(python());
     http.arg(client_dir().join("server.py")).args(["http", &port.to_string()]);
@@ -218,6 +218,7 @@ fn each_failure_of_a_python_server_fails_its_call_and_the_other_server_keeps_wor
     assert!(!error && text == "3", "{text}");
     let (text, error) = ask(&mut session, "py__flood", json!({"megabytes": 3}));
     assert!(error && text.contains("more than the 1048576 bytes allowed"), "{text}");
+    assert!(text.contains("an answer of 31"), "the size of the answer is named: {text}");
     local_works(&mut session, &mut ask);
     let (text, error) = ask(&mut session, "py__hang", json!({}));
     assert!(error && text.contains("ran past its cap of 2s"), "{text}");
@@ -286,6 +287,7 @@ fn each_malformed_result_fails_its_call_and_the_other_server_keeps_working() {
     local_works(&mut session);
     let (text, error) = ask(&mut session, "bad__huge_text");
     assert!(error && text.contains("more than the 1048576 bytes allowed"), "{text}");
+    assert!(text.contains("an answer of 31"), "the size of the answer is named: {text}");
     local_works(&mut session);
     let (text, error) = ask(&mut session, "bad__not_json");
     assert!(error && text.contains("mcp server \"bad\""), "{text}");

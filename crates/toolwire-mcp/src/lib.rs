@@ -32,6 +32,8 @@ mod trace;
 #[cfg(any(feature = "client", feature = "server"))]
 mod trace_context;
 
+#[cfg(any(feature = "client", feature = "server"))]
+mod parts;
 mod revision;
 
 pub use revision::{Revision, UnknownRevision};

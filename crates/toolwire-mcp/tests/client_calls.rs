@@ -84,14 +84,16 @@ async fn is_error_results_and_json_rpc_errors_become_failures_with_clear_texts()
 }
 
 #[tokio::test]
-async fn images_are_kept_in_the_json_and_texts_joined() {
+async fn images_arrive_as_parts_in_order_with_their_bytes() {
     let (_server, registry) = connected(ClientOptions::new()).await;
     let picture = registry.invoke("demo__picture", json!({})).await;
-    assert_eq!(picture.result.text(), Some("a red dot"));
-    let json = picture.result.json();
-    assert_eq!(json[1]["type"], "image");
-    assert_eq!(json[1]["mimeType"], "image/png");
-    assert_eq!(json[1]["data"], "iVBORw0KGgo=");
+    assert!(picture.result.is_success(), "{:?}", picture.result.text());
+    let parts = picture.result.parts();
+    assert_eq!(parts.len(), 2);
+    assert_eq!(parts[0].as_text(), Some("a red dot"));
+    assert_eq!(parts[1].kind(), toolwire::media::PartKind::Image);
+    assert_eq!(parts[1].mime_type(), Some("image/png"));
+    assert_eq!(&parts[1].data().unwrap()[..], b"\x89PNG\r\n\x1a\n");
 }
 
 #[tokio::test]

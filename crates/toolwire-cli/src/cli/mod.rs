@@ -129,6 +129,10 @@ pub(crate) struct CallArgs {
     /// Give the call a deadline, such as 10s.
     #[arg(long, value_name = "DURATION", value_parser = duration)]
     pub(crate) timeout: Option<Duration>,
+    /// Write the result's images, audio, files and resources into this folder, one file
+    /// each, named `<n>-<name>`.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) save: Option<PathBuf>,
 }
 
 /// `toolwire schema`.

@@ -8,7 +8,7 @@ use crate::cli::CallArgs;
 use crate::exit::{CliError, Exit};
 use crate::hint::Places;
 use crate::progress::Progress;
-use crate::report::report;
+use crate::report::report_saved;
 use crate::{journal, prompt, remote};
 
 /// Runs `toolwire call`.
@@ -34,7 +34,20 @@ pub(crate) async fn run(places: Places<'_>, args: CallArgs) -> Result<Exit, CliE
     };
     progress.finish();
     servers.close().await;
-    Ok(report(&receipt, args.json, places))
+    finish(&receipt, &args, places)
+}
+
+/// Saves the parts (`--save`) and reports the receipt; a part that cannot be saved is an
+/// error after the receipt is shown, so the result is not lost.
+fn finish(receipt: &Receipt, args: &CallArgs, places: Places<'_>) -> Result<Exit, CliError> {
+    let Some(dir) = &args.save else { return Ok(report_saved(receipt, args.json, places, &[])) };
+    match crate::parts::save(&receipt.result, dir) {
+        Ok(saved) => Ok(report_saved(receipt, args.json, places, &saved)),
+        Err(why) => {
+            report_saved(receipt, args.json, places, &[]);
+            Err(CliError::usage(format!("--save: {why}")))
+        }
+    }
 }
 
 /// The call through the journal under `call_id`; one that waits for an approval is
@@ -54,7 +67,7 @@ async fn journaled(
         receipt = journal.answer_and_resume(&registry, answer).await?;
     }
     servers.close().await;
-    Ok(report(&receipt, args.json, places))
+    finish(&receipt, args, places)
 }
 
 async fn invoke(

@@ -36,7 +36,7 @@ async fn open_stdio(
     options: ClientOptions,
 ) -> Result<Connection, ConnectError> {
     #[cfg(feature = "stdio")]
-    return over(name, stdio::spawn(name, config)?, options).await;
+    return over(name, stdio::spawn(name, config, &options)?, options).await;
     #[cfg(not(feature = "stdio"))]
     return {
         let _unused = (config, options);
@@ -53,7 +53,7 @@ async fn open_http(
     #[cfg(feature = "client-http")]
     return {
         crate::install_tls_provider();
-        over(name, http::transport(name, config)?, options).await
+        over(name, http::transport(name, config, &options)?, options).await
     };
     #[cfg(not(feature = "client-http"))]
     return {
@@ -162,17 +162,15 @@ fn listen_for_changes(side: &Arc<ClientSide>, peer: &rmcp::Peer<RoleClient>) {
 
 #[cfg(feature = "stdio")]
 pub(crate) mod stdio {
-    use std::process::Stdio;
-
-    use rmcp::transport::TokioChildProcess;
-
-    use super::{ConnectError, ConnectErrorKind, StdioConfig};
+    use super::super::child::ChildTransport;
+    use super::{ClientOptions, ConnectError, ConnectErrorKind, StdioConfig};
 
     /// Starts the child process; its stderr goes to ours, so its logs stay visible.
     pub(super) fn spawn(
         name: &str,
         config: &StdioConfig,
-    ) -> Result<TokioChildProcess, ConnectError> {
+        options: &ClientOptions,
+    ) -> Result<ChildTransport, ConnectError> {
         let mut command = tokio::process::Command::new(&config.command);
         if config.clear_env {
             command.env_clear();
@@ -181,21 +179,21 @@ pub(crate) mod stdio {
         if let Some(cwd) = &config.cwd {
             command.current_dir(cwd);
         }
-        spawn_command(name, command)
+        spawn_command(name, command, options)
     }
 
-    /// Starts `command` as the child; its stderr goes to ours.
+    /// Starts `command` as the child; its stderr goes to ours. A line it sends may be as
+    /// long as the largest result `options` takes, with room for the JSON-RPC envelope.
     pub(crate) fn spawn_command(
         name: &str,
         command: tokio::process::Command,
-    ) -> Result<TokioChildProcess, ConnectError> {
+        options: &ClientOptions,
+    ) -> Result<ChildTransport, ConnectError> {
         let program = command.as_std().get_program().to_string_lossy().into_owned();
-        let (child, _stderr) =
-            TokioChildProcess::builder(command).stderr(Stdio::inherit()).spawn().map_err(|e| {
-                let detail = format!("command {program:?}: {e}");
-                ConnectError::new(ConnectErrorKind::Spawn, name, detail).with_source(e)
-            })?;
-        Ok(child)
+        ChildTransport::spawn(command, options.max_message_bytes()).map_err(|e| {
+            let detail = format!("command {program:?}: {e}");
+            ConnectError::new(ConnectErrorKind::Spawn, name, detail).with_source(e)
+        })
     }
 }
 
@@ -207,12 +205,13 @@ mod http {
     use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 
     use super::super::headers::parse_header;
-    use super::{ConnectError, ConnectErrorKind, HttpConfig};
+    use super::{ClientOptions, ConnectError, ConnectErrorKind, HttpConfig};
 
     /// The streamable HTTP transport, with the configured headers.
     pub(super) fn transport(
         name: &str,
         config: &HttpConfig,
+        options: &ClientOptions,
     ) -> Result<StreamableHttpClientTransport<reqwest::Client>, ConnectError> {
         let mut headers = HashMap::with_capacity(config.headers.len());
         for (header, value) in &config.headers {
@@ -222,8 +221,11 @@ mod http {
             })?;
             headers.insert(header, value);
         }
-        let config = StreamableHttpClientTransportConfig::with_uri(config.url.as_str())
+        let mut config = StreamableHttpClientTransportConfig::with_uri(config.url.as_str())
             .custom_headers(headers);
+        // A result is held to the same size over HTTP as over stdio.
+        config.max_json_response_size = options.max_message_bytes();
+        config.max_sse_event_size = options.max_message_bytes();
         Ok(StreamableHttpClientTransport::from_config(config))
     }
 }

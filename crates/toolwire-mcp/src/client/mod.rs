@@ -59,6 +59,8 @@
 
 mod call;
 mod catalog;
+#[cfg(feature = "stdio")]
+mod child;
 mod config;
 mod config_error;
 mod config_parse;
@@ -72,6 +74,8 @@ mod import;
 mod input;
 mod meta;
 mod options;
+#[cfg(feature = "stdio")]
+mod oversize;
 mod pin;
 mod progress;
 mod remote;

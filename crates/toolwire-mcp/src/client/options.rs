@@ -19,6 +19,10 @@ pub const DEFAULT_MAX_DURATION: Duration = Duration::from_secs(600);
 /// The largest tool result a call takes by default, in bytes of JSON: 16 MiB.
 pub const DEFAULT_MAX_RESULT_BYTES: usize = 16 * 1024 * 1024;
 
+/// What a message may hold beyond its result: the JSON-RPC envelope, `_meta`, and room to
+/// spare.
+const MESSAGE_ENVELOPE: usize = 64 * 1024;
+
 /// How long connecting (the handshake and the first listing of tools) may take, by default.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -105,6 +109,12 @@ impl ClientOptions {
     pub fn connect_timeout(mut self, timeout: Duration) -> Self {
         self.connect_timeout = timeout;
         self
+    }
+
+    /// The longest message the transport reads: the largest result, with room for the
+    /// JSON-RPC envelope around it. Over stdio and over HTTP alike.
+    pub(crate) fn max_message_bytes(&self) -> usize {
+        self.max_result_bytes.saturating_add(MESSAGE_ENVELOPE)
     }
 
     /// The largest tool result a call takes, in bytes of its JSON ([`DEFAULT_MAX_RESULT_BYTES`]

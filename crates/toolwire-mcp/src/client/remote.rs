@@ -69,7 +69,7 @@ impl RemoteServer {
         command: tokio::process::Command,
         options: ClientOptions,
     ) -> Result<Self, ConnectError> {
-        let child = connect::stdio::spawn_command(name, command)?;
+        let child = connect::stdio::spawn_command(name, command, &options)?;
         connect::over(name, child, options).await.map(Self::from)
     }
 

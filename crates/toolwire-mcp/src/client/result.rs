@@ -6,6 +6,7 @@ use serde_json::Value;
 use toolwire::{FailureKind, ToolResult};
 
 use super::options::ClientOptions;
+use crate::parts;
 
 /// The call a reply answers, for the messages.
 pub(crate) struct Call<'a> {
@@ -38,7 +39,7 @@ pub(crate) fn bounded(call: &Call<'_>, result: CallToolResult) -> ToolResult {
             call.server, call.tool
         ));
     }
-    from_result(result)
+    from_result(call, result)
 }
 
 /// The length of `result`'s JSON, counted as it is written, without keeping it.
@@ -59,12 +60,20 @@ fn json_size(result: &CallToolResult) -> usize {
     count.0
 }
 
-/// `isError: true` is a failure with the text; a success carries `structuredContent`, or the
-/// content blocks as JSON (images and resources included), and the text of the text blocks.
-pub(crate) fn from_result(result: CallToolResult) -> ToolResult {
+/// `isError: true` is a failure with the text.
+///
+/// A success of one plain text block (or none) carries that text, and `structuredContent` or
+/// the content blocks as JSON. Any other success carries its blocks as [`Part`]s, in order,
+/// with the same bytes (images, audio, resources and links, with their annotations and
+/// `_meta`), no text of its own, and `structuredContent` as its JSON; a block that cannot be
+/// read (base64 that does not decode, say) fails the call, naming the block.
+fn from_result(call: &Call<'_>, result: CallToolResult) -> ToolResult {
     let text = texts(&result.content);
     if result.is_error == Some(true) {
         return ToolResult::failure(text.unwrap_or_else(|| "the tool reported an error".into()));
+    }
+    if !parts::is_plain_text(&result.content) {
+        return with_parts(call, result);
     }
     let json = match result.structured_content {
         Some(structured) => structured,
@@ -76,6 +85,28 @@ pub(crate) fn from_result(result: CallToolResult) -> ToolResult {
     }
 }
 
+/// A success whose content is its blocks as parts.
+fn with_parts(call: &Call<'_>, result: CallToolResult) -> ToolResult {
+    let mut read = Vec::with_capacity(result.content.len());
+    for (index, block) in result.content.iter().enumerate() {
+        match parts::from_block(index, block) {
+            Ok(part) => read.push(part),
+            Err(why) => {
+                return ToolResult::failed(
+                    FailureKind::InvalidOutput,
+                    format!(
+                        "mcp server {:?} answered the call to {:?} with a result that cannot be \
+                         read: {why}",
+                        call.server, call.tool
+                    ),
+                );
+            }
+        }
+    }
+    let json = result.structured_content.unwrap_or(Value::Null);
+    ToolResult::ok_json(json).with_parts(read)
+}
+
 /// The text blocks, one per line; `None` when there is none.
 fn texts(content: &[ContentBlock]) -> Option<String> {
     let texts: Vec<&str> =
@@ -83,10 +114,19 @@ fn texts(content: &[ContentBlock]) -> Option<String> {
     (!texts.is_empty()).then(|| texts.join("\n"))
 }
 
+/// The JSON-RPC error code the stdio transport's guard answers a message with when it is
+/// longer than the connection takes (see `oversize.rs`).
+pub(crate) const TOO_LARGE_CODE: i32 = -32_099;
+
 /// The failure for a call that got no tool result.
 pub(crate) fn from_error(call: &Call<'_>, error: ServiceError) -> ToolResult {
     let Call { server, tool, options } = call;
     match error {
+        ServiceError::McpError(error) if error.code.0 == TOO_LARGE_CODE => {
+            let size =
+                error.data.as_ref().and_then(|data| data.get("size")).and_then(Value::as_u64);
+            too_large(call, size)
+        }
         ServiceError::McpError(error) => {
             let kind = if error.code == ErrorCode::INVALID_PARAMS {
                 FailureKind::InvalidInput
@@ -120,8 +160,51 @@ pub(crate) fn from_error(call: &Call<'_>, error: ServiceError) -> ToolResult {
         ServiceError::Cancelled { reason } => {
             ToolResult::failed(FailureKind::Aborted, reason.unwrap_or_else(|| "cancelled".into()))
         }
+        other if body_too_large(&other) => too_large(call, None),
         other => ToolResult::failure(format!(
-            "the call to {tool:?} on mcp server {server:?} failed: {other}"
+            "the call to {tool:?} on mcp server {server:?} failed: {}",
+            innermost(&other)
         )),
     }
+}
+
+/// The failure of a call whose answer was longer than the connection takes: `size` is the
+/// answer's length when the transport knew it.
+fn too_large(call: &Call<'_>, size: Option<u64>) -> ToolResult {
+    let Call { server, tool, options } = call;
+    let limit = options.max_result_bytes;
+    let what = size.map_or_else(
+        || "a result larger than".to_owned(),
+        |size| format!("an answer of {size} bytes, more than"),
+    );
+    ToolResult::failed(
+        FailureKind::InvalidOutput,
+        format!(
+            "mcp server {server:?} answered the call to {tool:?} with {what} the {limit} bytes \
+             allowed (its output_limit); the model does not read it"
+        ),
+    )
+}
+
+/// Whether a transport error says an HTTP body or an SSE event was larger than the
+/// connection takes (rmcp words both so, and keeps their types generic).
+fn body_too_large(error: &ServiceError) -> bool {
+    let mut source: Option<&dyn std::error::Error> = Some(error);
+    while let Some(error) = source {
+        if error.to_string().contains("exceeded the maximum size of") {
+            return true;
+        }
+        source = error.source();
+    }
+    false
+}
+
+/// The message of the innermost cause of `error`: what went wrong, without the names of the
+/// Rust types it went through.
+fn innermost(error: &ServiceError) -> String {
+    let mut last: &dyn std::error::Error = error;
+    while let Some(source) = last.source() {
+        last = source;
+    }
+    last.to_string()
 }

@@ -1,18 +1,30 @@
 //! A [`ToolResult`] as an MCP `CallToolResult`.
 
 use rmcp::model::{CallToolResult, ContentBlock};
-use serde_json::{Map, Value};
+use serde_json::Value;
+use toolwire::media::Part;
 use toolwire::{Tool, ToolResult};
 
-/// The key under which a result's JSON carries MCP content blocks; see [`with_content`].
+use crate::parts;
+
+/// The key under which a result's JSON carried MCP content blocks, before results had
+/// parts; a stored result that still has it is served as those blocks.
+#[deprecated(
+    since = "0.1.0",
+    note = "a result carries its content as parts: ToolResult::with_parts"
+)]
 pub const CONTENT_KEY: &str = "mcp_content";
 
-/// A successful result whose MCP `content` is `blocks` (MCP content blocks as JSON: `text`,
-/// `image`, `audio`, `resource`, `resource_link`), for tools that return more than text.
+/// The key [`CONTENT_KEY`] names, without the deprecation.
+const LEGACY_KEY: &str = "mcp_content";
+
+/// A successful result whose content is `text` and then `blocks` (MCP content blocks as JSON:
+/// `text`, `image`, `audio`, `resource`, `resource_link`), as [`Part`]s.
 ///
-/// Outside MCP the result reads as `{"mcp_content": [blocks]}` with `text`.
+/// A block that is not valid MCP content becomes a text part saying so.
 ///
 /// ```
+/// # #![allow(deprecated)]
 /// use serde_json::json;
 /// use toolwire_mcp::server::with_content;
 ///
@@ -20,16 +32,27 @@ pub const CONTENT_KEY: &str = "mcp_content";
 ///     vec![json!({"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"})],
 ///     "a tiny picture",
 /// );
-/// assert!(result.is_success());
+/// assert_eq!(result.parts().len(), 1);
 /// ```
+#[deprecated(
+    since = "0.1.0",
+    note = "build the parts with toolwire::media::Part and add them with ToolResult::with_parts"
+)]
 pub fn with_content(blocks: Vec<Value>, text: impl Into<String>) -> ToolResult {
-    let mut map = Map::with_capacity(1);
-    map.insert(CONTENT_KEY.to_owned(), Value::Array(blocks));
-    ToolResult::ok(Value::Object(map), text)
+    let parts = blocks.into_iter().enumerate().map(|(i, block)| {
+        serde_json::from_value::<Part>(block).unwrap_or_else(|error| {
+            Part::text(format!("content block {i} is not valid MCP content: {error}"))
+        })
+    });
+    ToolResult::ok(Value::Null, text).with_parts(parts.collect::<Vec<_>>())
 }
 
 /// The MCP result of `result`, a result of `tool`; a failure as an `isError` result with its
 /// text.
+///
+/// A result with [`parts`](ToolResult::parts) is its text (when it has one) and then each part
+/// as its block: an image, audio, an embedded resource, a resource link; a file is an
+/// embedded resource under `toolwire://attachment/<name>`.
 ///
 /// A success carries `structuredContent` only when its tool declares an `outputSchema`, with
 /// its text beside it (or, for a result without text, its JSON serialized, as the
@@ -45,6 +68,15 @@ pub(crate) fn call_result(result: &ToolResult, tool: Option<&Tool>) -> CallToolR
         return CallToolResult::success(blocks);
     }
     let json = result.json();
+    if !result.parts().is_empty() {
+        let lead = result.text().filter(|text| !text.is_empty()).map(ContentBlock::text);
+        let blocks = lead.into_iter().chain(result.parts().iter().map(parts::to_block));
+        let mut call = CallToolResult::success(blocks.collect());
+        if json.is_object() && tool.is_some_and(declares_output) {
+            call.structured_content = Some(json.clone());
+        }
+        return call;
+    }
     let text = match (result.text(), json.is_null()) {
         (Some(text), _) => text.to_owned(),
         (None, false) => json.to_string(),
@@ -74,11 +106,11 @@ pub(crate) fn failure_text(result: &ToolResult) -> String {
     }
 }
 
-/// The content blocks a result made with [`with_content`] carries; a block that is not valid
-/// MCP content becomes a text block saying so.
+/// The content blocks a result stored before results had parts carries under
+/// `mcp_content`; a block that is not valid MCP content becomes a text block saying so.
 fn content_blocks(json: &Value) -> Option<Vec<ContentBlock>> {
     let map = json.as_object().filter(|map| map.len() == 1)?;
-    let blocks = map.get(CONTENT_KEY)?.as_array()?;
+    let blocks = map.get(LEGACY_KEY)?.as_array()?;
     let parsed = blocks
         .iter()
         .enumerate()

@@ -118,6 +118,7 @@ use rmcp::model::Implementation;
 use toolwire::tasks::TaskStore;
 use toolwire::{CallOptions, Registry};
 
+#[allow(deprecated)]
 pub use content::{CONTENT_KEY, with_content};
 pub use extras::{Extras, NoExtras};
 #[cfg(feature = "server-http")]

@@ -71,8 +71,9 @@ impl fmt::Display for PartKind {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Part {
     pub(super) body: Body,
-    /// The MCP `annotations` and `_meta` of the block it came from, kept as they were, so
-    /// that a re-served block is the same block.
+    /// The fields of the MCP block it came from that toolwire does not read (`annotations`,
+    /// `_meta`, a link's `icons`), kept as they were, so that a re-served block is the same
+    /// block.
     pub(super) extra: Option<Box<Map<String, Value>>>,
 }
 
@@ -325,17 +326,31 @@ impl Part {
         }
     }
 
-    /// The MCP `annotations` and `_meta` it came with, as an object holding those keys.
+    /// The fields of its MCP block that toolwire does not read, such as `annotations` and
+    /// `_meta`, as they came.
     pub fn mcp_extra(&self) -> Option<&Map<String, Value>> {
         self.extra.as_deref()
     }
 
-    /// The same part with MCP `annotations` and `_meta`: the keys of `extra` other than these
-    /// two are ignored.
+    /// The same part with more MCP fields, such as `annotations` (`audience`, `priority`,
+    /// `lastModified`) and `_meta`; a key that names one of the part's own fields (`type`,
+    /// `data`, `uri`, ...) is ignored.
     #[must_use]
     pub fn with_mcp_extra(mut self, extra: Map<String, Value>) -> Self {
+        const OWN: [&str; 10] = [
+            "type",
+            "text",
+            "data",
+            "mimeType",
+            "name",
+            "uri",
+            "resource",
+            "title",
+            "description",
+            "size",
+        ];
         let kept: Map<String, Value> =
-            extra.into_iter().filter(|(key, _)| key == "annotations" || key == "_meta").collect();
+            extra.into_iter().filter(|(key, _)| !OWN.contains(&key.as_str())).collect();
         self.extra = (!kept.is_empty()).then(|| Box::new(kept));
         self
     }

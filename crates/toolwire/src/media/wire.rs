@@ -137,9 +137,9 @@ fn from_block(mut block: Map<String, Value>) -> Result<Part, BlockError> {
         }),
         other => return Err(BlockError(format!("unknown content type {other:?}"))),
     };
-    let extra: Map<String, Value> =
-        block.into_iter().filter(|(key, _)| key == "annotations" || key == "_meta").collect();
-    Ok(Part { body, extra: (!extra.is_empty()).then(|| Box::new(extra)) })
+    // What is left (`annotations`, `_meta`, a link's `icons`, fields of later revisions) is
+    // kept as it came, so that a re-served block is the same block.
+    Ok(Part { body, extra: (!block.is_empty()).then(|| Box::new(block)) })
 }
 
 fn resource(mut inner: Map<String, Value>) -> Result<Resource, BlockError> {

@@ -1,0 +1,176 @@
+//! Results that carry images, audio, files, embedded resources and links, from a server made
+//! with the official Python SDK (`interop/python/server.py`, its `media` tool), through
+//! `toolwire call` and through `toolwire serve` to the Python SDK's own client
+//! (`interop/python/media_client.py`); and the size of a result over stdio and HTTP.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::common::http::Served;
+use crate::common::{manifest, scratch, stderr, stdout, toolwire};
+use crate::sdk_servers::{python_over_http, python_stdio};
+use toolwire_test_support::python::{client_dir, python};
+
+/// The base64 of the PNG the Python server's `media` tool returns.
+const PNG_BASE64: &str =
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGMAAQAABQABDQottAAAAABJRU5ErkJggg==";
+
+/// What the Python SDK's client reads from `tool` at `url`, in `mode` (`default` settles on
+/// 2026-07-28, `legacy` on 2025-11-25).
+fn python_client(url: &str, mode: &str, tool: &str) -> Value {
+    let output = Command::new(python())
+        .arg(client_dir().join("media_client.py"))
+        .args([url, mode, tool])
+        .output()
+        .expect("the python client runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let seen: Value = serde_json::from_str(text.trim()).unwrap_or_else(|_| {
+        panic!("not JSON: {text}\n{}", String::from_utf8_lossy(&output.stderr))
+    });
+    assert!(seen.get("error").is_none(), "{seen}");
+    seen
+}
+
+#[test]
+fn a_python_sdk_servers_media_reach_a_python_sdk_client_through_serve_with_the_same_blocks() {
+    let (_http, table) = python_over_http();
+    let direct_url = table.split('"').nth(1).expect("the url").to_owned();
+    let direct = python_client(&direct_url, "default", "media");
+    let blocks = direct["content"].as_array().expect("blocks");
+    assert_eq!(blocks.len(), 7, "{direct}");
+
+    let over_stdio = python_stdio("");
+    for (upstream, table) in [("http", &table), ("stdio", &over_stdio)] {
+        let served = Served::start(&manifest(table), &[]);
+        for mode in ["default", "legacy"] {
+            let through = python_client(&served.url(), mode, "py__media");
+            assert_eq!(through["isError"], false, "{through}");
+            assert_eq!(
+                through["content"], direct["content"],
+                "upstream over {upstream}, client {mode} ({}): the blocks differ",
+                through["protocol"]
+            );
+        }
+    }
+}
+
+#[test]
+fn regression_an_image_beside_text_is_shown_in_the_terminal_not_lost() {
+    let tools = manifest(&python_stdio(""));
+    let output =
+        toolwire().arg("-m").arg(&tools).args(["call", "py__media"]).output().expect("runs");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let shown = stdout(&output);
+    let lines: Vec<&str> = shown.lines().collect();
+    assert_eq!(lines[0], "before the picture", "{shown}");
+    assert_eq!(lines[1], "[image image/png, 67 bytes]", "{shown}");
+    assert_eq!(lines[2], "after the picture", "{shown}");
+    assert_eq!(lines[3], "[audio audio/wav, 44 bytes]", "{shown}");
+    assert!(lines[4].starts_with("[resource file:///reports/q3.pdf (application/pdf)"), "{shown}");
+    assert!(lines[5].starts_with("[resource file:///notes.md (text/markdown)"), "{shown}");
+    assert_eq!(lines[6], "[resource_link https://example.com/data.csv]", "{shown}");
+    assert!(!shown.contains(PNG_BASE64), "no base64 in the terminal: {shown}");
+}
+
+#[test]
+fn call_save_writes_each_part_out_and_json_prints_each_part_once() {
+    let tools = manifest(&python_stdio(""));
+    let dir = scratch("saved").join("parts");
+    let output = toolwire()
+        .arg("-m")
+        .arg(&tools)
+        .args(["call", "py__media", "--save"])
+        .arg(&dir)
+        .output()
+        .expect("runs");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let png = std::fs::read(dir.join("1-image.png")).expect("the image is saved");
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let pdf = std::fs::read(dir.join("4-q3.pdf")).expect("the PDF is saved");
+    assert!(pdf.starts_with(b"%PDF-"));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("5-notes.md")).expect("notes"),
+        "# Notes\nall good"
+    );
+    assert!(stdout(&output).contains(&format!("saved to {}", dir.join("1-image.png").display())));
+
+    // Saving again never overwrites.
+    let again = toolwire()
+        .arg("-m")
+        .arg(&tools)
+        .args(["call", "py__media", "--save"])
+        .arg(&dir)
+        .output()
+        .expect("runs");
+    assert!(!again.status.success());
+    assert!(stderr(&again).contains("--save: cannot write"), "{}", stderr(&again));
+    assert!(stdout(&again).contains("before the picture"), "the result is still shown");
+
+    let json = toolwire()
+        .arg("-m")
+        .arg(&tools)
+        .args(["call", "py__media", "--json"])
+        .output()
+        .expect("runs");
+    let text = stdout(&json);
+    assert_eq!(text.matches(PNG_BASE64).count(), 1, "{text}");
+    let receipt: Value = serde_json::from_str(&text).expect("a receipt");
+    assert_eq!(receipt["result"]["parts"][1]["type"], "image");
+    assert_eq!(receipt["result"]["parts"][1]["annotations"]["priority"], 0.5);
+}
+
+/// Calls `flood` of `megabytes` through a manifest table, and how long it took. The Python
+/// SDK sends the text twice (as `content` and as `structuredContent`): 10 MiB of text is an
+/// answer of 20 MiB, over rmcp's 16 MiB default.
+fn flood(table: &str, megabytes: u32) -> (std::process::Output, Duration) {
+    let tools = manifest(table);
+    let started = Instant::now();
+    let output = toolwire()
+        .arg("-m")
+        .arg(&tools)
+        .args(["call", "py__flood", "--args", &format!("{{\"megabytes\": {megabytes}}}")])
+        .output()
+        .expect("runs");
+    (output, started.elapsed())
+}
+
+#[test]
+fn regression_a_result_over_16_mib_from_a_stdio_server_fails_at_once_naming_its_size() {
+    let (output, took) = flood(&python_stdio("output_limit = 16777216\n"), 10);
+    let text = stderr(&output);
+    assert!(!output.status.success());
+    assert!(text.contains("an answer of 2097"), "{text}");
+    assert!(text.contains("more than the 16777216 bytes allowed (its output_limit)"), "{text}");
+    assert!(
+        took < Duration::from_secs(30),
+        "it failed at once, not after an idle timeout: {took:?}"
+    );
+
+    let (output, _) = flood(&python_stdio("output_limit = 33554432\n"), 10);
+    assert!(
+        output.status.success(),
+        "an output_limit above 16 MiB is met over stdio: {}",
+        stderr(&output)
+    );
+    assert_eq!(stdout(&output).trim().len(), 10 << 20);
+}
+
+#[test]
+fn regression_a_result_over_16_mib_over_http_fails_in_words_and_output_limit_applies() {
+    let (_http, table) = python_over_http();
+    let (output, _) = flood(&format!("{table}output_limit = 16777216\n"), 10);
+    let text = stderr(&output);
+    assert!(!output.status.success());
+    assert!(text.contains("with a result larger than the 16777216 bytes allowed"), "{text}");
+    assert!(!text.contains("rmcp::") && !text.contains("Transport ["), "no type names: {text}");
+
+    let (output, _) = flood(&format!("{table}output_limit = 33554432\n"), 10);
+    assert!(
+        output.status.success(),
+        "an output_limit above 16 MiB is met over HTTP: {}",
+        stderr(&output)
+    );
+    assert_eq!(stdout(&output).trim().len(), 10 << 20);
+}
