@@ -9,7 +9,8 @@ use std::time::Duration;
 use rmcp::model::{CreateMessageRequestParams, CreateMessageResult};
 use serde_json::{Value, json};
 use toolwire::{Answer, DefineError, Request, Tool, ToolContext, ToolResult};
-use toolwire_mcp::server::{peer, with_content};
+use toolwire::media::Part;
+use toolwire_mcp::server::peer;
 
 use super::media::{PNG, WAV};
 
@@ -54,13 +55,16 @@ fn simple_text() -> Result<Tool, DefineError> {
         .build()
 }
 
-/// A tool with no arguments that returns `blocks` as its MCP content.
+/// A tool with no arguments whose result is `blocks` (MCP content blocks as JSON), as parts.
 fn content(name: &str, description: &str, blocks: Vec<Value>) -> Result<Tool, DefineError> {
+    let parts = blocks
+        .into_iter()
+        .map(serde_json::from_value::<Part>)
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap_or_else(|error| vec![Part::text(format!("a block is not valid: {error}"))]);
     Tool::define(name)
         .description(description)
-        .execute_sync(move |_: Value, _| {
-            with_content(blocks.clone(), "content for the conformance suite")
-        })
+        .execute_sync(move |_: Value, _| ToolResult::from_parts(parts.clone()))
         .build()
 }
 

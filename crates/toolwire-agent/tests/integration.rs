@@ -11,5 +11,6 @@ mod common;
 mod agent;
 mod failures;
 mod journal_store;
+mod media;
 mod providers;
 mod traces;

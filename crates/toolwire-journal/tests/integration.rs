@@ -15,6 +15,7 @@ mod audit;
 mod bad_input;
 mod crash;
 mod exactly_once;
+mod media;
 mod pg_server;
 mod postgres_tls;
 mod runs;

@@ -28,10 +28,12 @@ pub(super) fn open(shared: &Shared, history: Option<RunState>, prompt: &str) -> 
     state.prompt_turns = 0;
     // A provider that runs no model gets no message: the run fails at its first turn.
     let Ok(api) = shared.api() else { return state };
-    if let Some(pending) = state.pending.take() {
+    if let Some(mut pending) = state.pending.take() {
         // Calls still waiting answer as they stand, so the conversation stays balanced.
+        fit(api, &mut pending.receipts);
         let results = api.render_results(&pending.assistant, &pending.receipts);
         state.messages.extend(results);
+        keep_images(shared, api, &mut state.messages);
     }
     state.messages.push(api.user_message(prompt));
     state
@@ -128,23 +130,42 @@ async fn turns(shared: &Shared, state: RunState, signal: &AbortSignal) -> RunOut
             return park(shared, run).await;
         }
         append(&mut run, api, assistant, receipts);
+        keep_images(shared, api, &mut run.state.messages);
         if let Some((tool, times)) = guard.tripped.take() {
             return run.end(StopReason::Repetition { tool, times });
         }
     }
 }
 
-/// Appends a turn and its results.
+/// Appends a turn and its results, each part the provider would refuse replaced by its
+/// stand-in first.
 fn append(
     run: &mut Progress,
     api: ModelApi,
     assistant: Vec<serde_json::Value>,
-    receipts: Vec<Receipt>,
+    mut receipts: Vec<Receipt>,
 ) {
+    fit(api, &mut receipts);
     let results = api.render_results(&assistant, &receipts);
     run.state.messages.extend(assistant);
     run.state.messages.extend(results);
     run.receipts.extend(receipts);
+}
+
+/// Puts a stand-in in place of each part of `receipts` the provider would refuse, so that it
+/// never enters the history (where it would fail every later turn) and the receipt says so.
+pub(super) fn fit(api: ModelApi, receipts: &mut [Receipt]) {
+    for receipt in receipts {
+        api.fit(&mut receipt.result);
+    }
+}
+
+/// Keeps the newest images of the history in full, as the agent's
+/// [`keep_images`](crate::AgentBuilder::keep_images) says.
+pub(super) fn keep_images(shared: &Shared, api: ModelApi, messages: &mut [serde_json::Value]) {
+    if let Some(keep) = shared.keep_images {
+        api.keep_newest_images(messages, keep);
+    }
 }
 
 /// Ends a run whose calls wait, saving it in the agent's store.

@@ -57,6 +57,8 @@ pub(crate) struct Shared {
     pub(crate) max_turns: u32,
     pub(crate) repetition_limit: u32,
     pub(crate) max_calls: u32,
+    /// How many images of tool results the history keeps in full; `None` keeps them all.
+    pub(crate) keep_images: Option<usize>,
     pub(crate) streaming: bool,
     pub(crate) call_timeout: Option<Duration>,
     pub(crate) events: Option<EventSink>,
@@ -102,6 +104,7 @@ impl Agent {
             max_turns: DEFAULT_MAX_TURNS,
             repetition_limit: DEFAULT_REPETITION_LIMIT,
             max_calls: DEFAULT_MAX_CALLS_PER_TURN,
+            keep_images: None,
             streaming: true,
             call_timeout: None,
             events: None,
@@ -229,6 +232,20 @@ impl AgentBuilder {
     /// times; 0 turns the guard off. Default: [`DEFAULT_REPETITION_LIMIT`].
     pub fn repetition_limit(mut self, times: u32) -> Self {
         self.shared.repetition_limit = times;
+        self
+    }
+
+    /// Keeps only the newest `images` images of tool results in full in the conversation;
+    /// each older one is sent as a short text that names its MIME type and size. Each turn
+    /// sends the whole history again, so a run of many screenshots otherwise pays for all of
+    /// them on every turn, and can outgrow a provider's per-request limits (Anthropic takes
+    /// 100 images per request). Default: every image is kept.
+    ///
+    /// Whatever this says, a part a provider would refuse (over its size limits, or of a
+    /// kind it does not take, such as audio for Anthropic) never enters the history: the
+    /// result keeps a stand-in that names it, and the run's receipts show it.
+    pub fn keep_images(mut self, images: usize) -> Self {
+        self.shared.keep_images = Some(images);
         self
     }
 

@@ -96,8 +96,11 @@ pub(super) async fn resume(
             drive::park(shared, Progress { state, receipts: fresh, text: String::new() }).await
         );
     }
-    let results = shared.api()?.render_results(&pending.assistant, &pending.receipts);
+    let api = shared.api()?;
+    drive::fit(api, &mut pending.receipts);
+    let results = api.render_results(&pending.assistant, &pending.receipts);
     state.messages.extend(results);
+    drive::keep_images(shared, api, &mut state.messages);
     if let Some(store) = &shared.store {
         store.remove(&state.run_id).await?;
     }

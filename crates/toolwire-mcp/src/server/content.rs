@@ -18,8 +18,9 @@ pub const CONTENT_KEY: &str = "mcp_content";
 /// The key [`CONTENT_KEY`] names, without the deprecation.
 const LEGACY_KEY: &str = "mcp_content";
 
-/// A successful result whose content is `text` and then `blocks` (MCP content blocks as JSON:
-/// `text`, `image`, `audio`, `resource`, `resource_link`), as [`Part`]s.
+/// A successful result whose content is `blocks` (MCP content blocks as JSON: `text`,
+/// `image`, `audio`, `resource`, `resource_link`), as [`Part`]s, served as those blocks as it
+/// always was; `text` is no longer kept (it was never served over MCP).
 ///
 /// A block that is not valid MCP content becomes a text part saying so.
 ///
@@ -39,12 +40,13 @@ const LEGACY_KEY: &str = "mcp_content";
     note = "build the parts with toolwire::media::Part and add them with ToolResult::with_parts"
 )]
 pub fn with_content(blocks: Vec<Value>, text: impl Into<String>) -> ToolResult {
+    let _unused = text.into();
     let parts = blocks.into_iter().enumerate().map(|(i, block)| {
         serde_json::from_value::<Part>(block).unwrap_or_else(|error| {
             Part::text(format!("content block {i} is not valid MCP content: {error}"))
         })
     });
-    ToolResult::ok(Value::Null, text).with_parts(parts.collect::<Vec<_>>())
+    ToolResult::from_parts(parts.collect())
 }
 
 /// The MCP result of `result`, a result of `tool`; a failure as an `isError` result with its

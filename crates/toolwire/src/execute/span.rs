@@ -51,13 +51,18 @@ pub(crate) fn invocation(
         toolwire.outcome = tracing::field::Empty,
         toolwire.policy = tracing::field::Empty,
         toolwire.replayed = tracing::field::Empty,
+        toolwire.result.parts = tracing::field::Empty,
     )
 }
 
-/// Records how the invocation ended on its `span`: `toolwire.outcome` always, and on a
-/// failure `error.type` (the failure's kind, such as `timed_out`) and an error status.
+/// Records how the invocation ended on its `span`: `toolwire.outcome` always; the result's
+/// parts as `toolwire.result.parts`, each by kind, MIME type and size, never its bytes; and
+/// on a failure `error.type` (the failure's kind, such as `timed_out`) and an error status.
 /// Returns the `error.type`, if any.
 pub(crate) fn record_outcome(span: &Span, result: &ToolResult) -> Option<&'static str> {
+    if !result.parts().is_empty() {
+        span.record("toolwire.result.parts", crate::media::summary(result.parts()));
+    }
     let Some(kind) = result.failure_kind() else {
         span.record("toolwire.outcome", "success");
         return None;

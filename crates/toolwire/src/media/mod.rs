@@ -22,6 +22,7 @@
 //! assert_eq!(copy.parts()[0].data().unwrap().as_ptr(), result.parts()[0].data().unwrap().as_ptr());
 //! ```
 
+mod dimensions;
 mod limits;
 mod part;
 mod size;
@@ -30,10 +31,11 @@ mod standin;
 mod wire;
 
 pub use bytes::Bytes;
+pub use dimensions::dimensions;
 pub use limits::{PartError, PartLimits};
 pub use part::{Part, PartKind};
 pub use sniff::sniff;
-pub use standin::stand_in;
+pub use standin::{stand_in, summary, without_bytes};
 
 pub(crate) use size::Size;
 pub(crate) use wire::base64;

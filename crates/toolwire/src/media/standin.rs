@@ -17,3 +17,43 @@ use super::part::Part;
 pub fn stand_in(part: &Part, reason: &str) -> String {
     format!("[{}: not shown, {reason}]", part.describe())
 }
+
+/// `parts` in one line, each by kind, MIME type and size, never its bytes, as spans and logs
+/// record them: `text 12 bytes; image image/png 67 bytes; resource_link`.
+///
+/// ```
+/// use toolwire::media::{Part, summary};
+///
+/// let parts = [Part::text("hi"), Part::image("image/png", vec![0u8; 67])];
+/// assert_eq!(summary(&parts), "text 2 bytes; image image/png 67 bytes");
+/// ```
+pub fn summary(parts: &[Part]) -> String {
+    let one = |part: &Part| match (part.kind(), part.mime_type()) {
+        (super::PartKind::Link, _) => "resource_link".to_owned(),
+        (kind, Some(mime)) => format!("{kind} {mime} {} bytes", part.size()),
+        (kind, None) => format!("{kind} {} bytes", part.size()),
+    };
+    parts.iter().map(one).collect::<Vec<_>>().join("; ")
+}
+
+/// `result` as a log keeps it: each part that holds bytes (an image, audio, a file, a resource
+/// blob) replaced by a text part that names it by kind, MIME type and size, with `note`
+/// after; the rest as it is.
+///
+/// ```
+/// use toolwire::ToolResult;
+/// use toolwire::media::{Part, without_bytes};
+///
+/// let result = ToolResult::from_parts(vec![Part::image("image/png", vec![0u8; 67])]);
+/// let kept = without_bytes(&result, "not kept in the audit log");
+/// assert_eq!(kept.parts()[0].as_text(), Some("[image image/png, 67 bytes: not kept in the audit log]"));
+/// ```
+pub fn without_bytes(result: &crate::ToolResult, note: &str) -> crate::ToolResult {
+    let mut kept = result.clone();
+    for part in kept.parts_mut() {
+        if part.is_media() {
+            *part = Part::text(format!("[{}: {note}]", part.describe()));
+        }
+    }
+    kept
+}

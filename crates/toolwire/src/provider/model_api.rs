@@ -186,6 +186,46 @@ impl ModelApi {
         stand_ins
     }
 
+    /// Keeps the newest `keep` images of tool results in `messages` (a conversation in this
+    /// provider's shape) and puts a short text in place of each older one, naming its MIME
+    /// type and size: every turn sends the whole history again, and an old screenshot costs
+    /// as much as a new one. Returns how many it replaced.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwire::media::Part;
+    /// use toolwire::{CallId, Provider, Receipt, ToolResult};
+    ///
+    /// let api = Provider::Anthropic.model_api().unwrap();
+    /// let shot = |id: &str| {
+    ///     let png = b"\x89PNG\r\n\x1a\n".to_vec();
+    ///     let result = ToolResult::from_parts(vec![Part::image("image/png", png)]);
+    ///     Receipt::new("screenshot", Some(CallId::from(id)), result)
+    /// };
+    /// let mut history = vec![];
+    /// history.extend(api.render_results(&[], &[shot("a")]));
+    /// history.extend(api.render_results(&[], &[shot("b")]));
+    /// assert_eq!(api.keep_newest_images(&mut history, 1), 1);
+    /// assert_eq!(history[0]["content"][0]["content"][0]["type"], "text");
+    /// assert_eq!(history[1]["content"][0]["content"][0]["type"], "image");
+    /// ```
+    pub fn keep_newest_images(self, messages: &mut [Value], keep: usize) -> usize {
+        let mut seen = 0usize;
+        let mut replaced = 0usize;
+        let mut decide = || {
+            seen += 1;
+            let kept = seen <= keep;
+            if !kept {
+                replaced += 1;
+            }
+            kept
+        };
+        for message in messages.iter_mut().rev() {
+            self.model.forget_images(message, &mut decide);
+        }
+        replaced
+    }
+
     /// The messages that answer a turn's calls, one receipt per call in call order (see
     /// [`repair`](super::repair)); `assistant` is what the turn appended, which OpenAI
     /// Responses needs to answer a parallel-call wrapper as one output.

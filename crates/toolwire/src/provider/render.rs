@@ -145,3 +145,17 @@ pub(super) fn within(part: &Part, limit: usize, title: &str) -> Result<(), Strin
     }
     Ok(())
 }
+
+/// The text an older image of the history reads as once it is no longer sent: its MIME type
+/// and size (from its base64), never its bytes.
+pub(super) fn older_image(mime: &str, base64: &str) -> String {
+    let size = crate::media::Size(base64.len() / 4 * 3);
+    format!("[image {mime}, {size}: an older image, not sent again]")
+}
+
+/// The MIME type and base64 of a `data:` URL.
+pub(super) fn data_url_parts(url: &str) -> Option<(&str, &str)> {
+    let rest = url.strip_prefix("data:")?;
+    let (mime, data) = rest.split_once(";base64,")?;
+    Some((mime, data))
+}

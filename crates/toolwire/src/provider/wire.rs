@@ -81,6 +81,10 @@ pub(crate) trait Model: Sync {
     /// becomes the part's stand-in.
     fn admit(&self, part: &Part) -> Result<(), String>;
 
+    /// Puts a text in place of each image of tool results in `message` (one message of the
+    /// history), newest first, that `keep` does not keep.
+    fn forget_images(&self, message: &mut Value, keep: &mut dyn FnMut() -> bool);
+
     /// A whole (unstreamed) reply as a turn.
     fn read_reply(&self, reply: &Value) -> Result<ModelTurn, DecodeError>;
 

@@ -108,7 +108,37 @@ pub struct ToolResult {
     json: Value,
     text: Option<String>,
     outcome: Outcome,
-    parts: Vec<Part>,
+    parts: Parts,
+}
+
+/// A result's parts, boxed so that a result without any (most of them) stays small: a
+/// result is moved through every step of a call.
+#[derive(Debug, Clone, Default)]
+// One pointer inline instead of a `Vec`'s three: the extra allocation is paid only by
+// results that carry parts.
+#[allow(clippy::box_collection)]
+struct Parts(Option<Box<Vec<Part>>>);
+
+impl Parts {
+    fn as_slice(&self) -> &[Part] {
+        self.0.as_deref().map_or(&[], Vec::as_slice)
+    }
+
+    fn as_vec(&mut self) -> &mut Vec<Part> {
+        self.0.get_or_insert_with(Box::default)
+    }
+}
+
+impl PartialEq for Parts {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl From<Vec<Part>> for Parts {
+    fn from(parts: Vec<Part>) -> Self {
+        Self((!parts.is_empty()).then(|| Box::new(parts)))
+    }
 }
 
 /// Success, or the reason for failure; the pending request lives here.
@@ -122,12 +152,12 @@ enum Outcome {
 impl ToolResult {
     /// A success carrying a structured payload and a text summary.
     pub fn ok(json: Value, text: impl Into<String>) -> Self {
-        Self { json, text: Some(text.into()), outcome: Outcome::Success, parts: Vec::new() }
+        Self { json, text: Some(text.into()), outcome: Outcome::Success, parts: Parts::default() }
     }
 
     /// A success with a structured payload and no text.
     pub fn ok_json(json: Value) -> Self {
-        Self { json, text: None, outcome: Outcome::Success, parts: Vec::new() }
+        Self { json, text: None, outcome: Outcome::Success, parts: Parts::default() }
     }
 
     /// A failure reported by the tool itself ([`FailureKind::Handler`]); its `json` is null.
@@ -151,7 +181,7 @@ impl ToolResult {
             json: Value::Null,
             text: Some(text),
             outcome: Outcome::Failure(kind),
-            parts: Vec::new(),
+            parts: Parts::default(),
         }
     }
 
@@ -171,7 +201,7 @@ impl ToolResult {
     pub fn pending(request: Request) -> Self {
         let json = pending_json(&request);
         let text = Some(request.prompt.clone());
-        Self { json, text, outcome: Outcome::Pending(Box::new(request)), parts: Vec::new() }
+        Self { json, text, outcome: Outcome::Pending(Box::new(request)), parts: Parts::default() }
     }
 
     /// A success whose content is `parts` alone, with no JSON and no text.
@@ -186,28 +216,29 @@ impl ToolResult {
     /// assert_eq!(result.parts().len(), 2);
     /// ```
     pub fn from_parts(parts: Vec<Part>) -> Self {
-        Self { json: Value::Null, text: None, outcome: Outcome::Success, parts }
+        Self { json: Value::Null, text: None, outcome: Outcome::Success, parts: parts.into() }
     }
 
     /// The same result with `parts` after its own; a failure or a pending result keeps none,
     /// so a model never reads media beside an error it did not make.
     #[must_use]
     pub fn with_parts(mut self, parts: impl IntoIterator<Item = Part>) -> Self {
-        if self.is_success() {
-            self.parts.extend(parts);
+        let mut parts = parts.into_iter().peekable();
+        if self.is_success() && parts.peek().is_some() {
+            self.parts.as_vec().extend(parts);
         }
         self
     }
 
     /// Its content parts, in order; empty for a result of JSON and text alone.
     pub fn parts(&self) -> &[Part] {
-        &self.parts
+        self.parts.as_slice()
     }
 
     /// Its content parts, to change in place (the agent loop puts stand-ins in place of parts a
     /// provider would refuse).
     pub fn parts_mut(&mut self) -> &mut Vec<Part> {
-        &mut self.parts
+        self.parts.as_vec()
     }
 
     /// Whether the call succeeded.
@@ -269,15 +300,16 @@ fn pending_json(request: &Request) -> Value {
 
 impl Serialize for ToolResult {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let fields = if self.parts.is_empty() { 3 } else { 4 };
+        let parts = self.parts.as_slice();
+        let fields = if parts.is_empty() { 3 } else { 4 };
         let mut out = serializer.serialize_struct("ToolResult", fields)?;
         out.serialize_field("success", &self.is_success())?;
         out.serialize_field("json", &self.json)?;
         out.serialize_field("text", &self.text)?;
-        if self.parts.is_empty() {
+        if parts.is_empty() {
             out.skip_field("parts")?;
         } else {
-            out.serialize_field("parts", &self.parts)?;
+            out.serialize_field("parts", parts)?;
         }
         out.end()
     }
@@ -309,6 +341,6 @@ impl<'de> Deserialize<'de> for ToolResult {
                 _ => Outcome::Failure(FailureKind::Handler),
             }
         };
-        Ok(Self { json, text, outcome, parts })
+        Ok(Self { json, text, outcome, parts: parts.into() })
     }
 }

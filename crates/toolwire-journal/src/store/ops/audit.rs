@@ -2,6 +2,7 @@
 
 use sqlx::AnyConnection;
 use toolwire::Receipt;
+use toolwire::media::without_bytes;
 
 use super::{Cx, Write};
 use crate::error::JournalError;
@@ -19,10 +20,17 @@ pub(crate) struct AuditRow {
 }
 
 impl AuditRow {
-    /// The row of `receipt`.
+    /// The row of `receipt`. The audit log keeps no media: each part that holds bytes is
+    /// kept as a text that names its kind, MIME type and size.
     pub(crate) fn of(receipt: &Receipt) -> Result<Self, JournalError> {
-        let json =
-            serde_json::to_string(receipt).map_err(|e| JournalError::corrupt("receipt", e))?;
+        let json = if receipt.result.parts().iter().any(|part| part.is_media()) {
+            let mut kept = receipt.clone();
+            kept.result = without_bytes(&receipt.result, "bytes not kept in the audit log");
+            serde_json::to_string(&kept)
+        } else {
+            serde_json::to_string(receipt)
+        };
+        let json = json.map_err(|e| JournalError::corrupt("receipt", e))?;
         Ok(Self {
             invocation_id: receipt.invocation_id.to_string(),
             call_id: receipt.call_id.as_ref().map(|id| id.to_string()),

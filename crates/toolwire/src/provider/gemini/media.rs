@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 use super::TITLE;
 use crate::media::Part;
-use crate::provider::render::{Piece, base64_of, essence, within};
+use crate::provider::render::{Piece, base64_of, essence, older_image, within};
 
 /// The MIME types Gemini takes inline in a function response.
 const TAKEN: [&str; 14] = [
@@ -52,4 +52,40 @@ pub(super) fn parts(pieces: &[Piece<'_>]) -> Vec<Value> {
             Piece::Text(_) => None,
         })
         .collect()
+}
+
+/// Takes out each image of a function response's `parts` in `content`, newest first, that
+/// `keep` does not keep, and says so at the end of its `response` text.
+pub(super) fn forget_images(content: &mut Value, keep: &mut dyn FnMut() -> bool) {
+    let Some(parts) = content.get_mut("parts").and_then(Value::as_array_mut) else { return };
+    for part in parts.iter_mut().rev() {
+        let Some(response) = part.get_mut("functionResponse") else { continue };
+        let Some(inline) = response.get_mut("parts").and_then(Value::as_array_mut) else {
+            continue;
+        };
+        let mut notes = Vec::new();
+        for i in (0..inline.len()).rev() {
+            let data = &inline[i]["inlineData"];
+            let mime = data["mimeType"].as_str().unwrap_or_default();
+            if mime.starts_with("image/") && !keep() {
+                notes.push(older_image(mime, data["data"].as_str().unwrap_or_default()));
+                inline.remove(i);
+            }
+        }
+        if inline.is_empty() {
+            response.as_object_mut().map(|map| map.remove("parts"));
+        }
+        if notes.is_empty() {
+            continue;
+        }
+        notes.reverse();
+        let field = if response["response"].get("error").is_some() { "error" } else { "output" };
+        let said = response["response"][field].as_str().unwrap_or_default().to_owned();
+        let text = if said.is_empty() {
+            notes.join("\n")
+        } else {
+            format!("{said}\n{}", notes.join("\n"))
+        };
+        response["response"][field] = json!(text);
+    }
 }

@@ -6,7 +6,9 @@ use serde_json::{Value, json};
 
 use super::TITLE;
 use crate::media::Part;
-use crate::provider::render::{Piece, base64_of, data_url, essence, within};
+use crate::provider::render::{
+    Piece, base64_of, data_url, data_url_parts, essence, older_image, within,
+};
 use crate::record::Receipt;
 
 /// The image types Chat Completions takes.
@@ -76,4 +78,20 @@ pub(super) fn user_message(results: &[(&Receipt, Vec<Piece<'_>>)]) -> Option<Val
         content.extend(media.into_iter().map(content_part));
     }
     (!content.is_empty()).then(|| json!({"role": "user", "content": content}))
+}
+
+/// Puts a text part in place of each `image_url` part of the user messages that carry
+/// results' media, newest first, that `keep` does not keep.
+pub(super) fn forget_images(message: &mut Value, keep: &mut dyn FnMut() -> bool) {
+    if message["role"] != "user" {
+        return;
+    }
+    let Some(parts) = message.get_mut("content").and_then(Value::as_array_mut) else { return };
+    for part in parts.iter_mut().rev().filter(|part| part["type"] == "image_url") {
+        if !keep() {
+            let url = part["image_url"]["url"].as_str().unwrap_or_default();
+            let Some((mime, data)) = data_url_parts(url) else { continue };
+            *part = json!({"type": "text", "text": older_image(mime, data)});
+        }
+    }
 }

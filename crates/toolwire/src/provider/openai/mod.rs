@@ -116,6 +116,10 @@ impl Model for Format {
         media::admit(part)
     }
 
+    fn forget_images(&self, message: &mut Value, keep: &mut dyn FnMut() -> bool) {
+        media::forget_images(message, keep);
+    }
+
     fn read_reply(&self, reply: &Value) -> Result<ModelTurn, DecodeError> {
         reply::read(reply)
     }

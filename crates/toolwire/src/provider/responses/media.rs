@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 use super::TITLE;
 use crate::media::Part;
-use crate::provider::render::{Piece, data_url, essence, within};
+use crate::provider::render::{Piece, data_url, data_url_parts, essence, older_image, within};
 
 /// The image types Responses takes.
 const IMAGES: [&str; 4] = ["image/jpeg", "image/png", "image/gif", "image/webp"];
@@ -48,4 +48,20 @@ fn default_name(part: &Part) -> String {
         .and_then(|uri| uri.rsplit('/').find(|segment| !segment.is_empty()))
         .unwrap_or("file")
         .to_owned()
+}
+
+/// Puts an `input_text` in place of each `input_image` of a function's output in `item`,
+/// newest first, that `keep` does not keep.
+pub(super) fn forget_images(item: &mut Value, keep: &mut dyn FnMut() -> bool) {
+    if item["type"] != "function_call_output" {
+        return;
+    }
+    let Some(outputs) = item.get_mut("output").and_then(Value::as_array_mut) else { return };
+    for output in outputs.iter_mut().rev().filter(|output| output["type"] == "input_image") {
+        if !keep() {
+            let url = output["image_url"].as_str().unwrap_or_default();
+            let (mime, data) = data_url_parts(url).unwrap_or(("image", ""));
+            *output = json!({"type": "input_text", "text": older_image(mime, data)});
+        }
+    }
 }
