@@ -8,8 +8,8 @@ use std::time::Duration;
 )]
 use rmcp::model::{CreateMessageRequestParams, CreateMessageResult};
 use serde_json::{Value, json};
-use toolwire::{Answer, DefineError, Request, Tool, ToolContext, ToolResult};
 use toolwire::media::Part;
+use toolwire::{Answer, DefineError, Request, Tool, ToolContext, ToolResult};
 use toolwire_mcp::server::peer;
 
 use super::media::{PNG, WAV};

@@ -1,14 +1,42 @@
 //! HTTP tools: a request to a URL template filled from the validated arguments (each value
 //! percent-encoded, so it stays within its place in the URL), with headers from the
 //! environment. Plain `http://` only: this build carries no TLS.
+//!
+//! A response whose `Content-Type` is an image, audio or a PDF becomes a content part of the
+//! result (a PDF as a file named after the URL's last segment); its bytes are checked against
+//! the type when the result is.
 
 use std::sync::Arc;
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::Value;
 use toolwire::ToolResult;
+use toolwire::media::Part;
 
 use crate::manifest::{HeaderSpec, HttpDef};
+
+/// The MIME type of a response that becomes a content part: an image, audio or a PDF.
+fn media_type(content_type: &str) -> Option<String> {
+    let essence = content_type.split(';').next()?.trim().to_ascii_lowercase();
+    let media = essence.starts_with("image/")
+        || essence.starts_with("audio/")
+        || essence == "application/pdf";
+    media.then_some(essence)
+}
+
+/// The part a media response's `body` makes: a PDF is a file named after the URL's last
+/// path segment.
+fn media_part(mime: &str, url: &str, body: Vec<u8>) -> Part {
+    if mime.starts_with("image/") {
+        return Part::image(mime, body);
+    }
+    if mime.starts_with("audio/") {
+        return Part::audio(mime, body);
+    }
+    let path = url.split(['?', '#']).next().unwrap_or_default();
+    let name = path.rsplit('/').find(|segment| !segment.is_empty() && !segment.contains(':'));
+    Part::file(name.unwrap_or("document.pdf"), mime, body)
+}
 
 /// An HTTP tool, ready to run calls.
 #[derive(Debug, Clone)]
@@ -59,6 +87,11 @@ impl HttpTool {
             .await
             .map_err(|error| format!("{} {url} failed: {error}", def.method))?;
         let status = response.status();
+        let media = response
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|value| value.to_str().ok())
+            .and_then(media_type);
         let mut body = Vec::new();
         while let Some(chunk) = response
             .chunk()
@@ -69,6 +102,11 @@ impl HttpTool {
             if body.len() as u64 > def.output_limit {
                 return Err(format!("the response has more than {} bytes", def.output_limit));
             }
+        }
+        if status.is_success()
+            && let Some(mime) = media
+        {
+            return Ok(ToolResult::from_parts(vec![media_part(&mime, &url, body)]));
         }
         let text = String::from_utf8_lossy(&body).into_owned();
         if !status.is_success() {

@@ -174,3 +174,164 @@ fn regression_a_result_over_16_mib_over_http_fails_in_words_and_output_limit_app
     );
     assert_eq!(stdout(&output).trim().len(), 10 << 20);
 }
+
+/// A 1x1 PNG.
+const PNG: &[u8] = &[
+    0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52,
+    0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4,
+    0x89, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x00, 0x01, 0x00, 0x00,
+    0x05, 0x00, 0x01, 0x0D, 0x0A, 0x2D, 0xB4, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE,
+    0x42, 0x60, 0x82,
+];
+
+/// A manifest of one command tool `chart` in a folder holding `dot.png`, whose
+/// `[tool.command]` table ends with `more`.
+fn chart_tool(argv: &str, more: &str) -> std::path::PathBuf {
+    let path = manifest(&format!(
+        "[[tool]]\nname = \"chart\"\n[tool.command]\nargv = {argv}\ncwd = \".\"\n{more}"
+    ));
+    let folder = path.parent().expect("a folder");
+    std::fs::write(folder.join("dot.png"), PNG).expect("the picture");
+    path
+}
+
+/// `toolwire call chart --json`, its exit status and receipt.
+fn call_chart(tools: &std::path::Path) -> (bool, Value, String) {
+    let output =
+        toolwire().arg("-m").arg(tools).args(["call", "chart", "--json"]).output().expect("runs");
+    let receipt = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
+    (output.status.success(), receipt, stderr(&output))
+}
+
+#[test]
+fn a_sandboxed_command_returns_the_file_it_wrote_as_an_image_and_its_stdout_as_text() {
+    let tools = chart_tool(
+        r#"["sh", "-c", "cp dot.png chart.png && echo drawn"]"#,
+        "output = \"image/png\"\noutput_file = \"chart.png\"\n",
+    );
+    let (ok, receipt, err) = call_chart(&tools);
+    assert!(ok, "{err} {receipt}");
+    let result = &receipt["result"];
+    assert_eq!(result["text"], "drawn");
+    assert_eq!(result["parts"][0]["type"], "image");
+    assert_eq!(result["parts"][0]["mimeType"], "image/png");
+    assert_eq!(result["parts"][0]["data"], PNG_BASE64);
+}
+
+#[test]
+fn a_commands_stdout_is_a_part_of_its_declared_type_and_lying_bytes_are_refused() {
+    let tools = chart_tool(r#"["cat", "dot.png"]"#, "output = \"image/png\"\nsandbox = \"none\"\n");
+    let (ok, receipt, err) = call_chart(&tools);
+    assert!(ok, "{err}");
+    assert_eq!(receipt["result"]["parts"][0]["data"], PNG_BASE64);
+    assert_eq!(receipt["result"]["text"], Value::Null);
+
+    let liar =
+        chart_tool(r#"["echo", "not a picture"]"#, "output = \"image/png\"\nsandbox = \"none\"\n");
+    let (ok, receipt, _) = call_chart(&liar);
+    assert!(!ok);
+    assert_eq!(receipt["failure"], "invalid_output");
+    let text = receipt["result"]["text"].as_str().unwrap_or_default();
+    assert!(
+        text.contains("declares image/png but its bytes do not start as image/png does"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_output_file_that_is_a_symlink_to_a_secret_is_refused_and_the_secret_never_shown() {
+    let secret_dir = scratch("secret");
+    let secret = secret_dir.join("api-key.txt");
+    std::fs::write(&secret, "sk-the-hosts-own-key").expect("a secret");
+    let argv = format!(r#"["ln", "-sf", {:?}, "chart.png"]"#, secret.display().to_string());
+    let tools = chart_tool(&argv, "output = \"image/png\"\noutput_file = \"chart.png\"\n");
+    let (ok, receipt, err) = call_chart(&tools);
+    assert!(!ok, "{receipt}");
+    let text = receipt["result"]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("is reached through a symlink, which is refused"), "{text} {err}");
+    assert!(!receipt.to_string().contains("sk-the-hosts-own-key"));
+    assert!(!receipt.to_string().contains("c2stdGhlLWhvc3Rz"), "nor in base64");
+
+    // A folder on the way that is a symlink is refused as well.
+    let argv = format!(r#"["ln", "-sfn", {:?}, "out"]"#, secret_dir.display().to_string());
+    let tools = chart_tool(&argv, "output = \"image/png\"\noutput_file = \"out/api-key.txt\"\n");
+    let (ok, receipt, _) = call_chart(&tools);
+    assert!(!ok);
+    assert!(!receipt.to_string().contains("sk-the-hosts-own-key"));
+}
+
+#[test]
+fn an_output_file_the_call_did_not_write_is_refused() {
+    let tools = chart_tool(r#"["true"]"#, "output = \"image/png\"\noutput_file = \"chart.png\"\n");
+    let folder = tools.parent().expect("a folder");
+    let stale = std::fs::File::create(folder.join("chart.png")).expect("a stale file");
+    std::io::Write::write_all(&mut &stale, PNG).expect("written");
+    stale.set_modified(std::time::SystemTime::now() - Duration::from_secs(3600)).expect("aged");
+    let (ok, receipt, _) = call_chart(&tools);
+    assert!(!ok);
+    let text = receipt["result"]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("was not written by this call"), "{text}");
+
+    std::fs::remove_file(folder.join("chart.png")).expect("removed");
+    let (ok, receipt, _) = call_chart(&tools);
+    assert!(!ok);
+    assert!(
+        receipt["result"]["text"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("did not write its output file chart.png")
+    );
+}
+
+#[test]
+fn a_manifest_output_file_outside_the_working_folder_is_an_error_at_its_line() {
+    let tools = chart_tool(r#"["true"]"#, "output = \"image/png\"\noutput_file = \"../x.png\"\n");
+    let output = toolwire().arg("-m").arg(&tools).args(["call", "chart"]).output().expect("runs");
+    let text = stderr(&output);
+    assert!(!output.status.success());
+    assert!(text.contains("must be a path inside the working folder"), "{text}");
+    assert!(text.contains("tools.toml:"), "it names the place: {text}");
+
+    let tools = chart_tool(r#"["true"]"#, "output_file = \"x.png\"\n");
+    let output = toolwire().arg("-m").arg(&tools).args(["call", "chart"]).output().expect("runs");
+    assert!(
+        stderr(&output).contains("output_file needs output to be the file's MIME type"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn an_http_tools_image_response_is_an_image_part() {
+    use std::io::{Read as _, Write as _};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let port = listener.local_addr().expect("bound").port();
+    let server = std::thread::spawn(move || {
+        let (mut stream, _) = listener.accept().expect("a request");
+        let mut request = Vec::new();
+        let mut buffer = [0u8; 4096];
+        while !request.windows(4).any(|window| window == b"\r\n\r\n") {
+            let read = stream.read(&mut buffer).unwrap_or(0);
+            if read == 0 {
+                break;
+            }
+            request.extend_from_slice(&buffer[..read]);
+        }
+        let head = format!(
+            "HTTP/1.1 200 OK\r\ncontent-type: image/png\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+            PNG.len()
+        );
+        let _ = stream.write_all(head.as_bytes());
+        let _ = stream.write_all(PNG);
+    });
+    let tools = manifest(&format!(
+        "[[tool]]\nname = \"map\"\n[tool.http]\nurl = \"http://127.0.0.1:{port}/map.png\"\n"
+    ));
+    let output =
+        toolwire().arg("-m").arg(&tools).args(["call", "map", "--json"]).output().expect("runs");
+    let _ = server.join();
+    assert!(output.status.success(), "{}", stderr(&output));
+    let receipt: Value = serde_json::from_slice(&output.stdout).expect("a receipt");
+    assert_eq!(receipt["result"]["parts"][0]["type"], "image");
+    assert_eq!(receipt["result"]["parts"][0]["data"], PNG_BASE64);
+}

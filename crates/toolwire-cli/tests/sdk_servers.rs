@@ -287,7 +287,7 @@ fn each_malformed_result_fails_its_call_and_the_other_server_keeps_working() {
     local_works(&mut session);
     let (text, error) = ask(&mut session, "bad__huge_text");
     assert!(error && text.contains("more than the 1048576 bytes allowed"), "{text}");
-    assert!(text.contains("an answer of 629"), "the size of the answer is named: {text}");
+    assert!(text.contains("an answer of 314"), "the size of the answer is named: {text}");
     local_works(&mut session);
     let (text, error) = ask(&mut session, "bad__not_json");
     assert!(error && text.contains("mcp server \"bad\""), "{text}");

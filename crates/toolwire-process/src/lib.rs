@@ -41,5 +41,5 @@ mod template;
 
 pub use resolve::program as resolve_program;
 pub use run::CommandTool;
-pub use spec::{CommandSpec, DEFAULT_OUTPUT_LIMIT, DEFAULT_TIMEOUT};
+pub use spec::{CommandSpec, DEFAULT_OUTPUT_LIMIT, DEFAULT_TIMEOUT, MediaOutput};
 pub use template::{Template, TemplateError};

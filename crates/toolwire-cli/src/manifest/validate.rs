@@ -6,8 +6,8 @@ use std::collections::HashSet;
 use serde_json::Value;
 use toml::Spanned;
 use toolwire::TaskSupport;
-use toolwire_process::Template;
 use toolwire_process::argv::OptionValues;
+use toolwire_process::{MediaOutput, Template};
 
 use super::checker::{Checked, Checker};
 use super::spec::{CommandSpec, HttpSpec, OptionValuesSpec, ToolSpec};
@@ -104,18 +104,7 @@ impl Checker<'_> {
         }
         let args =
             argv.map(|arg| self.template(tool, arg, properties)).collect::<Checked<Vec<_>>>()?;
-        let json_output = match spec.output {
-            None => false,
-            Some(output) => match output.get_ref().as_str() {
-                "text" => false,
-                "json" => true,
-                other => {
-                    let message =
-                        format!("unknown output {other:?}: expected \"text\" or \"json\"");
-                    return Err(self.error(output.span(), message));
-                }
-            },
-        };
+        let (json_output, media_output) = self.output(spec.output, spec.output_file)?;
         let option_values = self.option_values(tool, spec.allow_option_values, &args)?;
         let mut def = CommandDef::new(program.get_ref().clone(), args);
         def.cwd = spec.cwd.map(|cwd| self.folder.join(cwd.get_ref()));
@@ -123,9 +112,48 @@ impl Checker<'_> {
         def.timeout = self.duration(spec.timeout)?;
         def.output_limit = self.limit(spec.output_limit)?;
         def.json_output = json_output;
+        def.media_output = media_output;
         def.option_values = option_values;
         def.sandbox = self.sandbox(spec.sandbox)?;
         Ok(def)
+    }
+
+    /// `output` and `output_file`: whether stdout is JSON, or which content part the result
+    /// carries.
+    fn output(
+        &self,
+        output: Option<Spanned<String>>,
+        file: Option<Spanned<String>>,
+    ) -> Checked<(bool, Option<MediaOutput>)> {
+        let word = output.as_ref().map(|output| output.get_ref().as_str());
+        let media = match word {
+            None | Some("text") => None,
+            Some("json") => return self.no_file(file).map(|()| (true, None)),
+            Some(mime) if is_mime_type(mime) => Some(mime.to_owned()),
+            Some(other) => {
+                let message = format!(
+                    "unknown output {other:?}: expected \"text\", \"json\", or a MIME type such as \"image/png\""
+                );
+                let span = output.as_ref().map_or(0..0, Spanned::span);
+                return Err(self.error(span, message));
+            }
+        };
+        let Some(mime) = media else { return self.no_file(file).map(|()| (false, None)) };
+        let Some(file) = file else { return Ok((false, Some(MediaOutput::stdout(mime)))) };
+        MediaOutput::file(mime, file.get_ref())
+            .map(|media| (false, Some(media)))
+            .map_err(|why| self.error(file.span(), why))
+    }
+
+    /// Refuses an `output_file` where `output` is not a MIME type.
+    fn no_file(&self, file: Option<Spanned<String>>) -> Checked<()> {
+        match file {
+            None => Ok(()),
+            Some(file) => Err(self.error(
+                file.span(),
+                "output_file needs output to be the file's MIME type, such as output = \"image/png\"",
+            )),
+        }
     }
 
     /// `allow_option_values`, whose names must be placeholders of the argv.
@@ -214,4 +242,14 @@ fn declared(parameters: Option<&Value>) -> Properties {
     let properties =
         parameters.and_then(|schema| schema.get("properties")).and_then(Value::as_object);
     Properties(properties.map(|properties| properties.keys().cloned().collect()))
+}
+
+/// Whether `text` reads as a MIME type: `type/subtype`, with no space.
+fn is_mime_type(text: &str) -> bool {
+    let Some((kind, subtype)) = text.split_once('/') else { return false };
+    let token = |part: &str| {
+        !part.is_empty()
+            && part.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$&-^_.+".contains(&b))
+    };
+    token(kind) && token(subtype.split(';').next().unwrap_or_default().trim())
 }

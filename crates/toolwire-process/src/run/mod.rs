@@ -3,6 +3,7 @@
 //! sandbox, with a timeout that kills it and a limit on what it may write.
 
 mod group;
+mod media;
 mod output;
 mod ready;
 mod result;
@@ -92,6 +93,7 @@ impl CommandTool {
     /// Dropping the future kills the program's process group (and cgroup) and removes its
     /// temporary folder.
     pub async fn run(&self, args: Value, ctx: ToolContext) -> ToolResult {
+        let began = std::time::SystemTime::now();
         let started = async {
             match &self.spec.sandbox {
                 Sandbox::None => self.unsandboxed(&args).map(|group| (group, None)),
@@ -112,7 +114,7 @@ impl CommandTool {
             )),
             Ok(Err(Failed::Start(failure))) => failure,
             Ok(Err(Failed::Run(why))) => ToolResult::failure(format!("{:?}: {why}", self.name)),
-            Ok(Ok(done)) => result::of(&self.name, &self.spec, done),
+            Ok(Ok(done)) => result::of(&self.name, &self.spec, done, &self.working_folder(), began),
         }
     }
 
@@ -153,10 +155,7 @@ impl CommandTool {
         let (program, mut argv) = self.argv(args)?;
         let program = utf8(program.as_os_str()).map_err(|error| self.failure(error.to_string()))?;
         argv.splice(0..0, [program, self.spec.program.clone()]);
-        let cwd = match &self.spec.cwd {
-            Some(cwd) => cwd.clone(),
-            None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
-        };
+        let cwd = self.working_folder();
         let (call, guard) = Call::prepare(policy, &cwd, argv)
             .map_err(|error| self.failure(format!("cannot run {:?}: {error}", self.name)))?;
         let ready = match self.spare.take() {
@@ -176,6 +175,14 @@ impl CommandTool {
         });
         let Started { group, launch } = started;
         Ok((group, Some(Held { _launch: launch, _call: guard })))
+    }
+
+    /// The folder the program runs in: its own, or the caller's.
+    fn working_folder(&self) -> PathBuf {
+        match &self.spec.cwd {
+            Some(cwd) => cwd.clone(),
+            None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+        }
     }
 
     fn failure(&self, message: String) -> ToolResult {

@@ -77,8 +77,12 @@ pub(crate) struct CommandSpec {
     pub(crate) timeout: Option<Spanned<String>>,
     /// How many bytes the command may write to stdout.
     pub(crate) output_limit: Option<Spanned<u64>>,
-    /// How stdout becomes the result: `"text"` (the default) or `"json"`.
+    /// How stdout becomes the result: `"text"` (the default), `"json"`, or a MIME type such
+    /// as `"image/png"`: stdout, or the `output_file`, is a content part of that type.
     pub(crate) output: Option<Spanned<String>>,
+    /// The file, in the working folder, that a media `output` is read from; stdout is then
+    /// the result's text.
+    pub(crate) output_file: Option<Spanned<String>>,
     /// The placeholders in option position that may take a value starting with `-`: `true`
     /// for all of them, or a list of their names.
     pub(crate) allow_option_values: Option<Spanned<OptionValuesSpec>>,
