@@ -94,6 +94,21 @@ fn link_text(part: &Part) -> String {
     text
 }
 
+/// The text of `result` for a renderer that sends text and media apart (Chat Completions,
+/// Gemini): its [`model_text`] alone when it has no parts, the common case, without going
+/// through [`pieces`].
+pub(super) fn text_of(result: &ToolResult, pieces: &[Piece<'_>]) -> String {
+    if has_parts(result) { joined_text(pieces) } else { model_text(result) }
+}
+
+/// The [`pieces`] of `result` when it has parts; none otherwise.
+pub(super) fn pieces_if_parts<'a>(
+    result: &'a ToolResult,
+    admit: impl Fn(&Part) -> Result<(), String>,
+) -> Vec<Piece<'a>> {
+    if has_parts(result) { pieces(result, admit) } else { Vec::new() }
+}
+
 /// Whether `result` has media to render natively, so its renderer needs more than a string.
 pub(super) fn has_parts(result: &ToolResult) -> bool {
     !result.parts().is_empty()

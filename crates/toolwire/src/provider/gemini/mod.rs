@@ -18,7 +18,7 @@ use super::decode::Decode;
 use super::decode_error::DecodeError;
 use super::parse::{Reader, call_with_arguments, object_arguments};
 use super::parse_error::ParseError;
-use super::render::{joined_text, pieces};
+use super::render::{pieces_if_parts, text_of};
 use super::request::TurnRequest;
 use super::shapes::Definition;
 use super::turn::ModelTurn;
@@ -254,8 +254,8 @@ pub fn render_results(receipts: &[Receipt]) -> Value {
     let parts: Vec<Value> = receipts
         .iter()
         .map(|receipt| {
-            let pieces = pieces(&receipt.result, media::admit);
-            let text = joined_text(&pieces);
+            let pieces = pieces_if_parts(&receipt.result, media::admit);
+            let text = text_of(&receipt.result, &pieces);
             let response = if receipt.result.is_success() {
                 json!({"output": text})
             } else {

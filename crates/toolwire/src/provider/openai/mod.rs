@@ -21,7 +21,7 @@ use super::decode::Decode;
 use super::decode_error::DecodeError;
 use super::parse::{Reader, call_with_arguments, object_arguments};
 use super::parse_error::{ParseError, ParseErrorKind};
-use super::render::{joined_text, pieces};
+use super::render::{has_parts, model_text, pieces_if_parts, text_of};
 use super::request::TurnRequest;
 use super::shapes::Definition;
 use super::turn::ModelTurn;
@@ -218,18 +218,29 @@ pub fn render_turn(text: &str, calls: &[ToolCall]) -> Value {
 /// messages, each after a text that names its call. A part Chat Completions does not take is
 /// a line of its tool message that names it.
 pub fn render_results(receipts: &[Receipt]) -> Vec<Value> {
-    let results: Vec<_> =
-        receipts.iter().map(|receipt| (receipt, pieces(&receipt.result, media::admit))).collect();
+    if !receipts.iter().any(|receipt| has_parts(&receipt.result)) {
+        return receipts
+            .iter()
+            .map(|receipt| tool_message(receipt, model_text(&receipt.result)))
+            .collect();
+    }
+    let results: Vec<_> = receipts
+        .iter()
+        .map(|receipt| (receipt, pieces_if_parts(&receipt.result, media::admit)))
+        .collect();
     let mut messages: Vec<Value> = results
         .iter()
-        .map(|(receipt, pieces)| {
-            json!({
-                "role": "tool",
-                "tool_call_id": receipt.call_id.as_deref().unwrap_or_default(),
-                "content": joined_text(pieces),
-            })
-        })
+        .map(|(receipt, pieces)| tool_message(receipt, text_of(&receipt.result, pieces)))
         .collect();
     messages.extend(media::user_message(&results));
     messages
+}
+
+/// The `tool` message that answers `receipt`'s call with `text`.
+fn tool_message(receipt: &Receipt, text: String) -> Value {
+    json!({
+        "role": "tool",
+        "tool_call_id": receipt.call_id.as_deref().unwrap_or_default(),
+        "content": text,
+    })
 }
