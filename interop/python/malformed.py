@@ -5,7 +5,8 @@ is not made with one.
 
 Its tools: `add` answers properly; `wrong_shape` answers with a result whose `content` is not
 a list and whose `isError` is not a boolean; `not_json` answers with a line that is not
-JSON; `huge_text` answers with one text block of 3 MiB.
+JSON; `huge_text` answers with one text block of 3 MiB; `bad_image` answers with an image
+whose base64 does not decode.
 """
 
 import json
@@ -18,6 +19,7 @@ TOOLS = [
         ("wrong_shape", "Answers with a result of the wrong shape."),
         ("not_json", "Answers with a line that is not JSON."),
         ("huge_text", "Answers with a text of 3 MiB."),
+        ("bad_image", "Answers with an image whose data is not base64."),
     ]
 ]
 
@@ -39,6 +41,10 @@ def call(request_id, name):
     elif name == "not_json":
         sys.stdout.write('{"jsonrpc": "2.0", "id": %s, "result": {"content": [\n' % json.dumps(request_id))
         sys.stdout.flush()
+    elif name == "bad_image":
+        blocks = [{"type": "text", "text": "a picture:"},
+                  {"type": "image", "mimeType": "image/png", "data": "%%% not base64 %%%"}]
+        result(request_id, {"content": blocks})
     elif name == "huge_text":
         text = "x" * (3 * 1024 * 1024)
         result(request_id, {"content": [{"type": "text", "text": text}]})

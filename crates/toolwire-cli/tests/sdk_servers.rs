@@ -289,6 +289,10 @@ fn each_malformed_result_fails_its_call_and_the_other_server_keeps_working() {
     assert!(error && text.contains("more than the 1048576 bytes allowed"), "{text}");
     assert!(text.contains("an answer of 314"), "the size of the answer is named: {text}");
     local_works(&mut session);
+    let (text, error) = ask(&mut session, "bad__bad_image");
+    assert!(error && text.contains("content block 1 (image) cannot be read"), "{text}");
+    assert!(text.contains("`data` is not valid base64"), "{text}");
+    local_works(&mut session);
     let (text, error) = ask(&mut session, "bad__not_json");
     assert!(error && text.contains("mcp server \"bad\""), "{text}");
     local_works(&mut session);

@@ -454,3 +454,43 @@ async fn a_task_waiting_for_input_when_its_server_stops_still_waits_and_resumes_
     assert_eq!(done["result"]["content"][0]["text"], "confirmed", "{done}");
     assert_eq!(runs.answered.load(Ordering::SeqCst), 1);
 }
+
+/// A tool whose result carries an image and a resource link, after a wait long enough to
+/// become a task.
+fn picturing() -> Registry {
+    let tool = Tool::define("picture")
+        .task_support(TaskSupport::Optional)
+        .execute(|_args: Value, _ctx: ToolContext| async {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            let png = b"\x89PNG\r\n\x1a\n-a-picture".to_vec();
+            let annotations = json!({"annotations": {"audience": ["user"], "priority": 0.25}});
+            let image = toolwire::media::Part::image("image/png", png)
+                .with_mcp_extra(annotations.as_object().cloned().unwrap_or_default());
+            let link = toolwire::media::Part::link("https://example.com/a.csv", "a.csv");
+            ToolResult::ok(Value::Null, "drawn").with_parts(vec![image, link])
+        })
+        .build()
+        .expect("valid");
+    Registry::builder().register(tool).seal().expect("registry")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tasks_result_carries_its_parts_as_content_blocks() {
+    let server = McpServer::new(picturing()).task_grace(Duration::from_millis(50));
+    let client = Client::new(serve(server).await);
+    let id = client.task("picture", json!({})).await;
+    let done = client.until(&id, "completed").await;
+    let content = &done["result"]["content"];
+    assert_eq!(content[0], json!({"type": "text", "text": "drawn"}), "{done}");
+    assert_eq!(
+        content[1],
+        json!({"type": "image", "mimeType": "image/png", "data": "iVBORw0KGgotYS1waWN0dXJl",
+            "annotations": {"audience": ["user"], "priority": 0.25}}),
+        "{done}"
+    );
+    assert_eq!(
+        content[2],
+        json!({"type": "resource_link", "uri": "https://example.com/a.csv", "name": "a.csv"}),
+        "{done}"
+    );
+}

@@ -76,6 +76,9 @@
 //!   [`authorize`](ToolBuilder::authorize) and [`active`](ToolBuilder::active) run in its
 //!   pipeline, whose steps [`Execution`] lists.
 //! - [`TypedTool`] and [`typed`]: tools over Rust types, with derived schemas.
+//! - [`media`]: results that carry images, audio, files and resources as ordered
+//!   [`Part`](media::Part)s, checked before anything is sent and rendered natively by each
+//!   provider.
 //! - [`provider`]: the calls in a model's reply, and the results back, for OpenAI, Anthropic
 //!   and Gemini; names mapped across providers.
 //! - [`dialect`]: one schema compiled for each provider's rules, with a report of the

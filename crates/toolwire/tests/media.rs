@@ -315,3 +315,24 @@ mod typed {
         assert_eq!(&result.parts()[0].data().unwrap()[..], PNG);
     }
 }
+
+#[cfg(feature = "macros")]
+mod macro_tools {
+    use super::*;
+    use toolwire::tool;
+
+    /// Draws a chart of `points` points.
+    #[tool]
+    fn chart(points: u32) -> Vec<Part> {
+        vec![Part::text(format!("{points} points")), Part::image("image/png", PNG.to_vec())]
+    }
+
+    #[tokio::test]
+    async fn a_tool_function_returning_parts_gives_a_result_of_those_parts() {
+        let tool = Tool::from_typed(ChartTool).unwrap();
+        let result = tool.execute(json!({"points": 3})).await;
+        assert!(result.is_success(), "{:?}", result.text());
+        assert_eq!(result.parts()[0].as_text(), Some("3 points"));
+        assert_eq!(result.parts()[1].kind(), PartKind::Image);
+    }
+}
