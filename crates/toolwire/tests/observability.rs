@@ -222,3 +222,28 @@ fn a_receipt_carries_the_link_its_exporter_reads_off_the_span() {
     }
     assert_ne!(receipts[0].trace, receipts[1].trace, "each invocation has its own span");
 }
+
+#[test]
+fn a_span_records_each_part_by_kind_mime_type_and_size_never_its_bytes() {
+    use toolwire::media::Part;
+    let png = b"\x89PNG\r\n\x1a\n-some-picture".to_vec();
+    let size = png.len();
+    let tool = Tool::define("screenshot")
+        .execute_sync(move |_, _| {
+            ToolResult::ok(json!({"w": 1}), "the page")
+                .with_parts(vec![Part::image("image/png", png.clone()), Part::text("below")])
+        })
+        .build()
+        .unwrap();
+    let registry = Registry::builder().register(tool).seal().unwrap();
+    let (receipt, spans) = traced(async { registry.invoke("screenshot", json!({})).await });
+    assert!(receipt.result.is_success());
+    let span = spans.iter().find(|s| s.name == "execute_tool").expect("the span");
+    assert_eq!(
+        span.fields["toolwire.result.parts"],
+        format!("image image/png {size} bytes; text 5 bytes")
+    );
+    let everything = format!("{spans:?}");
+    assert!(!everything.contains("iVBORw0KGgo"), "no base64 in any span: {everything}");
+    assert!(!everything.contains("some-picture"), "no bytes in any span");
+}

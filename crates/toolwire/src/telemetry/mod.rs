@@ -5,8 +5,10 @@
 //! it is made, is one `execute_tool {tool}` span (kind INTERNAL) with `gen_ai.operation.name`,
 //! `gen_ai.tool.name`, `gen_ai.tool.type`, `gen_ai.tool.description`, `gen_ai.tool.call.id`,
 //! `error.type` on failure, and `toolwire.invocation_id`, `toolwire.outcome`,
-//! `toolwire.policy` (the policy step's verdict) and `toolwire.replayed` (a journal handed
-//! back a stored result). Beyond the spans, an exporter, such as the `toolwire-otel` crate,
+//! `toolwire.policy` (the policy step's verdict), `toolwire.replayed` (a journal handed
+//! back a stored result) and `toolwire.result.parts` (a result's content parts, each by kind,
+//! MIME type and size, never its bytes; see [`media::summary`](crate::media::summary)).
+//! Beyond the spans, an exporter, such as the `toolwire-otel` crate,
 //! has three switches:
 //!
 //! - **Metrics.** Each measurement is a `TRACE` event of target [`METRICS_TARGET`], with a
@@ -16,8 +18,9 @@
 //! - **Receipt links.** With a reader set by [`link_receipts`], every [`Receipt`] carries
 //!   the [`TraceLink`] of its invocation's span.
 //! - **Content.** With [`record_content`] on, the `execute_tool` span also carries the call's
-//!   arguments and result (`gen_ai.tool.call.arguments` and `gen_ai.tool.call.result`),
-//!   each clipped to [`CONTENT_LIMIT`] bytes. It is off by default: arguments and results
+//!   arguments and result (`gen_ai.tool.call.arguments` and `gen_ai.tool.call.result`, the
+//!   result's JSON: its parts' bytes are never recorded), each clipped to [`CONTENT_LIMIT`]
+//!   bytes. It is off by default: arguments and results
 //!   may hold what a trace backend should not keep.
 //!
 //! [`Receipt`]: crate::Receipt
