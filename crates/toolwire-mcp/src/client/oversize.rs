@@ -23,39 +23,55 @@ pub(crate) struct Guard<R> {
     /// The length of the line under way, with its newline.
     line: usize,
     scan: IdScan,
-    /// A line of the guard's own, and how much of it has been read.
-    pending: Option<(Vec<u8>, usize)>,
+    /// Bytes to hand out before reading on: an error line of the guard's own, and after it
+    /// what followed the oversized line in the same read.
+    out: Vec<u8>,
+    out_read: usize,
+    /// Bytes read from the server but not yet looked at.
+    unseen: Vec<u8>,
 }
 
 impl<R> Guard<R> {
     pub(crate) fn new(inner: R, limit: usize) -> Self {
-        Self { inner, limit, line: 0, scan: IdScan::default(), pending: None }
-    }
-
-    /// Takes in `bytes`, which went on to the reader: counts lines, and queues the error line
-    /// for a line that ended over the limit.
-    fn observe(&mut self, bytes: &[u8]) {
-        let mut rest = bytes;
-        while !rest.is_empty() {
-            let newline = rest.iter().position(|&b| b == b'\n');
-            let take = newline.map_or(rest.len(), |i| i + 1);
-            let (chunk, tail) = rest.split_at(take);
-            self.line = self.line.saturating_add(chunk.len());
-            self.scan.feed(chunk);
-            if newline.is_some() {
-                if self.line > self.limit {
-                    self.refuse();
-                }
-                self.line = 0;
-                self.scan = IdScan::default();
-            }
-            rest = tail;
+        Self {
+            inner,
+            limit,
+            line: 0,
+            scan: IdScan::default(),
+            out: Vec::new(),
+            out_read: 0,
+            unseen: Vec::new(),
         }
     }
 
-    /// Queues the error line for the line that just ended over the limit; a message without
-    /// an id (a notification) is only logged, as nothing waits for it.
-    fn refuse(&mut self) {
+    /// Looks at `bytes`, which go on to the reader, up to the end of the first line over the
+    /// limit: how many bytes that is (all of them when no such line ends here), and the error
+    /// line that answers it, which must come next.
+    fn observe(&mut self, bytes: &[u8]) -> (usize, Option<Vec<u8>>) {
+        let mut seen = 0;
+        while seen < bytes.len() {
+            let rest = &bytes[seen..];
+            let newline = rest.iter().position(|&b| b == b'\n');
+            let take = newline.map_or(rest.len(), |i| i + 1);
+            self.line = self.line.saturating_add(take);
+            self.scan.feed(&rest[..take]);
+            seen += take;
+            if newline.is_some() {
+                let over = self.line > self.limit;
+                let answer = if over { self.refusal() } else { None };
+                self.line = 0;
+                self.scan = IdScan::default();
+                if answer.is_some() {
+                    return (seen, answer);
+                }
+            }
+        }
+        (seen, None)
+    }
+
+    /// The error line for the line that just ended over the limit; a message without an id
+    /// (a notification) is only logged, as nothing waits for it.
+    fn refusal(&self) -> Option<Vec<u8>> {
         let size = self.line.saturating_sub(1);
         let Some(id) = self.scan.id() else {
             tracing::warn!(
@@ -63,7 +79,7 @@ impl<R> Guard<R> {
                 limit = self.limit,
                 "an mcp server sent a notification too large to read; it was dropped"
             );
-            return;
+            return None;
         };
         let message = format!(
             "the server's answer is {size} bytes, more than the {} bytes this connection takes",
@@ -77,15 +93,16 @@ impl<R> Guard<R> {
         });
         let mut line = error.to_string().into_bytes();
         line.push(b'\n');
-        let queued = match self.pending.take() {
-            Some((mut before, read)) => {
-                before.drain(..read);
-                before.extend_from_slice(&line);
-                before
-            }
-            None => line,
-        };
-        self.pending = Some((queued, 0));
+        Some(line)
+    }
+
+    /// Queues `answer`, then `after` (bytes not yet looked at), to be handed out next.
+    fn queue(&mut self, answer: Vec<u8>, after: &[u8]) {
+        self.out = answer;
+        self.out_read = 0;
+        let mut unseen = after.to_vec();
+        unseen.extend_from_slice(&self.unseen);
+        self.unseen = unseen;
     }
 }
 
@@ -96,19 +113,37 @@ impl<R: AsyncRead + Unpin> AsyncRead for Guard<R> {
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
         let this = self.get_mut();
-        if let Some((line, read)) = &mut this.pending {
-            let n = (line.len() - *read).min(buf.remaining());
-            buf.put_slice(&line[*read..*read + n]);
-            *read += n;
-            if *read == line.len() {
-                this.pending = None;
+        loop {
+            if this.out_read < this.out.len() {
+                let n = (this.out.len() - this.out_read).min(buf.remaining());
+                buf.put_slice(&this.out[this.out_read..this.out_read + n]);
+                this.out_read += n;
+                return Poll::Ready(Ok(()));
             }
-            return Poll::Ready(Ok(()));
+            if this.unseen.is_empty() {
+                break;
+            }
+            // What followed an oversized line: looked at now, as if just read.
+            let unseen = std::mem::take(&mut this.unseen);
+            let (cut, answer) = this.observe(&unseen);
+            this.out = unseen[..cut].to_vec();
+            this.out_read = 0;
+            if let Some(answer) = answer {
+                this.out.extend_from_slice(&answer);
+                this.unseen = unseen[cut..].to_vec();
+            }
         }
         let before = buf.filled().len();
         let polled = Pin::new(&mut this.inner).poll_read(cx, buf);
         if let Poll::Ready(Ok(())) = polled {
-            this.observe(&buf.filled()[before..]);
+            let end = buf.filled().len();
+            let (cut, answer) = this.observe(&buf.filled()[before..]);
+            if let Some(answer) = answer {
+                // The bytes after the oversized line go out after its answer.
+                let after = buf.filled()[before + cut..end].to_vec();
+                buf.set_filled(before + cut);
+                this.queue(answer, &after);
+            }
         }
         polled
     }
@@ -213,6 +248,43 @@ mod tests {
             scan.feed(chunk);
         }
         scan.id()
+    }
+
+    /// Reads everything `guard` hands out, a few bytes at a time.
+    async fn drain(mut guard: Guard<&[u8]>) -> String {
+        use tokio::io::AsyncReadExt as _;
+        let mut out = Vec::new();
+        let mut chunk = [0u8; 7];
+        loop {
+            let n = guard.read(&mut chunk).await.unwrap_or(0);
+            if n == 0 {
+                break;
+            }
+            out.extend_from_slice(&chunk[..n]);
+        }
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    #[tokio::test]
+    async fn an_oversized_line_is_followed_by_its_answer_and_the_next_message_stays_whole() {
+        let big =
+            format!(r#"{{"jsonrpc":"2.0","id":4,"result":{{"text":"{}"}}}}"#, "x".repeat(100));
+        let input = format!("{{\"id\":1}}\n{big}\n{{\"id\":2}}\n{big}\n");
+        let out = drain(Guard::new(input.as_bytes(), 64)).await;
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 6, "{out}");
+        assert_eq!(lines[0], r#"{"id":1}"#);
+        assert_eq!(lines[1], big);
+        assert!(lines[2].contains(r#""id":4"#) && lines[2].contains("-32099"), "{}", lines[2]);
+        assert_eq!(lines[3], r#"{"id":2}"#);
+        assert_eq!(lines[4], big);
+        assert!(lines[5].contains(r#""id":4"#), "{}", lines[5]);
+    }
+
+    #[tokio::test]
+    async fn lines_within_the_limit_pass_unchanged() {
+        let input = "{\"id\":1}\n{\"id\":2}\n";
+        assert_eq!(drain(Guard::new(input.as_bytes(), 64)).await, input);
     }
 
     #[test]
