@@ -2,26 +2,27 @@
 //! bytes, whichever way they go.
 
 use rmcp::model::ContentBlock;
-use serde_json::{Value, json};
-use toolwire::media::{Part, PartKind};
+use serde_json::Value;
+use toolwire::media::Part;
 
 /// The scheme of the URI a toolwire file part is served under, as an embedded resource: MCP
 /// has no file block. `toolwire://attachment/<name>`.
+#[cfg(feature = "server")]
 pub(crate) const FILE_URI_PREFIX: &str = "toolwire://attachment/";
 
 /// The MCP content block of `part`: `text`, `image`, `audio`, `resource` or
 /// `resource_link`, with its annotations and `_meta`; a file is an embedded resource whose
 /// URI names it.
+#[cfg(feature = "server")]
 pub(crate) fn to_block(part: &Part) -> ContentBlock {
     let mut block = serde_json::to_value(part).unwrap_or(Value::Null);
-    if part.kind() == PartKind::File
+    if part.kind() == toolwire::media::PartKind::File
         && let Value::Object(map) = &mut block
     {
         let name = map.remove("name").unwrap_or_default();
         let uri = format!("{FILE_URI_PREFIX}{}", encode_segment(name.as_str().unwrap_or("file")));
-        let resource =
-            json!({"uri": uri, "mimeType": map.remove("mimeType"), "blob": map.remove("data")});
-        map.insert("type".into(), json!("resource"));
+        let resource = serde_json::json!({"uri": uri, "mimeType": map.remove("mimeType"), "blob": map.remove("data")});
+        map.insert("type".into(), Value::from("resource"));
         map.insert("resource".into(), resource);
     }
     serde_json::from_value(block).unwrap_or_else(|error| {
@@ -38,6 +39,7 @@ pub(crate) fn to_block(part: &Part) -> ContentBlock {
 ///
 /// What is wrong with block `index`, in words: base64 that does not decode, a missing field,
 /// or a kind toolwire does not know.
+#[cfg(feature = "client")]
 pub(crate) fn from_block(index: usize, block: &ContentBlock) -> Result<Part, String> {
     let value =
         serde_json::to_value(block).map_err(|error| format!("content block {index}: {error}"))?;
@@ -48,6 +50,7 @@ pub(crate) fn from_block(index: usize, block: &ContentBlock) -> Result<Part, Str
 
 /// Whether `content` says nothing a single text cannot: no block, or one text block without
 /// annotations or `_meta`.
+#[cfg(feature = "client")]
 pub(crate) fn is_plain_text(content: &[ContentBlock]) -> bool {
     match content {
         [] => true,
@@ -58,6 +61,7 @@ pub(crate) fn is_plain_text(content: &[ContentBlock]) -> bool {
     }
 }
 
+#[cfg(feature = "server")]
 /// `name` as one URI path segment: unreserved characters as they are, the rest
 /// percent-encoded.
 fn encode_segment(name: &str) -> String {
