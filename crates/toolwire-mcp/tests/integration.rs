@@ -14,6 +14,7 @@ mod client_config;
 mod client_drift;
 mod client_elicitation;
 mod client_input;
+mod client_pool;
 mod client_tasks;
 mod client_transports;
 mod direct_calls;

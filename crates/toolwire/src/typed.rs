@@ -80,7 +80,7 @@ pub trait TypedTool: Send + Sync + 'static {
     /// The arguments; their JSON Schema is derived and published as the tool's parameters.
     type Args: DeserializeOwned + JsonSchema + Send + 'static;
     /// The output, serialized into the result's `json`; except three types, which are taken
-    /// as they are: a [`ToolResult`], a [`Part`](crate::media::Part) (a result of that one
+    /// as they are: a [`ToolResult`], a [`Part`] (a result of that one
     /// part, such as an image) and a `Vec<Part>`.
     type Output: Serialize + Send + 'static;
     /// The error, whose message becomes the failed result's text.

@@ -33,6 +33,10 @@ pub(crate) async fn connect(server: &ServerDef) -> Result<Connected, String> {
     if let Some(timeout) = server.timeout {
         options = options.max_duration(timeout);
     }
+    // `concurrency` bounds the calls in flight to the server, and the connections kept.
+    if let Some(limit) = server.concurrency {
+        options = options.max_in_flight(limit);
+    }
     if let Some(protocol) = &server.protocol {
         options = options.protocol_version(protocol);
     }

@@ -226,6 +226,9 @@ mod http {
         // A result is held to the same size over HTTP as over stdio.
         config.max_json_response_size = options.max_message_bytes();
         config.max_sse_event_size = options.max_message_bytes();
-        Ok(StreamableHttpClientTransport::from_config(config))
+        config = config.max_concurrent_requests(options.max_in_flight);
+        let client = super::super::http_client::pooled(options)
+            .map_err(|why| ConnectError::new(ConnectErrorKind::InvalidConfig, name, why))?;
+        Ok(StreamableHttpClientTransport::with_client(client, config))
     }
 }

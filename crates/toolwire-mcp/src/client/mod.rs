@@ -70,6 +70,8 @@ mod elicit;
 mod error;
 mod handler;
 mod headers;
+#[cfg(feature = "client-http")]
+mod http_client;
 mod import;
 mod input;
 mod meta;
@@ -89,7 +91,8 @@ pub use error::{ConnectError, ConnectErrorKind};
 pub use import::{Import, ImportOptions, Pin, Skipped};
 pub use options::{
     ClientOptions, DEFAULT_CONNECT_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_DURATION,
-    DEFAULT_MAX_RESULT_BYTES, DEFAULT_PROTOCOL_VERSION,
+    DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_RESULT_BYTES, DEFAULT_POOL_IDLE_TIMEOUT,
+    DEFAULT_PROTOCOL_VERSION,
 };
 pub use pin::{Change, Drift};
 pub use remote::RemoteServer;

@@ -23,6 +23,14 @@ pub const DEFAULT_MAX_RESULT_BYTES: usize = 16 * 1024 * 1024;
 /// spare.
 const MESSAGE_ENVELOPE: usize = 64 * 1024;
 
+/// How many requests to a server over HTTP may be in flight at once, by default: 256 (rmcp's
+/// own default is 16, which caps a server of 100 ms tools near 160 calls a second). A request
+/// past it waits for one to finish, in order.
+pub const DEFAULT_MAX_IN_FLIGHT: usize = 256;
+
+/// How long an idle HTTP connection to a server is kept for the next request, by default.
+pub const DEFAULT_POOL_IDLE_TIMEOUT: Duration = Duration::from_secs(90);
+
 /// How long connecting (the handshake and the first listing of tools) may take, by default.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -48,6 +56,9 @@ pub struct ClientOptions {
     pub(crate) max_duration: Duration,
     pub(crate) connect_timeout: Duration,
     pub(crate) max_result_bytes: usize,
+    pub(crate) max_in_flight: usize,
+    pub(crate) pool_idle: usize,
+    pub(crate) pool_idle_timeout: Duration,
     pub(crate) elicitation: Option<ElicitationHandler>,
 }
 
@@ -61,6 +72,9 @@ impl Default for ClientOptions {
             max_duration: DEFAULT_MAX_DURATION,
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             max_result_bytes: DEFAULT_MAX_RESULT_BYTES,
+            max_in_flight: DEFAULT_MAX_IN_FLIGHT,
+            pool_idle: DEFAULT_MAX_IN_FLIGHT,
+            pool_idle_timeout: DEFAULT_POOL_IDLE_TIMEOUT,
             elicitation: None,
         }
     }
@@ -108,6 +122,25 @@ impl ClientOptions {
     /// connect error, not a hang.
     pub fn connect_timeout(mut self, timeout: Duration) -> Self {
         self.connect_timeout = timeout;
+        self
+    }
+
+    /// At most `requests` requests to an HTTP server in flight at once (at least 1); the
+    /// others wait in order, each within its own deadline. Default: [`DEFAULT_MAX_IN_FLIGHT`].
+    /// It also bounds the idle connections kept, unless [`http_pool`](Self::http_pool) says
+    /// otherwise.
+    pub fn max_in_flight(mut self, requests: usize) -> Self {
+        self.max_in_flight = requests.max(1);
+        self.pool_idle = self.max_in_flight;
+        self
+    }
+
+    /// Keeps at most `idle` idle HTTP connections to a server (0 opens one per request), each
+    /// for up to `timeout`. Default: as many as [`max_in_flight`](Self::max_in_flight), for
+    /// [`DEFAULT_POOL_IDLE_TIMEOUT`].
+    pub fn http_pool(mut self, idle: usize, timeout: Duration) -> Self {
+        self.pool_idle = idle;
+        self.pool_idle_timeout = timeout;
         self
     }
 

@@ -8,8 +8,9 @@ use super::size::Size;
 use super::sniff::{checked_type, sniff};
 
 /// How large the parts of one result may be. A result over a limit, or with a part whose
-/// bytes contradict its declared MIME type, fails with [`FailureKind::InvalidOutput`]
-/// (crate::FailureKind::InvalidOutput) before any provider or client sees it.
+/// bytes contradict its declared MIME type, fails with
+/// [`FailureKind::InvalidOutput`](crate::FailureKind::InvalidOutput) before any provider or
+/// client sees it.
 ///
 /// The defaults fit every provider's request: 20 MiB per part and 32 MiB per result.
 /// Anthropic takes up to 5 MB per image and 32 MB per request, Gemini 20 MB of inline data
