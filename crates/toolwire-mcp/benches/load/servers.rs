@@ -63,7 +63,12 @@ pub(crate) async fn toolwire() -> Target {
 
 /// The least an rmcp server does: one hand-written tool, no validation.
 #[derive(Clone)]
-struct Bare;
+pub(crate) struct Bare;
+
+/// The bare handler, to serve over a transport of one's own.
+pub(crate) fn bare() -> Bare {
+    Bare
+}
 
 impl ServerHandler for Bare {
     fn get_info(&self) -> ServerConfig {
