@@ -33,6 +33,11 @@ use crate::cli::{Cli, Command, McpCommand};
 use crate::exit::{CliError, Exit};
 use crate::hint::Places;
 
+/// mimalloc instead of glibc's allocator: as a gateway, `toolwire serve` spent a fifth of its
+/// CPU in glibc's malloc and free, with lock waits (BENCHMARKS.md, issue 44).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// How long the end of the program waits for blocked reads (such as stdin's) to return.
 const SHUTDOWN: Duration = Duration::from_millis(500);
 

@@ -13,7 +13,8 @@
 //! The stdio upstream is this benchmark's own executable, started again as the bare rmcp
 //! server over stdio. The load generator, the gateway and the upstream share the machine's
 //! cores, so a gateway that costs what the upstream costs keeps about half its throughput.
-//! Rounds alternate direct and gateway runs; `GATEWAY_LOAD_ROUNDS` sets how many (default 1).
+//! Rounds alternate direct and gateway runs; `GATEWAY_LOAD_ROUNDS` sets how many (default 1),
+//! and `GATEWAY_LOAD_BINARY_ONLY=1` measures the binary's gateways alone.
 
 // A benchmark that cannot set up stops: it may unwrap, expect and panic.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -48,10 +49,11 @@ fn main() {
         std::env::var("GATEWAY_LOAD_ROUNDS").ok().and_then(|n| n.parse().ok()).unwrap_or(1);
     runtime.block_on(async {
         let upstream = servers::rmcp_bare().await;
-        let mut gateways = vec![
-            ("toolwire-mcp, upstream by url".to_owned(), library_by_url(&upstream.url).await),
-            ("toolwire-mcp, upstream by command".to_owned(), library_by_command().await),
-        ];
+        let mut gateways = Vec::new();
+        if std::env::var_os("GATEWAY_LOAD_BINARY_ONLY").is_none() {
+            gateways.push(("toolwire-mcp, upstream by url".to_owned(), library_by_url(&upstream.url).await));
+            gateways.push(("toolwire-mcp, upstream by command".to_owned(), library_by_command().await));
+        }
         let binary = toolwire_binary();
         let mut processes = Vec::new();
         if let Some(binary) = &binary {
