@@ -66,6 +66,7 @@ pub(crate) async fn toolwire() -> Target {
 pub(crate) struct Bare;
 
 /// The bare handler, to serve over a transport of one's own.
+#[allow(dead_code, reason = "gateway_load serves it over stdio; http_load does not")]
 pub(crate) fn bare() -> Bare {
     Bare
 }
