@@ -177,3 +177,25 @@ async fn a_connection_the_server_closed_is_replaced_and_a_server_gone_fails_in_w
     assert!(!text.contains("rmcp::") && !text.contains("Transport ["), "no type names: {text}");
     remote.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_gone_in_the_middle_of_a_call_fails_that_call_in_words() {
+    let (load, forwarder, remote, registry) = connected(ClientOptions::new()).await;
+    let slow = {
+        let registry = registry.clone();
+        tokio::spawn(async move { registry.invoke("up__slow", json!({"ms": 2_000})).await })
+    };
+    while load.now.load(Ordering::SeqCst) == 0 {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    forwarder.vanish().await;
+    let cut = tokio::time::timeout(Duration::from_secs(30), slow)
+        .await
+        .expect("the call ends, not waits")
+        .expect("joined");
+    assert!(!cut.result.is_success());
+    let text = cut.result.text().unwrap_or_default();
+    assert!(text.contains("mcp server \"up\""), "it names the server: {text}");
+    assert!(!text.contains("rmcp::") && !text.contains("Transport ["), "no type names: {text}");
+    remote.close().await;
+}
