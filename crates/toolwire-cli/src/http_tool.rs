@@ -27,15 +27,9 @@ fn media_type(content_type: &str) -> Option<String> {
 /// The part a media response's `body` makes: a PDF is a file named after the URL's last
 /// path segment.
 fn media_part(mime: &str, url: &str, body: Vec<u8>) -> Part {
-    if mime.starts_with("image/") {
-        return Part::image(mime, body);
-    }
-    if mime.starts_with("audio/") {
-        return Part::audio(mime, body);
-    }
     let path = url.split(['?', '#']).next().unwrap_or_default();
     let name = path.rsplit('/').find(|segment| !segment.is_empty() && !segment.contains(':'));
-    Part::file(name.unwrap_or("document.pdf"), mime, body)
+    Part::from_mime(name.unwrap_or("document.pdf"), mime, body)
 }
 
 /// An HTTP tool, ready to run calls.

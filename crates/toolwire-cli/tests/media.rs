@@ -261,6 +261,21 @@ fn an_output_file_that_is_a_symlink_to_a_secret_is_refused_and_the_secret_never_
 }
 
 #[test]
+fn an_output_file_with_another_hard_link_is_refused() {
+    // A call that links a file it can read in as its output would hand toolwire, outside the
+    // sandbox, a file that stands elsewhere too.
+    let tools = chart_tool(
+        r#"["sh", "-c", "cp dot.png kept.png && ln kept.png chart.png"]"#,
+        "output = \"image/png\"\noutput_file = \"chart.png\"\n",
+    );
+    let (ok, receipt, err) = call_chart(&tools);
+    assert!(!ok, "{receipt}");
+    let text = receipt["result"]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("has other hard links, which is refused"), "{text} {err}");
+    assert!(!receipt.to_string().contains(PNG_BASE64), "the bytes are not sent");
+}
+
+#[test]
 fn an_output_file_the_call_did_not_write_is_refused() {
     let tools = chart_tool(r#"["true"]"#, "output = \"image/png\"\noutput_file = \"chart.png\"\n");
     let folder = tools.parent().expect("a folder");

@@ -266,7 +266,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn an_oversized_line_is_followed_by_its_answer_and_the_next_message_stays_whole() {
+    async fn regression_the_answer_to_an_oversized_line_goes_out_before_the_next_message() {
         let big =
             format!(r#"{{"jsonrpc":"2.0","id":4,"result":{{"text":"{}"}}}}"#, "x".repeat(100));
         let input = format!("{{\"id\":1}}\n{big}\n{{\"id\":2}}\n{big}\n");

@@ -18,14 +18,7 @@ const CLOCK_SLACK: Duration = Duration::from_secs(1);
 
 /// The part `bytes` of `media` make: an image, audio, or a file named `name`.
 pub(super) fn part(media: &MediaOutput, name: &str, bytes: Vec<u8>) -> Part {
-    let mime = media.mime_type();
-    if mime.starts_with("image/") {
-        Part::image(mime, bytes)
-    } else if mime.starts_with("audio/") {
-        Part::audio(mime, bytes)
-    } else {
-        Part::file(name, mime, bytes)
-    }
+    Part::from_mime(name, media.mime_type(), bytes)
 }
 
 /// The bytes of the file at `path` beneath `cwd`, as the module says.

@@ -38,4 +38,5 @@ pub use sniff::sniff;
 pub use standin::{stand_in, summary, without_bytes};
 
 pub(crate) use size::Size;
+pub(crate) use standin::{not_shown, stand_in_media};
 pub(crate) use wire::base64;

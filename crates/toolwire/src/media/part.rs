@@ -182,6 +182,18 @@ impl Part {
         part
     }
 
+    /// The part `data` of `mime_type` makes: an image for `image/*`, audio for `audio/*`, and
+    /// otherwise a file named `name`.
+    pub fn from_mime(name: &str, mime_type: &str, data: impl Into<Bytes>) -> Self {
+        if mime_type.starts_with("image/") {
+            Self::image(mime_type, data)
+        } else if mime_type.starts_with("audio/") {
+            Self::audio(mime_type, data)
+        } else {
+            Self::file(name, mime_type, data)
+        }
+    }
+
     /// An embedded resource at `uri` whose content is `text`.
     pub fn resource_text(
         uri: impl Into<String>,

@@ -15,7 +15,12 @@ use super::part::Part;
 /// );
 /// ```
 pub fn stand_in(part: &Part, reason: &str) -> String {
-    format!("[{}: not shown, {reason}]", part.describe())
+    format!("[{}: {}]", part.describe(), not_shown(reason))
+}
+
+/// A stand-in's reason: `not shown, {reason}`.
+pub(crate) fn not_shown(reason: &str) -> String {
+    format!("not shown, {reason}")
 }
 
 /// `parts` in one line, each by kind, MIME type and size, never its bytes, as spans and logs
@@ -50,10 +55,23 @@ pub fn summary(parts: &[Part]) -> String {
 /// ```
 pub fn without_bytes(result: &crate::ToolResult, note: &str) -> crate::ToolResult {
     let mut kept = result.clone();
-    for part in kept.parts_mut() {
-        if part.is_media() {
-            *part = Part::text(format!("[{}: {note}]", part.describe()));
+    stand_in_media(&mut kept, |_| Some(note.to_owned()));
+    kept
+}
+
+/// Puts [`stand_in`] text in place of each part of `result` that holds bytes and for which
+/// `why` gives a reason; returns the texts put in.
+pub(crate) fn stand_in_media(
+    result: &mut crate::ToolResult,
+    mut why: impl FnMut(&Part) -> Option<String>,
+) -> Vec<String> {
+    let mut texts = Vec::new();
+    for part in result.parts_mut().iter_mut().filter(|part| part.is_media()) {
+        if let Some(reason) = why(part) {
+            let text = format!("[{}: {reason}]", part.describe());
+            *part = Part::text(text.clone());
+            texts.push(text);
         }
     }
-    kept
+    texts
 }

@@ -11,7 +11,7 @@ use super::parse_error::ParseError;
 use super::request::TurnRequest;
 use super::turn::ModelTurn;
 use super::wire::Model;
-use crate::media::{Part, PartKind, stand_in};
+use crate::media::{Part, not_shown, stand_in_media};
 use crate::record::{Receipt, ToolCall, ToolResult};
 
 /// The wire format of one provider's conversation with a model: where a turn's request
@@ -172,18 +172,7 @@ impl ModelApi {
     /// [`render_results`](Self::render_results) renders such a part the same way, so a
     /// result need not be fitted first; the agent loop fits every result it keeps.
     pub fn fit(self, result: &mut ToolResult) -> Vec<String> {
-        let mut stand_ins = Vec::new();
-        for part in result.parts_mut() {
-            if matches!(part.kind(), PartKind::Text | PartKind::Link) || !part.is_media() {
-                continue;
-            }
-            if let Err(why) = self.model.admit(part) {
-                let text = stand_in(part, &why);
-                *part = Part::text(text.clone());
-                stand_ins.push(text);
-            }
-        }
-        stand_ins
+        stand_in_media(result, |part| self.model.admit(part).err().map(|why| not_shown(&why)))
     }
 
     /// Keeps the newest `keep` images of tool results in `messages` (a conversation in this

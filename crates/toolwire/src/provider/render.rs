@@ -109,6 +109,25 @@ pub(super) fn pieces_if_parts<'a>(
     if has_parts(result) { pieces(result, admit) } else { Vec::new() }
 }
 
+/// A result as a provider that takes a list of blocks in place of its text reads it
+/// (Anthropic's `tool_result` content, Responses' function output): its [`model_text`] as a
+/// string when it has no parts, else its non-empty [`pieces`], each made a block by `block`.
+pub(super) fn blocks_or_text(
+    result: &ToolResult,
+    admit: impl Fn(&Part) -> Result<(), String>,
+    block: impl Fn(&Piece<'_>) -> serde_json::Value,
+) -> serde_json::Value {
+    if !has_parts(result) {
+        return serde_json::Value::String(model_text(result));
+    }
+    let blocks = pieces(result, admit)
+        .iter()
+        .filter(|piece| !matches!(piece, Piece::Text(text) if text.is_empty()))
+        .map(block)
+        .collect();
+    serde_json::Value::Array(blocks)
+}
+
 /// Whether `result` has media to render natively, so its renderer needs more than a string.
 pub(super) fn has_parts(result: &ToolResult) -> bool {
     !result.parts().is_empty()

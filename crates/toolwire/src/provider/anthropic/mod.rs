@@ -17,7 +17,7 @@ use super::decode::Decode;
 use super::decode_error::DecodeError;
 use super::parse::{Reader, call_with_arguments, object_arguments};
 use super::parse_error::ParseError;
-use super::render::{Piece, has_parts, model_text, pieces};
+use super::render::blocks_or_text;
 use super::request::TurnRequest;
 use super::shapes::Definition;
 use super::turn::ModelTurn;
@@ -193,13 +193,5 @@ pub fn render_results(receipts: &[Receipt]) -> Value {
 
 /// A `tool_result`'s content: a string, or blocks for a result with parts.
 fn content(result: &ToolResult) -> Value {
-    if !has_parts(result) {
-        return Value::String(model_text(result));
-    }
-    let blocks = pieces(result, media::admit)
-        .iter()
-        .filter(|piece| !matches!(piece, Piece::Text(text) if text.is_empty()))
-        .map(media::block)
-        .collect();
-    Value::Array(blocks)
+    blocks_or_text(result, media::admit, media::block)
 }

@@ -19,7 +19,7 @@ use super::decode_error::DecodeError;
 use super::openai;
 use super::parse::{Reader, call_with_arguments, object_arguments};
 use super::parse_error::ParseError;
-use super::render::{Piece, has_parts, joined_text, model_text, pieces};
+use super::render::{blocks_or_text, joined_text, pieces};
 use super::repair::MISSING_RESULT;
 use super::request::TurnRequest;
 use super::shapes::Definition;
@@ -256,15 +256,7 @@ pub fn render_results_for(reply: &Value, receipts: &[Receipt]) -> Result<Vec<Val
 /// A function's `output`: a string, or a list of input items for a result with parts (a part
 /// Responses does not take, such as audio, is an `input_text` that names it).
 fn content(result: &ToolResult) -> Value {
-    if !has_parts(result) {
-        return Value::String(model_text(result));
-    }
-    let items = pieces(result, media::admit)
-        .iter()
-        .filter(|piece| !matches!(piece, Piece::Text(text) if text.is_empty()))
-        .map(media::item)
-        .collect();
-    Value::Array(items)
+    blocks_or_text(result, media::admit, media::item)
 }
 
 fn output(call_id: &str, output: Value) -> Value {
