@@ -173,7 +173,11 @@ fn serve(binary: &PathBuf, table: &str) -> (String, Stopped) {
         let probe = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
         probe.local_addr().expect("bound").port()
     };
-    let child = Command::new(binary)
+    let mut command = Command::new(binary);
+    if let Some(threads) = std::env::var_os("GATEWAY_LOAD_SERVE_THREADS") {
+        command.env("TOKIO_WORKER_THREADS", threads);
+    }
+    let child = command
         .arg("-m")
         .arg(&manifest)
         .args(["serve", "--http", &format!("127.0.0.1:{port}")])

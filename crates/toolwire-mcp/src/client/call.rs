@@ -144,6 +144,12 @@ async fn send(
     params: CallToolRequestParams,
     ctx: &ToolContext,
 ) -> Result<ServerResult, ToolResult> {
+    #[cfg(feature = "client-http")]
+    if let Some(direct) = &connection.direct
+        && connection.side.catalog.plain(call.tool)
+    {
+        return super::direct::send(connection, direct, call, params, ctx).await;
+    }
     let (server, name) = (call.server, call.tool);
     let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
     let mut options = PeerRequestOptions::with_timeout(connection.options.idle_timeout)
@@ -163,7 +169,7 @@ async fn send(
         Err(error) => return Err(from_error(call, error)),
     };
     let _route = connection.side.progress.register(handle.progress_token.clone(), ctx.clone());
-    let mut cancel = CancelOnDrop { peer: connection.peer.clone(), id: Some(handle.id.clone()) };
+    let mut cancel = CancelOnDrop::new(connection.peer.clone(), handle.id.clone());
     let reply = tokio::select! {
         reply = handle.await_response() => reply,
         () = ctx.signal().aborted() => {
@@ -180,19 +186,24 @@ async fn send(
 
 /// Sends `notifications/cancelled` for a request unless disarmed: when the call is aborted,
 /// or its future dropped before the reply.
-struct CancelOnDrop {
+pub(crate) struct CancelOnDrop {
     peer: rmcp::Peer<RoleClient>,
     id: Option<RequestId>,
 }
 
 impl CancelOnDrop {
-    fn disarm(&mut self) {
+    /// Armed for the request `id` sent through `peer`'s connection.
+    pub(crate) fn new(peer: rmcp::Peer<RoleClient>, id: RequestId) -> Self {
+        Self { peer, id: Some(id) }
+    }
+
+    pub(crate) fn disarm(&mut self) {
         self.id = None;
     }
 
     /// Sends the notification in the background, with `reason`; does nothing outside a
     /// runtime, as the connection is gone then.
-    fn send(&mut self, reason: String) {
+    pub(crate) fn send(&mut self, reason: String) {
         let Some(id) = self.id.take() else { return };
         let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
         let peer = self.peer.clone();

@@ -85,6 +85,12 @@ impl Catalog {
         }
     }
 
+    /// Whether a call to the pinned `tool` needs no SEP-2243 header beyond `Mcp-Method` and
+    /// `Mcp-Name`.
+    pub(crate) fn plain(&self, tool: &str) -> bool {
+        self.read().pinned.get(tool).is_some_and(|pin| pin.plain)
+    }
+
     /// The digest the host trusts for `tool`, if it is pinned.
     pub(crate) fn digest(&self, tool: &str) -> Option<String> {
         self.read().pinned.get(tool).map(|pin| pin.digest().to_owned())

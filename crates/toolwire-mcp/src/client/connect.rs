@@ -53,7 +53,10 @@ async fn open_http(
     #[cfg(feature = "client-http")]
     return {
         crate::install_tls_provider();
-        over(name, http::transport(name, config, &options)?, options).await
+        let (transport, client, headers) = http::transport(name, config, &options)?;
+        let mut connection = over(name, transport, options).await?;
+        connection.direct = http::direct(&connection, client, config, headers);
+        Ok(connection)
     };
     #[cfg(not(feature = "client-http"))]
     return {
@@ -201,18 +204,25 @@ pub(crate) mod stdio {
 mod http {
     use std::collections::HashMap;
 
+    use http::HeaderMap;
     use rmcp::transport::StreamableHttpClientTransport;
     use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 
+    use super::super::connection::Connection;
+    use super::super::direct::Direct;
     use super::super::headers::parse_header;
     use super::{ClientOptions, ConnectError, ConnectErrorKind, HttpConfig};
 
-    /// The streamable HTTP transport, with the configured headers.
+    /// The streamable HTTP transport, with the configured headers, and the pooled client and
+    /// headers it was built with.
     pub(super) fn transport(
         name: &str,
         config: &HttpConfig,
         options: &ClientOptions,
-    ) -> Result<StreamableHttpClientTransport<reqwest::Client>, ConnectError> {
+    ) -> Result<
+        (StreamableHttpClientTransport<reqwest::Client>, reqwest::Client, HeaderMap),
+        ConnectError,
+    > {
         let mut headers = HashMap::with_capacity(config.headers.len());
         for (header, value) in &config.headers {
             let (header, value) = parse_header(header, value).map_err(|why| {
@@ -221,14 +231,36 @@ mod http {
             })?;
             headers.insert(header, value);
         }
-        let mut config = StreamableHttpClientTransportConfig::with_uri(config.url.as_str())
+        let header_map = headers.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        let mut transport = StreamableHttpClientTransportConfig::with_uri(config.url.as_str())
             .custom_headers(headers);
         // A result is held to the same size over HTTP as over stdio.
-        config.max_json_response_size = options.max_message_bytes();
-        config.max_sse_event_size = options.max_message_bytes();
-        config = config.max_concurrent_requests(options.max_in_flight);
+        transport.max_json_response_size = options.max_message_bytes();
+        transport.max_sse_event_size = options.max_message_bytes();
+        transport = transport.max_concurrent_requests(options.max_in_flight);
         let client = super::super::http_client::pooled(options)
             .map_err(|why| ConnectError::new(ConnectErrorKind::InvalidConfig, name, why))?;
-        Ok(StreamableHttpClientTransport::with_client(client, config))
+        Ok((
+            StreamableHttpClientTransport::with_client(client.clone(), transport),
+            client,
+            header_map,
+        ))
+    }
+
+    /// How `connection` sends its calls itself, if it settled on a stateless revision.
+    pub(super) fn direct(
+        connection: &Connection,
+        client: reqwest::Client,
+        config: &HttpConfig,
+        headers: HeaderMap,
+    ) -> Option<Direct> {
+        let mut meta = super::super::meta::input_meta(connection)?;
+        let info = connection.peer.peer_info()?;
+        meta.set_protocol_version(info.protocol_version.clone());
+        meta.set_client_info(connection.side.info.client_info.clone());
+        let url = reqwest::Url::parse(config.url.as_str()).ok()?;
+        Direct::new(client, url, headers, meta, &connection.options)
+            .inspect_err(|why| tracing::debug!("calls go through rmcp: {why}"))
+            .ok()
     }
 }

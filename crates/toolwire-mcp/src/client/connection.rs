@@ -17,6 +17,9 @@ pub(crate) struct Connection {
     pub(crate) options: ClientOptions,
     /// The calls waiting for the host's answer to a 2026-07-28 server's question.
     pub(crate) rounds: Rounds,
+    /// How a 2026-07-28 connection over HTTP sends its calls without rmcp's hops.
+    #[cfg(feature = "client-http")]
+    pub(crate) direct: Option<super::direct::Direct>,
     running: Mutex<Option<RunningService<RoleClient, Arc<ClientSide>>>>,
 }
 
@@ -28,7 +31,15 @@ impl Connection {
         options: ClientOptions,
     ) -> Self {
         let peer = running.peer().clone();
-        Self { side, peer, options, rounds: Rounds::default(), running: Mutex::new(Some(running)) }
+        Self {
+            side,
+            peer,
+            options,
+            rounds: Rounds::default(),
+            #[cfg(feature = "client-http")]
+            direct: None,
+            running: Mutex::new(Some(running)),
+        }
     }
 
     /// The server's name, as configured.

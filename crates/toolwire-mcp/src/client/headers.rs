@@ -21,3 +21,32 @@ pub(crate) fn parse_header(name: &str, value: &str) -> Result<(HeaderName, Heade
         .map_err(|_| "not a valid header value (control characters?)".to_owned())?;
     Ok((header, value))
 }
+
+/// Whether a `tools/call` of `tool`, whose input schema is `schema`, needs no header beyond
+/// `Mcp-Method` and `Mcp-Name` (SEP-2243): the name is a token, sent as it is, and no
+/// property asks for an `Mcp-Param-*` header with `x-mcp-header`.
+pub(crate) fn plain_call(tool: &str, schema: &serde_json::Map<String, serde_json::Value>) -> bool {
+    !tool.is_empty() && tool.bytes().all(is_tchar) && !asks_for_headers(schema)
+}
+
+/// An RFC 9110 token character, as `Mcp-Name` must be made of to go without encoding.
+fn is_tchar(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+}
+
+/// Whether `schema` annotates anything with `x-mcp-header`, at any depth.
+fn asks_for_headers(schema: &serde_json::Map<String, serde_json::Value>) -> bool {
+    fn walk(value: &serde_json::Value, depth: usize) -> bool {
+        match value {
+            serde_json::Value::Object(map) => {
+                depth > 64
+                    || map
+                        .iter()
+                        .any(|(key, value)| key == "x-mcp-header" || walk(value, depth + 1))
+            }
+            serde_json::Value::Array(items) => items.iter().any(|item| walk(item, depth + 1)),
+            _ => false,
+        }
+    }
+    schema.iter().any(|(key, value)| key == "x-mcp-header" || walk(value, 1))
+}

@@ -66,6 +66,8 @@ mod config_error;
 mod config_parse;
 mod connect;
 mod connection;
+#[cfg(feature = "client-http")]
+mod direct;
 mod elicit;
 mod error;
 mod handler;
@@ -82,6 +84,8 @@ mod pin;
 mod progress;
 mod remote;
 mod result;
+#[cfg(feature = "client-http")]
+mod sse;
 mod task;
 
 pub use config::{HttpConfig, McpConfig, ServerSpec, StdioConfig};

@@ -18,6 +18,8 @@ pub(crate) struct Definition {
     parts: [String; PARTS.len()],
     /// The SHA-256 of the parts, in hex.
     digest: String,
+    /// Whether a call needs no SEP-2243 header beyond `Mcp-Method` and `Mcp-Name`.
+    pub(crate) plain: bool,
 }
 
 impl Definition {
@@ -31,7 +33,8 @@ impl Definition {
             hasher.update(part.as_bytes());
         }
         let digest = hasher.finalize().iter().map(|b| format!("{b:02x}")).collect();
-        Self { tool, parts, digest }
+        let plain = super::headers::plain_call(&tool.name, &tool.input_schema);
+        Self { tool, parts, digest, plain }
     }
 
     /// The hex SHA-256 that pins this definition.

@@ -170,7 +170,7 @@ pub(crate) fn from_error(call: &Call<'_>, error: ServiceError) -> ToolResult {
 
 /// The failure of a call whose answer was longer than the connection takes: `size` is the
 /// answer's length when the transport knew it.
-fn too_large(call: &Call<'_>, size: Option<u64>) -> ToolResult {
+pub(crate) fn too_large(call: &Call<'_>, size: Option<u64>) -> ToolResult {
     let Call { server, tool, options } = call;
     let limit = options.max_result_bytes;
     let what = size.map_or_else(

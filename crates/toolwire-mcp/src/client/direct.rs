@@ -1,0 +1,402 @@
+//! A `tools/call` round on MCP 2026-07-28 over streamable HTTP, sent from the calling task.
+//!
+//! Under 2026-07-28 a request stands alone: no session, nothing to send first, and its answer
+//! comes back on its own POST, as JSON or as an event stream. rmcp's client still routes each
+//! request through its service loop and its transport's worker, a task hop each way, and
+//! turns the message into a JSON value to build the SEP-2243 headers. Here the round is one
+//! POST on the connection's pooled client, and its answer is read where it is awaited.
+//!
+//! It is used only where it sends what rmcp would send: a connection that settled on
+//! 2026-07-28 over HTTP, and a tool whose name can be an `Mcp-Name` header as it is and whose
+//! input schema asks for no `Mcp-Param-*` header (`x-mcp-header`). Every other request goes
+//! through rmcp.
+//!
+//! What the round keeps from rmcp's: the `_meta` (protocol version, client info and
+//! capabilities, progress token, trace context), the configured headers, the limits on a
+//! JSON body and on an event, the idle timeout reset by any event and the cap on the whole
+//! call, the connection's in-flight limit (its own semaphore, waited on in order within the
+//! call's deadline), progress passed on, `notifications/cancelled` when the call is aborted or
+//! dropped, and a stream that ends early resumed by GET with `Last-Event-ID`, as the server's
+//! `retry` asks.
+
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::time::Duration;
+
+use http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
+use rmcp::ServiceError;
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, GetMeta,
+    NumberOrString, ProgressToken, RequestId, RequestMetaObject, ServerJsonRpcMessage,
+    ServerNotification, ServerResult,
+};
+use tokio::sync::Semaphore;
+use tokio::time::Instant;
+use toolwire::{FailureKind, ToolContext, ToolResult};
+
+use super::connection::Connection;
+use super::result::{Call, from_error, too_large};
+use super::sse::{Parser, SseError};
+
+/// What a 2026-07-28 connection over HTTP sends its calls with.
+#[derive(Debug)]
+pub(crate) struct Direct {
+    client: reqwest::Client,
+    url: reqwest::Url,
+    /// The configured headers, with `Accept`, `Content-Type`, `MCP-Protocol-Version` and
+    /// `Mcp-Method: tools/call`.
+    headers: HeaderMap,
+    /// The `_meta` every round carries before its progress token and trace context.
+    meta: RequestMetaObject,
+    permits: Semaphore,
+    /// Request ids, counted down from -1 so that they never meet rmcp's, counted up from 0.
+    ids: AtomicI64,
+    /// The most bytes a JSON body or one event may take.
+    limit: usize,
+}
+
+/// How many times a stream that ended before its result is resumed.
+const MAX_RESUMPTIONS: usize = 5;
+/// The delay before resuming when the server named none.
+const DEFAULT_RETRY: Duration = Duration::from_millis(500);
+/// The longest delay before resuming, whatever the server asks.
+const MAX_RETRY: Duration = Duration::from_secs(10);
+
+impl Direct {
+    /// The sender of a connection to `url` on `version`, with the transport's `client` and
+    /// configured `headers`, the `meta` of every request, and the options' limits.
+    pub(crate) fn new(
+        client: reqwest::Client,
+        url: reqwest::Url,
+        mut headers: HeaderMap,
+        meta: RequestMetaObject,
+        options: &super::ClientOptions,
+    ) -> Result<Self, String> {
+        let version = meta
+            .protocol_version()
+            .ok_or_else(|| "no protocol version in the request metadata".to_owned())?;
+        let version = HeaderValue::from_str(version.as_str())
+            .map_err(|_| "the protocol version is not a header value".to_owned())?;
+        headers.insert(
+            header::ACCEPT,
+            HeaderValue::from_static("application/json, text/event-stream"),
+        );
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        headers.insert(HeaderName::from_static("mcp-protocol-version"), version);
+        headers
+            .insert(HeaderName::from_static("mcp-method"), HeaderValue::from_static("tools/call"));
+        Ok(Self {
+            client,
+            url,
+            headers,
+            meta,
+            permits: Semaphore::new(options.max_in_flight.max(1)),
+            ids: AtomicI64::new(-1),
+            limit: options.max_message_bytes(),
+        })
+    }
+}
+
+/// Sends one round of a call to `tool` on `direct` and waits for its reply, as
+/// [`send`](super::call) does through rmcp.
+///
+/// # Cancel safety
+///
+/// Dropping the future closes the request's stream and sends `notifications/cancelled`.
+pub(crate) async fn send(
+    connection: &Connection,
+    direct: &Direct,
+    call: &Call<'_>,
+    params: CallToolRequestParams,
+    ctx: &ToolContext,
+) -> Result<ServerResult, ToolResult> {
+    let options = &connection.options;
+    let deadline = Instant::now() + options.max_duration;
+    let cap = ServiceError::Timeout { timeout: options.max_duration };
+    let Ok(permit) = tokio::time::timeout_at(deadline, direct.permits.acquire()).await else {
+        return Err(from_error(call, cap));
+    };
+    let _permit = permit.map_err(|_| closed(call))?;
+    let number = direct.ids.fetch_sub(1, Ordering::Relaxed);
+    let id = RequestId::Number(number);
+    let token = ProgressToken(NumberOrString::Number(number));
+    let body = request_body(direct, params, id.clone(), token.clone())
+        .map_err(|error| ToolResult::failure(format!("cannot encode the call: {error}")))?;
+    let headers = round_headers(direct, call.tool)?;
+    let _route = connection.side.progress.register(token, ctx.clone());
+    let mut cancel = super::call::CancelOnDrop::new(connection.peer.clone(), id.clone());
+    let round = Round { connection, direct, call, id: &id, deadline };
+    let reply = tokio::select! {
+        reply = round.run(headers, body) => reply,
+        () = ctx.signal().aborted() => {
+            let reason = ctx.signal().reason_or_default().to_owned();
+            cancel.send(reason.clone());
+            return Err(ToolResult::failed(FailureKind::Aborted, reason));
+        }
+    };
+    // A stream that ended for good leaves the server perhaps still running the call: it is
+    // told to stop, as when the call is dropped.
+    if !matches!(&reply, Err(Failure::Dropped)) {
+        cancel.disarm();
+    }
+    reply.map_err(|failure| failure.into_result(call, options))
+}
+
+/// One round's request and what it needs to read the answer.
+struct Round<'a> {
+    connection: &'a Connection,
+    direct: &'a Direct,
+    call: &'a Call<'a>,
+    id: &'a RequestId,
+    deadline: Instant,
+}
+
+/// Why a round has no reply.
+enum Failure {
+    /// As rmcp would have failed it.
+    Service(ServiceError),
+    /// The server sent more than the connection takes.
+    TooLarge(Option<u64>),
+    /// The request did not reach the server, or its answer broke off: what went wrong.
+    Transport(String),
+    /// The stream ended for good before the result; the server may still run the call.
+    Dropped,
+}
+
+impl Failure {
+    fn into_result(self, call: &Call<'_>, options: &super::ClientOptions) -> ToolResult {
+        let Call { server, tool, .. } = call;
+        match self {
+            Self::Service(error) => from_error(call, error),
+            Self::TooLarge(size) => too_large(call, size),
+            Self::Transport(what) => ToolResult::failure(format!(
+                "the call to {tool:?} on mcp server {server:?} failed: {what}"
+            )),
+            Self::Dropped => ToolResult::failure(format!(
+                "mcp server {server:?} ended its answer to the call to {tool:?} before the result, \
+                 and it could not be resumed (idle timeout {:?})",
+                options.idle_timeout
+            )),
+        }
+    }
+}
+
+impl Round<'_> {
+    async fn run(&self, headers: HeaderMap, body: Vec<u8>) -> Result<ServerResult, Failure> {
+        let request = self.direct.client.post(self.direct.url.clone()).headers(headers).body(body);
+        let response = self.within(request.send()).await?.map_err(transport)?;
+        let status = response.status();
+        if status == StatusCode::ACCEPTED || status == StatusCode::NO_CONTENT {
+            return Err(Failure::Transport(format!("the server answered {status} with no result")));
+        }
+        match content_type(&response) {
+            Kind::Json => {
+                let bytes = self.json_body(response).await?;
+                match self.message(&bytes) {
+                    Some(reply) => reply,
+                    None if status.is_success() => Err(Failure::Transport(
+                        "the server answered with JSON that is not the call's reply".to_owned(),
+                    )),
+                    None => Err(Failure::Transport(format!("the server answered {status}"))),
+                }
+            }
+            Kind::EventStream if status.is_success() => self.events(response).await,
+            _ => Err(Failure::Transport(format!(
+                "the server answered {status}{}",
+                response
+                    .headers()
+                    .get(header::CONTENT_TYPE)
+                    .and_then(|value| value.to_str().ok())
+                    .map(|kind| format!(" with {kind:?}"))
+                    .unwrap_or_default()
+            ))),
+        }
+    }
+
+    /// `future` within the idle timeout and the call's cap.
+    async fn within<F: Future>(&self, future: F) -> Result<F::Output, Failure> {
+        let options = &self.connection.options;
+        let idle = Instant::now() + options.idle_timeout;
+        let (until, timeout) = if idle < self.deadline {
+            (idle, options.idle_timeout)
+        } else {
+            (self.deadline, options.max_duration)
+        };
+        tokio::time::timeout_at(until, future)
+            .await
+            .map_err(|_| Failure::Service(ServiceError::Timeout { timeout }))
+    }
+
+    /// A JSON body, read up to the limit.
+    async fn json_body(&self, mut response: reqwest::Response) -> Result<Vec<u8>, Failure> {
+        let limit = self.direct.limit;
+        if let Some(length) = response.content_length().filter(|length| *length > limit as u64) {
+            return Err(Failure::TooLarge(Some(length)));
+        }
+        let mut body = Vec::with_capacity(response.content_length().unwrap_or(0) as usize);
+        while let Some(chunk) = self.within(response.chunk()).await?.map_err(transport)? {
+            if body.len() + chunk.len() > limit {
+                return Err(Failure::TooLarge(None));
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(body)
+    }
+
+    /// The events of a stream until the reply, resuming it by GET when it ends early.
+    async fn events(&self, mut response: reqwest::Response) -> Result<ServerResult, Failure> {
+        let mut parser = Parser::new(self.direct.limit);
+        let mut events = Vec::new();
+        let mut resumptions = 0;
+        loop {
+            match self.within(response.chunk()).await?.map_err(transport)? {
+                Some(chunk) => {
+                    parser.feed(&chunk, &mut events).map_err(|error| match error {
+                        SseError::TooLarge => Failure::TooLarge(None),
+                        SseError::NotUtf8 => {
+                            Failure::Transport("the server sent an event that is not UTF-8".into())
+                        }
+                    })?;
+                    for event in events.drain(..) {
+                        if let Some(reply) = self.message(event.data.as_bytes()) {
+                            return reply;
+                        }
+                    }
+                }
+                None => {
+                    let Some(last) = parser.last_id.clone() else { return Err(Failure::Dropped) };
+                    if resumptions == MAX_RESUMPTIONS {
+                        return Err(Failure::Dropped);
+                    }
+                    resumptions += 1;
+                    let delay = parser.retry_ms.map_or(DEFAULT_RETRY, Duration::from_millis);
+                    tokio::time::sleep_until(Instant::now() + delay.min(MAX_RETRY)).await;
+                    response = self.resume(&last).await?;
+                }
+            }
+        }
+    }
+
+    /// A GET that resumes the stream after the event `last`.
+    async fn resume(&self, last: &str) -> Result<reqwest::Response, Failure> {
+        let mut headers = self.direct.headers.clone();
+        headers.remove(header::CONTENT_TYPE);
+        headers.remove(HeaderName::from_static("mcp-method"));
+        headers.insert(header::ACCEPT, HeaderValue::from_static("text/event-stream"));
+        let last = HeaderValue::from_str(last).map_err(|_| Failure::Dropped)?;
+        headers.insert(HeaderName::from_static("last-event-id"), last);
+        let request = self.direct.client.get(self.direct.url.clone()).headers(headers);
+        let response = self.within(request.send()).await?.map_err(transport)?;
+        let resumed =
+            response.status().is_success() && matches!(content_type(&response), Kind::EventStream);
+        if resumed { Ok(response) } else { Err(Failure::Dropped) }
+    }
+
+    /// The reply in `bytes` if it is this round's, or `None` for anything else (a
+    /// notification, passed on where it is progress).
+    fn message(&self, bytes: &[u8]) -> Option<Result<ServerResult, Failure>> {
+        if bytes.is_empty() {
+            return None;
+        }
+        let message = match serde_json::from_slice::<ServerJsonRpcMessage>(bytes) {
+            Ok(message) => message,
+            Err(error) => {
+                return Some(Err(Failure::Transport(format!(
+                    "the server sent a message that is not MCP: {error}"
+                ))));
+            }
+        };
+        match message {
+            ServerJsonRpcMessage::Response(reply) if &reply.id == self.id => Some(Ok(reply.result)),
+            // An error without an id (a parse error, say) can only be about this POST's one
+            // request.
+            ServerJsonRpcMessage::Error(error)
+                if error.id.as_ref().is_none_or(|id| id == self.id) =>
+            {
+                Some(Err(Failure::Service(ServiceError::McpError(error.error))))
+            }
+            ServerJsonRpcMessage::Notification(notification) => {
+                if let ServerNotification::ProgressNotification(progress) =
+                    notification.notification
+                {
+                    self.connection.side.progress.deliver(progress.params);
+                }
+                None
+            }
+            other => {
+                tracing::debug!(
+                    server = %self.call.server,
+                    "ignored a message that does not answer the call: {other:?}"
+                );
+                None
+            }
+        }
+    }
+}
+
+/// The JSON-RPC request of a round.
+fn request_body(
+    direct: &Direct,
+    params: CallToolRequestParams,
+    id: RequestId,
+    token: ProgressToken,
+) -> Result<Vec<u8>, serde_json::Error> {
+    let mut request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+    let meta = request.get_meta_mut();
+    meta.extend(direct.meta.clone());
+    meta.set_progress_token(token);
+    crate::trace_context::inject(meta);
+    serde_json::to_vec(&ClientJsonRpcMessage::request(request, id))
+}
+
+/// The headers of a round that calls `tool`.
+fn round_headers(direct: &Direct, tool: &str) -> Result<HeaderMap, ToolResult> {
+    let mut headers = direct.headers.clone();
+    let name = HeaderValue::from_str(tool)
+        .map_err(|_| ToolResult::failure(format!("{tool:?} cannot be sent as a header")))?;
+    headers.insert(HeaderName::from_static("mcp-name"), name);
+    Ok(headers)
+}
+
+/// The failure of a connection that was closed.
+fn closed(call: &Call<'_>) -> ToolResult {
+    ToolResult::failure(format!(
+        "the connection to mcp server {:?} is closed; the call to {:?} was not sent",
+        call.server, call.tool
+    ))
+}
+
+/// What went wrong with the request, in words: the innermost cause, without type names.
+fn transport(error: reqwest::Error) -> Failure {
+    let mut last: &dyn std::error::Error = &error;
+    while let Some(source) = last.source() {
+        last = source;
+    }
+    let what = if error.is_connect() {
+        format!("cannot connect: {last}")
+    } else if error.is_body() || error.is_decode() {
+        format!("its answer broke off: {last}")
+    } else {
+        last.to_string()
+    };
+    Failure::Transport(what)
+}
+
+/// The kind of body a response says it has.
+enum Kind {
+    Json,
+    EventStream,
+    Other,
+}
+
+fn content_type(response: &reqwest::Response) -> Kind {
+    let Some(value) = response.headers().get(header::CONTENT_TYPE) else { return Kind::Other };
+    let essence = value.as_bytes().split(|b| *b == b';').next().unwrap_or_default();
+    let essence = essence.trim_ascii();
+    if essence.eq_ignore_ascii_case(b"application/json") {
+        Kind::Json
+    } else if essence.eq_ignore_ascii_case(b"text/event-stream") {
+        Kind::EventStream
+    } else {
+        Kind::Other
+    }
+}
