@@ -114,8 +114,13 @@ async fn a_hundred_calls_reuse_the_connections_they_opened() {
         let receipt = registry.invoke("up__ping", json!({})).await;
         assert_eq!(receipt.result.text(), Some("pong"), "{:?}", receipt.result);
     }
+    // hyper-util puts a connection back in the pool on a task of its own once the response
+    // has been read. A call made at once by the same task, on a machine whose two cores the
+    // rest of the suite keeps busy, can find none idle and open one (and the connection then
+    // checked in is handed to the abandoned checkout and closed). Alone, none is opened; with
+    // the suite, 2 to 8 were seen; one for each call, 100, was the bug.
     let opened = forwarder.accepted() - before;
-    assert!(opened <= 1, "100 calls in turn opened {opened} connections");
+    assert!(opened <= 10, "100 calls in turn opened {opened} connections");
     remote.close().await;
 }
 

@@ -11,6 +11,7 @@ mod common;
 
 mod client_calls;
 mod client_config;
+mod client_direct;
 mod client_drift;
 mod client_elicitation;
 mod client_input;

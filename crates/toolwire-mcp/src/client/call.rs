@@ -24,7 +24,8 @@ const MAX_ROUNDS: usize = 8;
 ///
 /// # Cancel safety
 ///
-/// Dropping the future before the reply sends `notifications/cancelled` for the request.
+/// Dropping the future before the reply cancels the request: `notifications/cancelled`, or
+/// on 2026-07-28 its stream closed.
 pub(crate) async fn call(
     connection: &Connection,
     name: &str,
@@ -186,24 +187,24 @@ async fn send(
 
 /// Sends `notifications/cancelled` for a request unless disarmed: when the call is aborted,
 /// or its future dropped before the reply.
-pub(crate) struct CancelOnDrop {
+struct CancelOnDrop {
     peer: rmcp::Peer<RoleClient>,
     id: Option<RequestId>,
 }
 
 impl CancelOnDrop {
     /// Armed for the request `id` sent through `peer`'s connection.
-    pub(crate) fn new(peer: rmcp::Peer<RoleClient>, id: RequestId) -> Self {
+    fn new(peer: rmcp::Peer<RoleClient>, id: RequestId) -> Self {
         Self { peer, id: Some(id) }
     }
 
-    pub(crate) fn disarm(&mut self) {
+    fn disarm(&mut self) {
         self.id = None;
     }
 
     /// Sends the notification in the background, with `reason`; does nothing outside a
     /// runtime, as the connection is gone then.
-    pub(crate) fn send(&mut self, reason: String) {
+    fn send(&mut self, reason: String) {
         let Some(id) = self.id.take() else { return };
         let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
         let peer = self.peer.clone();

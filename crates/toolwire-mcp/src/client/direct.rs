@@ -15,9 +15,9 @@
 //! capabilities, progress token, trace context), the configured headers, the limits on a
 //! JSON body and on an event, the idle timeout reset by any event and the cap on the whole
 //! call, the connection's in-flight limit (its own semaphore, waited on in order within the
-//! call's deadline), progress passed on, `notifications/cancelled` when the call is aborted or
-//! dropped, and a stream that ends early resumed by GET with `Last-Event-ID`, as the server's
-//! `retry` asks.
+//! call's deadline), progress passed on, the request's stream closed when the call is aborted
+//! or dropped (2026-07-28's cancellation), and a stream that ends early resumed by GET with
+//! `Last-Event-ID`, as the server's `retry` asks.
 
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
@@ -101,7 +101,7 @@ impl Direct {
 ///
 /// # Cancel safety
 ///
-/// Dropping the future closes the request's stream and sends `notifications/cancelled`.
+/// Dropping the future closes the request's stream, which cancels the request.
 pub(crate) async fn send(
     connection: &Connection,
     direct: &Direct,
@@ -123,21 +123,17 @@ pub(crate) async fn send(
         .map_err(|error| ToolResult::failure(format!("cannot encode the call: {error}")))?;
     let headers = round_headers(direct, call.tool)?;
     let _route = connection.side.progress.register(token, ctx.clone());
-    let mut cancel = super::call::CancelOnDrop::new(connection.peer.clone(), id.clone());
     let round = Round { connection, direct, call, id: &id, deadline };
+    // On 2026-07-28 a request is cancelled by closing its stream (rmcp's client sends no
+    // `notifications/cancelled` either): leaving the select drops the request, and with it
+    // the connection it was read from.
     let reply = tokio::select! {
         reply = round.run(headers, body) => reply,
         () = ctx.signal().aborted() => {
             let reason = ctx.signal().reason_or_default().to_owned();
-            cancel.send(reason.clone());
             return Err(ToolResult::failed(FailureKind::Aborted, reason));
         }
     };
-    // A stream that ended for good leaves the server perhaps still running the call: it is
-    // told to stop, as when the call is dropped.
-    if !matches!(&reply, Err(Failure::Dropped)) {
-        cancel.disarm();
-    }
     reply.map_err(|failure| failure.into_result(call, options))
 }
 
@@ -158,7 +154,7 @@ enum Failure {
     TooLarge(Option<u64>),
     /// The request did not reach the server, or its answer broke off: what went wrong.
     Transport(String),
-    /// The stream ended for good before the result; the server may still run the call.
+    /// The stream ended for good before the result.
     Dropped,
 }
 
@@ -258,6 +254,7 @@ impl Round<'_> {
                     })?;
                     for event in events.drain(..) {
                         if let Some(reply) = self.message(event.data.as_bytes()) {
+                            finish(response).await;
                             return reply;
                         }
                     }
@@ -331,6 +328,28 @@ impl Round<'_> {
             }
         }
     }
+}
+
+/// How long the end of a stream is waited for after its reply.
+const DRAIN_FOR: Duration = Duration::from_millis(250);
+/// The most bytes read after a reply.
+const DRAIN_BYTES: usize = 64 * 1024;
+
+/// Reads the rest of a stream whose reply has come, so that its connection goes back to the
+/// pool: one whose response was not read to its end is closed, and the next call would open
+/// another. A server ends the stream right after the reply, so the end is there at once or
+/// nearly; one that keeps it open past [`DRAIN_FOR`] or [`DRAIN_BYTES`] has it closed.
+async fn finish(mut response: reqwest::Response) {
+    let mut read = 0;
+    let drain = async {
+        while let Ok(Some(chunk)) = response.chunk().await {
+            read += chunk.len();
+            if read > DRAIN_BYTES {
+                break;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(DRAIN_FOR, drain).await;
 }
 
 /// The JSON-RPC request of a round.

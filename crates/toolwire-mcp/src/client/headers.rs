@@ -50,3 +50,30 @@ fn asks_for_headers(schema: &serde_json::Map<String, serde_json::Value>) -> bool
     }
     schema.iter().any(|(key, value)| key == "x-mcp-header" || walk(value, 1))
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::plain_call;
+
+    fn schema(value: serde_json::Value) -> serde_json::Map<String, serde_json::Value> {
+        value.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn a_call_is_plain_unless_its_name_needs_encoding_or_its_schema_asks_for_headers() {
+        let flat = schema(json!({"type": "object", "properties": {"q": {"type": "string"}}}));
+        assert!(plain_call("search", &flat));
+        assert!(plain_call("files.read", &flat));
+        assert!(!plain_call("", &flat));
+        assert!(!plain_call("café", &flat), "a non-ASCII name is sent in base64");
+        assert!(!plain_call("two words", &flat));
+        let annotated = schema(json!({"type": "object", "properties": {
+            "where": {"type": "object", "properties": {
+                "region": {"type": "string", "x-mcp-header": "Region"}}}}}));
+        assert!(!plain_call("deploy", &annotated), "a nested x-mcp-header");
+        let listed = schema(json!({"anyOf": [{"properties": {"a": {"x-mcp-header": "A"}}}]}));
+        assert!(!plain_call("deploy", &listed), "inside an array of schemas");
+    }
+}

@@ -8,7 +8,13 @@
 //!
 //! - reports the server's progress notifications as the call's events
 //!   (`{"type": "progress", "progress", "total"?, "message"?}`);
-//! - sends `notifications/cancelled` when it is aborted or dropped;
+//! - cancels the request when it is aborted or dropped: `notifications/cancelled` on
+//!   2025-11-25; on 2026-07-28, where cancelling is closing the request's stream, the stream
+//!   is closed;
+//! - on 2026-07-28 over HTTP, is one POST sent from the calling task on the connection's
+//!   pooled client (not through rmcp's service loop and transport worker), unless the tool
+//!   asks for `Mcp-Param-*` headers or its name must be encoded, which rmcp handles; a
+//!   stream that ends before the result is resumed by GET with `Last-Event-ID`;
 //! - fails as timed out when the server sends nothing for the
 //!   [idle timeout](ClientOptions::idle_timeout) (progress resets it) or runs past the
 //!   [cap](ClientOptions::max_duration);

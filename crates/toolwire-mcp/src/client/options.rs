@@ -104,8 +104,8 @@ impl ClientOptions {
     }
 
     /// How long a call may wait without a reply; each progress notification from the server
-    /// starts the wait again. When it passes, the call fails as timed out and the server is
-    /// sent `notifications/cancelled`.
+    /// starts the wait again. When it passes, the call fails as timed out and is cancelled
+    /// (`notifications/cancelled`, or on 2026-07-28 its stream closed).
     pub fn idle_timeout(mut self, timeout: Duration) -> Self {
         self.idle_timeout = timeout;
         self
