@@ -87,6 +87,7 @@ impl Catalog {
 
     /// Whether a call to the pinned `tool` needs no SEP-2243 header beyond `Mcp-Method` and
     /// `Mcp-Name`.
+    #[cfg(feature = "client-http")]
     pub(crate) fn plain(&self, tool: &str) -> bool {
         self.read().pinned.get(tool).is_some_and(|pin| pin.plain)
     }

@@ -18,7 +18,9 @@ pub(crate) struct Definition {
     parts: [String; PARTS.len()],
     /// The SHA-256 of the parts, in hex.
     digest: String,
-    /// Whether a call needs no SEP-2243 header beyond `Mcp-Method` and `Mcp-Name`.
+    /// Whether a call needs no SEP-2243 header beyond `Mcp-Method` and `Mcp-Name` (read only
+    /// by the HTTP transport).
+    #[cfg_attr(not(feature = "client-http"), allow(dead_code))]
     pub(crate) plain: bool,
 }
 
