@@ -1,6 +1,7 @@
-//! The HTTP client of a connection to a server over streamable HTTP: connections kept and
-//! reused (rmcp's own default client opens one per request), HTTP/2 where the server offers
-//! it, and rmcp's redirect rule kept.
+//! The HTTP client of a connection to a server over streamable HTTP: HTTP/1.1 connections
+//! kept and reused (rmcp's own default client opens one per request), and rmcp's redirect
+//! rule kept. HTTP/2 is not built in (reqwest's `http2` feature is off): a server that
+//! offers it is reached over HTTP/1.1.
 
 use std::time::Duration;
 
