@@ -15,6 +15,10 @@
 //! cores, so a gateway that costs what the upstream costs keeps about half its throughput.
 //! Rounds alternate direct and gateway runs; `GATEWAY_LOAD_ROUNDS` sets how many (default 1),
 //! and `GATEWAY_LOAD_BINARY_ONLY=1` measures the binary's gateways alone.
+//! `GATEWAY_LOAD_OTHERS=1` adds supergateway and mcp-proxy in front of the same stdio
+//! upstream, in the same rounds (`load/others.rs`; installed on first use from the pins in
+//! `benches/gateways`). `GATEWAY_LOAD_SERVE_THREADS` sets the `toolwire serve` processes'
+//! `TOKIO_WORKER_THREADS`.
 
 // A benchmark that cannot set up stops: it may unwrap, expect and panic.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -22,6 +26,8 @@
 #[path = "load/client.rs"]
 #[allow(dead_code, reason = "the load benchmark's client; this one measures throughput only")]
 mod client;
+#[path = "load/others.rs"]
+mod others;
 #[path = "load/servers.rs"]
 #[allow(dead_code, reason = "the load benchmark's servers; this one uses the bare rmcp one")]
 mod servers;
@@ -68,6 +74,11 @@ fn main() {
         } else {
             eprintln!("no toolwire binary (cargo build --release -p toolwire-cli, or TOOLWIRE_BIN): measuring the library gateway only");
         }
+        let other_gateways = if std::env::var_os("GATEWAY_LOAD_OTHERS").is_some() {
+            others::start(&std::env::current_exe().expect("this executable"), STDIO_ROLE)
+        } else {
+            Vec::new()
+        };
         println!("| setup | protocol | concurrency | req/s | p50 ms | p99 ms | over direct |");
         println!("|---|---|---|---|---|---|---|");
         for round in 1..=rounds {
@@ -79,9 +90,23 @@ fn main() {
                         let through = measure(url, protocol, concurrency, calls).await;
                         row(round, name, protocol, concurrency, &through, direct.per_second);
                     }
+                    for other in &other_gateways {
+                        let name = format!("{}, upstream by command", other.name);
+                        match others::try_measure(&other.url, protocol, concurrency, calls).await {
+                            Ok(through) => {
+                                row(round, &name, protocol, concurrency, &through, direct.per_second);
+                            }
+                            Err(why) => println!(
+                                "| {name} (round {round}) | {} | {concurrency} | no answer: {} | | | |",
+                                protocol.version(),
+                                why.replace('|', "/").replace('\n', " ")
+                            ),
+                        }
+                    }
                 }
             }
         }
+        drop(other_gateways);
         drop(processes);
     });
 }

@@ -134,7 +134,7 @@ pub(crate) async fn send(
             return Err(ToolResult::failed(FailureKind::Aborted, reason));
         }
     };
-    reply.map_err(|failure| failure.into_result(call, options))
+    reply.map_err(|failure| failure.into_result(call))
 }
 
 /// One round's request and what it needs to read the answer.
@@ -159,7 +159,7 @@ enum Failure {
 }
 
 impl Failure {
-    fn into_result(self, call: &Call<'_>, options: &super::ClientOptions) -> ToolResult {
+    fn into_result(self, call: &Call<'_>) -> ToolResult {
         let Call { server, tool, .. } = call;
         match self {
             Self::Service(error) => from_error(call, error),
@@ -169,8 +169,7 @@ impl Failure {
             )),
             Self::Dropped => ToolResult::failure(format!(
                 "mcp server {server:?} ended its answer to the call to {tool:?} before the result, \
-                 and it could not be resumed (idle timeout {:?})",
-                options.idle_timeout
+                 and it could not be resumed"
             )),
         }
     }
