@@ -130,7 +130,8 @@ fn target_dir() -> Option<PathBuf> {
 }
 
 /// [`measure`], for a gateway that may not answer this revision at all: a failed or hanging
-/// call is a reason, not a panic. Its calls are capped at 3,000, as the slower gateways
+/// call is a reason, not a panic. One call (after the warm-up) must come back within 20 s
+/// before the measurement starts. Its calls are capped at 3,000, as the slower gateways
 /// answer a few hundred a second.
 pub(crate) async fn try_measure(
     url: &str,
@@ -138,11 +139,22 @@ pub(crate) async fn try_measure(
     concurrency: usize,
     calls: usize,
 ) -> Result<Stats, String> {
-    let calls = calls.min(3_000);
+    within(url, protocol, 1, 1, Duration::from_secs(20)).await?;
+    within(url, protocol, concurrency, calls.min(3_000), Duration::from_secs(120)).await
+}
+
+/// [`measure`] on a task of its own, stopped after `limit`; its panic, as a reason.
+async fn within(
+    url: &str,
+    protocol: Protocol,
+    concurrency: usize,
+    calls: usize,
+    limit: Duration,
+) -> Result<Stats, String> {
     let url = url.to_owned();
     let run = tokio::spawn(async move { measure(&url, protocol, concurrency, calls).await });
     let stop = run.abort_handle();
-    match tokio::time::timeout(Duration::from_secs(120), run).await {
+    match tokio::time::timeout(limit, run).await {
         Ok(Ok(stats)) => Ok(stats),
         Ok(Err(failed)) => {
             let why = failed.try_into_panic().ok().and_then(|panic| {
@@ -155,7 +167,7 @@ pub(crate) async fn try_measure(
         }
         Err(_) => {
             stop.abort();
-            Err("no answer within 120 s".to_owned())
+            Err(format!("no answer within {} s", limit.as_secs()))
         }
     }
 }
