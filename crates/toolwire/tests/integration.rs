@@ -38,6 +38,7 @@ mod records;
 mod registry;
 mod regressions;
 mod responses_parallel;
+mod search;
 mod signal_model;
 mod streaming;
 mod streaming_anthropic;

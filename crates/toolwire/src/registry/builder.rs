@@ -178,6 +178,7 @@ impl RegistryBuilder {
         let inner = Inner {
             tools: self.tools,
             index,
+            search: std::sync::OnceLock::new(),
             limits: self.limits,
             on_receipt: self.on_receipt,
             policy: self.policy,

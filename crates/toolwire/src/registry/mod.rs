@@ -50,6 +50,7 @@ mod builder;
 mod dispatch;
 mod index;
 mod invoke;
+mod search;
 mod suggest;
 
 use std::any::Any;
@@ -62,6 +63,7 @@ pub use crate::record::{Receipt, ToolCall};
 pub use builder::RegistryBuilder;
 pub use dispatch::{DEFAULT_CONCURRENCY, Dispatch, DispatchFuture};
 pub use invoke::{DROPPED_CALL_TEXT, Invocation, InvokeFuture};
+pub use search::SearchHit;
 
 use crate::execute::Options;
 use crate::policy::{ApprovalKey, Approvals, Policy, SpendError, SpentApproval};
@@ -83,6 +85,8 @@ pub(crate) type ReceiptHook = Arc<dyn Fn(&Receipt) + Send + Sync>;
 struct Inner {
     tools: Vec<Tool>,
     index: index::NameIndex,
+    /// The search index, built on the first [`Registry::search`].
+    search: std::sync::OnceLock<search::Index>,
     limits: Option<ArgumentLimits>,
     on_receipt: Option<ReceiptHook>,
     policy: Option<Policy>,
@@ -125,6 +129,45 @@ impl Registry {
     /// Every tool, in registration order.
     pub fn tools(&self) -> &[Tool] {
         &self.inner.tools
+    }
+
+    /// The `k` tools that best match `query`, a request in words, best first: ranked by BM25
+    /// over each tool's name (split into its words: `read_file`, `readFile` and
+    /// `github__create_issue` read as `read file` and `github create issue`), title,
+    /// description, and parameters' names and descriptions, a word in the name counting
+    /// most. Only tools that share a word with the query are returned, so there may be fewer
+    /// than `k`; ties keep registration order.
+    ///
+    /// The index is built on the first search and kept; a query's first 64 distinct words
+    /// count, and each word's first 64 characters, so no query costs more than that.
+    ///
+    /// ```
+    /// use toolwire::{Registry, Tool, ToolResult};
+    /// let tool = |name: &str, description: &str| {
+    ///     Tool::define(name)
+    ///         .description(description)
+    ///         .execute_sync(|_, _| ToolResult::ok(serde_json::Value::Null, ""))
+    ///         .build()
+    /// };
+    /// let registry = Registry::builder()
+    ///     .register(tool("write_file", "Write text to a file")?)
+    ///     .register(tool("read_file", "Read a file's text")?)
+    ///     .register(tool("send_email", "Send an email")?)
+    ///     .seal()?;
+    /// let hits = registry.search("read the file", 2);
+    /// assert_eq!(hits[0].tool.name(), "read_file");
+    /// assert_eq!(hits.len(), 2, "send_email shares no word with the query");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn search(&self, query: &str, k: usize) -> Vec<SearchHit<'_>> {
+        let index = self.inner.search.get_or_init(|| search::Index::new(&self.inner.tools));
+        index
+            .search(query, k)
+            .into_iter()
+            .filter_map(|(position, score)| {
+                self.inner.tools.get(position).map(|tool| SearchHit { tool, score })
+            })
+            .collect()
     }
 
     /// How many tools there are.

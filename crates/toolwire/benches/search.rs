@@ -1,0 +1,153 @@
+//! `Registry::search` over 10,000 tools: building the index (the first search), and one
+//! search once it is built, each against a linear scan of the same tools (every tool's
+//! lowercased name and description searched for each query word, the best `k` kept), the
+//! baseline a registry without an index would use.
+//!
+//! Run with `cargo bench -p toolwire --bench search`. The tools are made up from word lists,
+//! as `server__verb_noun` with a sentence of description and two described parameters, so
+//! their words repeat across tools the way published servers' do.
+
+// A benchmark that cannot set up stops: it may unwrap, expect and panic.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::hint::black_box;
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use serde_json::{Value, json};
+use toolwire::{Registry, Tool, ToolResult};
+
+const TOOLS: usize = 10_000;
+const QUERY: &str = "create a calendar event for the team meeting";
+
+const SERVERS: [&str; 20] = [
+    "github",
+    "gitlab",
+    "jira",
+    "linear",
+    "slack",
+    "notion",
+    "drive",
+    "calendar",
+    "gmail",
+    "stripe",
+    "postgres",
+    "sentry",
+    "figma",
+    "asana",
+    "hubspot",
+    "zendesk",
+    "aws",
+    "docker",
+    "kubernetes",
+    "filesystem",
+];
+const VERBS: [&str; 25] = [
+    "create", "list", "get", "update", "delete", "search", "archive", "move", "copy", "share",
+    "send", "read", "write", "sync", "export", "import", "assign", "close", "open", "merge",
+    "comment", "tag", "schedule", "cancel", "approve",
+];
+const NOUNS: [&str; 20] = [
+    "issue",
+    "file",
+    "event",
+    "message",
+    "page",
+    "task",
+    "user",
+    "invoice",
+    "record",
+    "project",
+    "branch",
+    "channel",
+    "document",
+    "meeting",
+    "ticket",
+    "image",
+    "cluster",
+    "container",
+    "report",
+    "label",
+];
+
+fn tools() -> Vec<Tool> {
+    (0..TOOLS)
+        .map(|i| {
+            let (server, verb, noun) = (
+                SERVERS[i % SERVERS.len()],
+                VERBS[(i / SERVERS.len()) % VERBS.len()],
+                NOUNS[(i / (SERVERS.len() * VERBS.len())) % NOUNS.len()],
+            );
+            let other = NOUNS[(i * 7 + 3) % NOUNS.len()];
+            Tool::define(format!("{server}__{verb}_{noun}_{i}"))
+                .description(format!(
+                    "{verb} a {noun} in {server}; it links the {noun} to a {other} of the team"
+                ))
+                .parameters(json!({"type": "object", "properties": {
+                    "id": {"type": "string", "description": format!("the {noun} to {verb}")},
+                    "note": {"type": "string", "description": format!("text for the {other}")}
+                }}))
+                .execute_sync(|_, _| ToolResult::ok(Value::Null, ""))
+                .build()
+                .unwrap()
+        })
+        .collect()
+}
+
+/// The baseline: every tool's name and description, lowercased once, scanned for each word.
+struct Scan {
+    texts: Vec<String>,
+}
+
+impl Scan {
+    fn new(tools: &[Tool]) -> Self {
+        let texts = tools
+            .iter()
+            .map(|t| format!("{} {}", t.name(), t.description().unwrap_or("")).to_lowercase())
+            .collect();
+        Self { texts }
+    }
+
+    fn search(&self, query: &str, k: usize) -> Vec<usize> {
+        let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
+        let mut hits: Vec<(usize, usize)> = self
+            .texts
+            .iter()
+            .enumerate()
+            .map(|(i, text)| (i, words.iter().filter(|w| text.contains(w.as_str())).count()))
+            .filter(|(_, n)| *n > 0)
+            .collect();
+        hits.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        hits.truncate(k);
+        hits.into_iter().map(|(i, _)| i).collect()
+    }
+}
+
+fn search(c: &mut Criterion) {
+    let tools = tools();
+    let registry = Registry::builder().register_all(tools.clone()).seal().unwrap();
+    assert!(!registry.search(QUERY, 5).is_empty());
+    let scan = Scan::new(&tools);
+
+    let mut group = c.benchmark_group("search_10k_tools");
+    group.bench_function("index_build_and_first_search", |b| {
+        b.iter_batched(
+            || fresh(&registry),
+            |fresh| black_box(fresh.search(QUERY, 5).len()),
+            BatchSize::LargeInput,
+        )
+    });
+    group.bench_function("scan_baseline_build", |b| b.iter(|| black_box(Scan::new(&tools))));
+    group.bench_function("search", |b| b.iter(|| black_box(registry.search(QUERY, 5).len())));
+    group.bench_function("scan_baseline_search", |b| {
+        b.iter(|| black_box(scan.search(QUERY, 5).len()))
+    });
+    group.finish();
+}
+
+/// A registry of the same tools whose index is not built yet.
+fn fresh(registry: &Registry) -> Registry {
+    Registry::builder().register_all(registry.tools().to_vec()).seal().unwrap()
+}
+
+criterion_group!(benches, search);
+criterion_main!(benches);

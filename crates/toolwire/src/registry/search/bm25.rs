@@ -1,0 +1,129 @@
+//! An inverted index of the registry's tools, ranked by BM25 over weighted fields (BM25F with
+//! one length per document): a word in a tool's name counts three times, in its title twice,
+//! in its description, parameter names and parameter descriptions once.
+
+use std::collections::HashMap;
+
+use rustc_hash::FxBuildHasher;
+use serde_json::Value;
+
+use super::tokens::words;
+use crate::tool::Tool;
+
+/// BM25's term-frequency saturation.
+const K1: f32 = 1.2;
+/// BM25's length normalisation.
+const B: f32 = 0.75;
+/// The weight of a word by where it appears.
+const NAME: f32 = 3.0;
+const TITLE: f32 = 2.0;
+const TEXT: f32 = 1.0;
+/// How deep parameter schemas are read (`properties` within `properties`).
+const MAX_DEPTH: usize = 4;
+/// The most distinct words of a query that count; the rest are ignored.
+pub(crate) const MAX_QUERY_WORDS: usize = 64;
+
+/// The postings of one word: each tool it appears in, with its weighted frequency there.
+type Postings = Vec<(u32, f32)>;
+
+/// The index, built once per registry, on its first search.
+pub(crate) struct Index {
+    postings: HashMap<Box<str>, Postings, FxBuildHasher>,
+    /// Each tool's weighted length, in registration order.
+    lengths: Vec<f32>,
+    average: f32,
+}
+
+impl Index {
+    /// Indexes `tools`, in registration order.
+    pub(crate) fn new(tools: &[Tool]) -> Self {
+        let mut postings: HashMap<Box<str>, Postings, FxBuildHasher> = HashMap::default();
+        let mut lengths = Vec::with_capacity(tools.len());
+        let mut counts: HashMap<String, f32, FxBuildHasher> = HashMap::default();
+        for (position, tool) in tools.iter().enumerate() {
+            counts.clear();
+            let mut add = |text: &str, weight: f32| {
+                words(text, |word| match counts.get_mut(word) {
+                    Some(count) => *count += weight,
+                    None => {
+                        counts.insert(word.to_owned(), weight);
+                    }
+                });
+            };
+            add(tool.name(), NAME);
+            if let Some(title) = &tool.annotations().title {
+                add(title, TITLE);
+            }
+            if let Some(description) = tool.description() {
+                add(description, TEXT);
+            }
+            parameters(tool.parameters(), 0, &mut add);
+            lengths.push(counts.values().sum());
+            let position = u32::try_from(position).unwrap_or(u32::MAX);
+            for (word, frequency) in counts.drain() {
+                postings.entry(word.into_boxed_str()).or_default().push((position, frequency));
+            }
+        }
+        let average = if lengths.is_empty() {
+            1.0
+        } else {
+            (lengths.iter().sum::<f32>() / lengths.len() as f32).max(f32::MIN_POSITIVE)
+        };
+        Self { postings, lengths, average }
+    }
+
+    /// The positions of the `k` tools that best match `query`, best first, with their scores;
+    /// only tools that share a word with the query.
+    pub(crate) fn search(&self, query: &str, k: usize) -> Vec<(usize, f32)> {
+        if k == 0 || self.lengths.is_empty() {
+            return Vec::new();
+        }
+        let mut terms: Vec<String> = Vec::new();
+        words(query, |word| {
+            if terms.len() < MAX_QUERY_WORDS && !terms.iter().any(|t| t == word) {
+                terms.push(word.to_owned());
+            }
+        });
+        let mut scores = vec![0.0f32; self.lengths.len()];
+        let total = self.lengths.len() as f32;
+        for term in &terms {
+            let Some(postings) = self.postings.get(term.as_str()) else { continue };
+            let found = postings.len() as f32;
+            let idf = (1.0 + (total - found + 0.5) / (found + 0.5)).ln();
+            for &(position, frequency) in postings {
+                let position = position as usize;
+                let length = self.lengths[position] / self.average;
+                let norm = K1 * (1.0 - B + B * length);
+                scores[position] += idf * frequency * (K1 + 1.0) / (frequency + norm);
+            }
+        }
+        let mut hits: Vec<(usize, f32)> =
+            scores.into_iter().enumerate().filter(|(_, score)| *score > 0.0).collect();
+        let by_score =
+            |a: &(usize, f32), b: &(usize, f32)| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0));
+        if hits.len() > k {
+            hits.select_nth_unstable_by(k - 1, by_score);
+            hits.truncate(k);
+        }
+        hits.sort_unstable_by(by_score);
+        hits
+    }
+}
+
+/// Feeds the names and descriptions of the properties of `schema` to `add`, nested ones too.
+fn parameters(schema: &Value, depth: usize, add: &mut impl FnMut(&str, f32)) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else { return };
+    for (name, property) in properties {
+        add(name, TEXT);
+        if let Some(description) = property.get("description").and_then(Value::as_str) {
+            add(description, TEXT);
+        }
+        parameters(property, depth + 1, add);
+        if let Some(items) = property.get("items") {
+            parameters(items, depth + 1, add);
+        }
+    }
+}
