@@ -1,5 +1,5 @@
 //! `Registry::search` over 10,000 tools: building the index (the first search), and one
-//! search once it is built, each against a linear scan of the same tools (every tool's
+//! search once it is built (and one `search_regex`, which needs no index), each against a linear scan of the same tools (every tool's
 //! lowercased name and description searched for each query word, the best `k` kept), the
 //! baseline a registry without an index would use.
 //!
@@ -138,6 +138,9 @@ fn search(c: &mut Criterion) {
     });
     group.bench_function("scan_baseline_build", |b| b.iter(|| black_box(Scan::new(&tools))));
     group.bench_function("search", |b| b.iter(|| black_box(registry.search(QUERY, 5).len())));
+    group.bench_function("search_regex", |b| {
+        b.iter(|| black_box(registry.search_regex("calendar__.*event", 5).unwrap().len()))
+    });
     group.bench_function("scan_baseline_search", |b| {
         b.iter(|| black_box(scan.search(QUERY, 5).len()))
     });

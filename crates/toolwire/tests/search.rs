@@ -119,3 +119,39 @@ fn a_title_counts_for_more_than_the_description() {
     let registry = Registry::builder().register(described).register(titled).seal().expect("two");
     assert_eq!(names(&registry, "forecast", 2), ["t1", "t2"]);
 }
+
+#[test]
+fn a_pattern_finds_by_name_first_then_by_text_case_insensitively() {
+    let registry = registry();
+    let found: Vec<String> = registry
+        .search_regex("issue", 10)
+        .expect("a pattern")
+        .iter()
+        .map(|hit| hit.tool.name().to_owned())
+        .collect();
+    assert_eq!(found, ["github__create_issue", "github__list_issues"]);
+    let hits = registry.search_regex("(?:FILE|percent)", 10).expect("a pattern");
+    let found: Vec<&str> = hits.iter().map(|hit| hit.tool.name()).collect();
+    // Both file tools by name (3), then deploy by a nested parameter's description (1).
+    assert_eq!(found, ["files__readFile", "files__write_file", "deploy"]);
+    assert_eq!((hits[0].score, hits[2].score), (3.0, 1.0));
+    assert_eq!(registry.search_regex("^files__", 1).expect("a pattern").len(), 1);
+    assert!(registry.search_regex("nothing-like-this", 10).expect("a pattern").is_empty());
+}
+
+#[test]
+fn a_hostile_pattern_is_refused_or_runs_in_bounded_time_never_hangs() {
+    let registry = registry();
+    let broken = registry.search_regex("(unclosed", 5).expect_err("does not compile");
+    assert!(broken.to_string().contains("the search pattern is not usable"), "{broken}");
+    let long = "a".repeat(toolwire::registry::MAX_PATTERN + 1);
+    let refused = registry.search_regex(&long, 5).expect_err("too long");
+    assert!(refused.to_string().contains("more than the 1024 allowed"), "{refused}");
+    // Too large once compiled: a counted repetition of a counted repetition.
+    assert!(registry.search_regex("(?:a{1000}){1000}", 5).is_err());
+    // Catastrophic for a backtracking engine; the `regex` crate has none.
+    assert!(registry.search_regex("(a+)+$", 5).expect("compiles").is_empty());
+    // Nested too deeply.
+    let deep = "(".repeat(100) + &")".repeat(100);
+    assert!(registry.search_regex(&deep, 5).is_err());
+}

@@ -63,7 +63,7 @@ pub use crate::record::{Receipt, ToolCall};
 pub use builder::RegistryBuilder;
 pub use dispatch::{DEFAULT_CONCURRENCY, Dispatch, DispatchFuture};
 pub use invoke::{DROPPED_CALL_TEXT, Invocation, InvokeFuture};
-pub use search::SearchHit;
+pub use search::{MAX_PATTERN, PatternError, SearchHit};
 
 use crate::execute::Options;
 use crate::policy::{ApprovalKey, Approvals, Policy, SpendError, SpentApproval};
@@ -168,6 +168,59 @@ impl Registry {
                 self.inner.tools.get(position).map(|tool| SearchHit { tool, score })
             })
             .collect()
+    }
+
+    /// The `k` tools whose name, title, description, or parameters' names and descriptions
+    /// match `pattern`, a regular expression (case-insensitive, in the syntax of the `regex`
+    /// crate): those matched by name first, then by title, then the rest, each group in
+    /// registration order.
+    ///
+    /// The pattern is the model's, so it is bounded: at most [`MAX_PATTERN`] bytes, with
+    /// small limits on its compiled size and nesting, and matched in time linear in each
+    /// text, so no pattern makes the search hang. It shares the index of
+    /// [`search`](Self::search), built on the first search of either kind, which keeps each
+    /// tool's text.
+    ///
+    /// # Errors
+    ///
+    /// [`PatternError`], saying why, for a pattern that is too long or does not compile.
+    ///
+    /// ```
+    /// use toolwire::{Registry, Tool, ToolResult};
+    /// let tool = |name: &str| {
+    ///     Tool::define(name).execute_sync(|_, _| ToolResult::ok(serde_json::Value::Null, "")).build()
+    /// };
+    /// let registry = Registry::builder()
+    ///     .register(tool("github__create_issue")?)
+    ///     .register(tool("github__close_issue")?)
+    ///     .register(tool("slack__post_message")?)
+    ///     .seal()?;
+    /// let hits = registry.search_regex("^github__.*issue", 5)?;
+    /// assert_eq!(hits.len(), 2);
+    /// assert!(registry.search_regex("(unclosed", 5).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn search_regex(
+        &self,
+        pattern: &str,
+        k: usize,
+    ) -> Result<Vec<SearchHit<'_>>, PatternError> {
+        let regex = search::compile(pattern)?;
+        let index = self.inner.search.get_or_init(|| search::Index::new(&self.inner.tools));
+        let mut hits: Vec<SearchHit<'_>> = self
+            .inner
+            .tools
+            .iter()
+            .zip(&index.texts)
+            .filter_map(|(tool, text)| match search::rank(&regex, tool, text) {
+                0 => None,
+                rank => Some(SearchHit { tool, score: f32::from(rank) }),
+            })
+            .collect();
+        // Stable: within a rank, registration order stays.
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score));
+        hits.truncate(k);
+        Ok(hits)
     }
 
     /// How many tools there are.

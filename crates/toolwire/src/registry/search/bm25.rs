@@ -32,6 +32,9 @@ pub(crate) struct Index {
     /// Each tool's weighted length, in registration order.
     lengths: Vec<f32>,
     average: f32,
+    /// Each tool's description and parameters' names and descriptions, one per line, for
+    /// [`Registry::search_regex`](crate::Registry::search_regex).
+    pub(crate) texts: Vec<Box<str>>,
 }
 
 impl Index {
@@ -40,10 +43,17 @@ impl Index {
         let mut postings: HashMap<Box<str>, Postings, FxBuildHasher> = HashMap::default();
         let mut lengths = Vec::with_capacity(tools.len());
         let mut counts: HashMap<String, f32, FxBuildHasher> = HashMap::default();
+        let mut texts = Vec::with_capacity(tools.len());
         for (position, tool) in tools.iter().enumerate() {
             counts.clear();
-            let mut add = |text: &str, weight: f32| {
-                words(text, |word| match counts.get_mut(word) {
+            let mut text = String::new();
+            // The name and the title are matched apart by a pattern; the rest as one text.
+            let mut add = |part: &str, weight: f32| {
+                if weight < TITLE {
+                    text.push_str(part);
+                    text.push('\n');
+                }
+                words(part, |word| match counts.get_mut(word) {
                     Some(count) => *count += weight,
                     None => {
                         counts.insert(word.to_owned(), weight);
@@ -58,6 +68,7 @@ impl Index {
                 add(description, TEXT);
             }
             parameters(tool.parameters(), 0, &mut add);
+            texts.push(text.into_boxed_str());
             lengths.push(counts.values().sum());
             let position = u32::try_from(position).unwrap_or(u32::MAX);
             for (word, frequency) in counts.drain() {
@@ -69,7 +80,7 @@ impl Index {
         } else {
             (lengths.iter().sum::<f32>() / lengths.len() as f32).max(f32::MIN_POSITIVE)
         };
-        Self { postings, lengths, average }
+        Self { postings, lengths, average, texts }
     }
 
     /// The positions of the `k` tools that best match `query`, best first, with their scores;
