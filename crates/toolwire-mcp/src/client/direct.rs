@@ -37,8 +37,8 @@ use super::connection::Connection;
 use super::result::{Call, from_error, too_large};
 use super::sse::{Parser, SseError};
 
-/// What a 2026-07-28 connection over HTTP sends its calls with.
-#[derive(Debug)]
+/// What a 2026-07-28 connection over HTTP sends its calls with. Not `Debug`: its headers are
+/// the configured ones, which may hold a token.
 pub(crate) struct Direct {
     client: reqwest::Client,
     url: reqwest::Url,
