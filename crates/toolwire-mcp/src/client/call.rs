@@ -13,7 +13,7 @@ use tracing::Instrument;
 
 use super::connection::Connection;
 use super::meta::input_meta;
-use super::result::{Call, from_error, from_reply};
+use super::result::{Call, from_error, from_reply, not_sent};
 use super::{input, task};
 use crate::trace::Named;
 
@@ -151,7 +151,6 @@ async fn send(
     {
         return super::direct::send(connection, direct, call, params, ctx).await;
     }
-    let (server, name) = (call.server, call.tool);
     let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
     let mut options = PeerRequestOptions::with_timeout(connection.options.idle_timeout)
         .reset_timeout_on_progress();
@@ -161,12 +160,7 @@ async fn send(
     options.meta = (!meta.is_empty()).then_some(meta);
     let handle = match connection.peer.send_request_with_option(request, options).await {
         Ok(handle) => handle,
-        Err(rmcp::ServiceError::TransportClosed) => {
-            let text = format!(
-                "the connection to mcp server {server:?} is closed; the call to {name:?} was not sent"
-            );
-            return Err(ToolResult::failure(text));
-        }
+        Err(rmcp::ServiceError::TransportClosed) => return Err(not_sent(call)),
         Err(error) => return Err(from_error(call, error)),
     };
     let _route = connection.side.progress.register(handle.progress_token.clone(), ctx.clone());

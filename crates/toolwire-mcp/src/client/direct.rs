@@ -34,7 +34,7 @@ use tokio::time::Instant;
 use toolwire::{FailureKind, ToolContext, ToolResult};
 
 use super::connection::Connection;
-use super::result::{Call, from_error, too_large};
+use super::result::{Call, from_error, innermost, not_sent, too_large};
 use super::sse::{Parser, SseError};
 
 /// What a 2026-07-28 connection over HTTP sends its calls with. Not `Debug`: its headers are
@@ -50,8 +50,6 @@ pub(crate) struct Direct {
     permits: Semaphore,
     /// Request ids, counted down from -1 so that they never meet rmcp's, counted up from 0.
     ids: AtomicI64,
-    /// The most bytes a JSON body or one event may take.
-    limit: usize,
 }
 
 /// How many times a stream that ended before its result is resumed.
@@ -63,7 +61,7 @@ const MAX_RETRY: Duration = Duration::from_secs(10);
 
 impl Direct {
     /// The sender of a connection to `url` on `version`, with the transport's `client` and
-    /// configured `headers`, the `meta` of every request, and the options' limits.
+    /// configured `headers`, the `meta` of every request, and the options' in-flight limit.
     pub(crate) fn new(
         client: reqwest::Client,
         url: reqwest::Url,
@@ -91,7 +89,6 @@ impl Direct {
             meta,
             permits: Semaphore::new(options.max_in_flight.max(1)),
             ids: AtomicI64::new(-1),
-            limit: options.max_message_bytes(),
         })
     }
 }
@@ -115,7 +112,7 @@ pub(crate) async fn send(
     let Ok(permit) = tokio::time::timeout_at(deadline, direct.permits.acquire()).await else {
         return Err(from_error(call, cap));
     };
-    let _permit = permit.map_err(|_| closed(call))?;
+    let _permit = permit.map_err(|_| not_sent(call))?;
     let number = direct.ids.fetch_sub(1, Ordering::Relaxed);
     let id = RequestId::Number(number);
     let token = ProgressToken(NumberOrString::Number(number));
@@ -223,7 +220,7 @@ impl Round<'_> {
 
     /// A JSON body, read up to the limit.
     async fn json_body(&self, mut response: reqwest::Response) -> Result<Vec<u8>, Failure> {
-        let limit = self.direct.limit;
+        let limit = self.connection.options.max_message_bytes();
         if let Some(length) = response.content_length().filter(|length| *length > limit as u64) {
             return Err(Failure::TooLarge(Some(length)));
         }
@@ -239,7 +236,7 @@ impl Round<'_> {
 
     /// The events of a stream until the reply, resuming it by GET when it ends early.
     async fn events(&self, mut response: reqwest::Response) -> Result<ServerResult, Failure> {
-        let mut parser = Parser::new(self.direct.limit);
+        let mut parser = Parser::new(self.connection.options.max_message_bytes());
         let mut events = Vec::new();
         let mut resumptions = 0;
         loop {
@@ -375,26 +372,15 @@ fn round_headers(direct: &Direct, tool: &str) -> Result<HeaderMap, ToolResult> {
     Ok(headers)
 }
 
-/// The failure of a connection that was closed.
-fn closed(call: &Call<'_>) -> ToolResult {
-    ToolResult::failure(format!(
-        "the connection to mcp server {:?} is closed; the call to {:?} was not sent",
-        call.server, call.tool
-    ))
-}
-
 /// What went wrong with the request, in words: the innermost cause, without type names.
 fn transport(error: reqwest::Error) -> Failure {
-    let mut last: &dyn std::error::Error = &error;
-    while let Some(source) = last.source() {
-        last = source;
-    }
+    let last = innermost(&error);
     let what = if error.is_connect() {
         format!("cannot connect: {last}")
     } else if error.is_body() || error.is_decode() {
         format!("its answer broke off: {last}")
     } else {
-        last.to_string()
+        last
     };
     Failure::Transport(what)
 }

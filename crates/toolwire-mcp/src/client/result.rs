@@ -168,6 +168,14 @@ pub(crate) fn from_error(call: &Call<'_>, error: ServiceError) -> ToolResult {
     }
 }
 
+/// The failure of a call that was not sent, its connection being closed.
+pub(crate) fn not_sent(call: &Call<'_>) -> ToolResult {
+    ToolResult::failure(format!(
+        "the connection to mcp server {:?} is closed; the call to {:?} was not sent",
+        call.server, call.tool
+    ))
+}
+
 /// The failure of a call whose answer was longer than the connection takes: `size` is the
 /// answer's length when the transport knew it.
 pub(crate) fn too_large(call: &Call<'_>, size: Option<u64>) -> ToolResult {
@@ -201,8 +209,8 @@ fn body_too_large(error: &ServiceError) -> bool {
 
 /// The message of the innermost cause of `error`: what went wrong, without the names of the
 /// Rust types it went through.
-fn innermost(error: &ServiceError) -> String {
-    let mut last: &dyn std::error::Error = error;
+pub(crate) fn innermost(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut last = error;
     while let Some(source) = last.source() {
         last = source;
     }
