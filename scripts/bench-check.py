@@ -5,14 +5,18 @@ Run after the quick benchmark run of .ci/run. Each line compares a benchmark's m
 baseline measured in the same run, so the check holds on a slow or noisy machine. A line fails
 when its ratio has grown to 1.6 times the ratio recorded in BENCHMARKS.md: a benchmark that
 takes twice as long fails, while the run-to-run spread of the quick runs (within 15 % here)
-passes. Abort latency is not checked: it is the time a runtime takes to wake a thread, which
+passes.
+
+Given several result folders (one per run of the same benchmarks), each line is judged on the
+median of its ratios across the runs, so one run disturbed by a neighbour on a shared machine
+does not fail CI, while a real regression, which shows in every run, still does. Abort latency is not checked: it is the time a runtime takes to wake a thread, which
 varies more than twofold from run to run.
 """
 import json
 import pathlib
 import sys
 
-root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "target/criterion")
+roots = [pathlib.Path(arg) for arg in sys.argv[1:]] or [pathlib.Path("target/criterion")]
 
 # How far a ratio may grow before the check fails.
 GROWTH = 1.6
@@ -33,7 +37,7 @@ RECORDED = [
 ]
 
 
-def median(group: str, bench: str) -> float:
+def median(root: pathlib.Path, group: str, bench: str) -> float:
     path = root / group / bench / "new" / "estimates.json"
     return json.loads(path.read_text())["median"]["point_estimate"]
 
@@ -41,13 +45,15 @@ def median(group: str, bench: str) -> float:
 failed = False
 for group, bench, baseline, recorded in RECORDED:
     try:
-        ratio = median(group, bench) / median(group, baseline)
+        ratios = sorted(median(root, group, bench) / median(root, group, baseline) for root in roots)
     except FileNotFoundError as missing:
         print(f"MISSING {group}/{bench}: {missing.filename}")
         failed = True
         continue
+    ratio = ratios[len(ratios) // 2]
     limit = GROWTH * recorded
     verdict = "ok" if ratio <= limit else "SLOWER"
     failed |= ratio > limit
-    print(f"{verdict:7} {group}/{bench}: {ratio:.2f}x {baseline} (recorded {recorded:.2f}x, limit {limit:.2f}x)")
+    runs = ", ".join(f"{r:.2f}" for r in ratios)
+    print(f"{verdict:7} {group}/{bench}: {ratio:.2f}x {baseline} (runs {runs}; recorded {recorded:.2f}x, limit {limit:.2f}x)")
 sys.exit(1 if failed else 0)
