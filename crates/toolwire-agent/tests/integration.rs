@@ -9,6 +9,7 @@
 mod common;
 
 mod agent;
+mod catalog;
 mod failures;
 mod journal_store;
 mod media;

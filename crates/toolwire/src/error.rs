@@ -121,6 +121,9 @@ impl std::error::Error for DefineError {}
 pub enum SealErrorKind {
     /// Two or more registered tools have the same name.
     DuplicateNames,
+    /// A catalog setting ([`defer_loading`](crate::RegistryBuilder::defer_loading)) names a
+    /// tool that is not registered.
+    UnknownNames,
 }
 
 /// A registry that cannot be sealed; returned by
@@ -137,7 +140,8 @@ pub enum SealErrorKind {
 #[derive(Clone, PartialEq, Eq)]
 pub struct SealError {
     kind: SealErrorKind,
-    /// Each duplicated name, with how many times it was registered.
+    /// Each duplicated name, with how many times it was registered; or each unknown name,
+    /// with 0.
     duplicates: Vec<(String, usize)>,
 }
 
@@ -146,12 +150,19 @@ impl SealError {
         Self { kind: SealErrorKind::DuplicateNames, duplicates }
     }
 
+    pub(crate) fn unknown(names: Vec<String>) -> Self {
+        let names = names.into_iter().map(|name| (name, 0)).collect();
+        Self { kind: SealErrorKind::UnknownNames, duplicates: names }
+    }
+
     /// What kind of mistake this is.
     pub fn kind(&self) -> SealErrorKind {
         self.kind
     }
 
-    /// The names registered more than once, in registration order.
+    /// The names registered more than once, in registration order; or, for
+    /// [`UnknownNames`](SealErrorKind::UnknownNames), the names no tool has, in the order
+    /// given.
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.duplicates.iter().map(|(name, _)| name.as_str())
     }
@@ -159,6 +170,14 @@ impl SealError {
 
 impl fmt::Display for SealError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.kind == SealErrorKind::UnknownNames {
+            f.write_str("defer_loading names tools that are not registered: ")?;
+            for (i, (name, _)) in self.duplicates.iter().enumerate() {
+                let separator = if i == 0 { "" } else { ", " };
+                write!(f, "{separator}{name:?}")?;
+            }
+            return Ok(());
+        }
         f.write_str("duplicate tool names: ")?;
         for (i, (name, count)) in self.duplicates.iter().enumerate() {
             let separator = if i == 0 { "" } else { ", " };

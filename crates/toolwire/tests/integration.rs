@@ -12,6 +12,7 @@ mod abort;
 mod approvals;
 mod bad_input;
 mod call_options;
+mod catalog;
 mod concurrency;
 mod context;
 mod decoders_robust;

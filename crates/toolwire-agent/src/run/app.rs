@@ -8,7 +8,8 @@ use toolwire::{CallOptions, Provider, Registry};
 
 type Definitions = Arc<dyn Fn(&Registry, Provider) -> Vec<Value> + Send + Sync>;
 
-/// The state every call gets, as call options, and the tools active for it.
+/// The state every call gets, as call options, and the loaded tools active for it (the
+/// deferred ones are sent once found, see `catalog`).
 #[derive(Clone)]
 pub(crate) struct AppState {
     options: CallOptions,
@@ -19,7 +20,7 @@ impl AppState {
     /// No state: every call gets none, and the tools active without state are listed.
     pub(crate) fn none() -> Self {
         let definitions: Definitions = Arc::new(|registry, provider| {
-            registry.definitions(provider, &()).into_iter().cloned().collect()
+            registry.loaded_definitions(provider, &()).into_iter().cloned().collect()
         });
         Self { options: CallOptions::new(), definitions }
     }
@@ -29,7 +30,7 @@ impl AppState {
         Self {
             options: CallOptions::new().state(state),
             definitions: Arc::new(move |registry, provider| {
-                registry.definitions(provider, &*listed).into_iter().cloned().collect()
+                registry.loaded_definitions(provider, &*listed).into_iter().cloned().collect()
             }),
         }
     }

@@ -4,11 +4,12 @@ use toolwire::provider::{ModelApi, repair};
 use toolwire::{AbortSignal, InvocationId, Receipt};
 use tracing::Instrument;
 
+use super::catalog::Catalog;
 use super::events::AgentEvent;
 use super::guard::Guard;
 use super::state::{PendingTurn, RunState, is_waiting};
 use super::trace;
-use super::turn::Starter;
+use super::turn::{Lookup, Starter};
 use super::{RunOutcome, Shared, StopReason};
 use crate::client::{ModelRequest, ModelTurn};
 
@@ -22,6 +23,7 @@ pub(super) fn open(shared: &Shared, history: Option<RunState>, prompt: &str) -> 
         messages: Vec::new(),
         turns: 0,
         prompt_turns: 0,
+        found_tools: Vec::new(),
         pending: None,
         meta: serde_json::Value::Null,
     });
@@ -68,7 +70,13 @@ async fn turns(shared: &Shared, state: RunState, signal: &AbortSignal) -> RunOut
         Ok(api) => api,
         Err(error) => return run.end(StopReason::ModelError(error)),
     };
-    let tools = shared.app.definitions(&shared.registry, provider);
+    let catalog = match Catalog::new(&shared.registry) {
+        Ok(catalog) => catalog,
+        Err(error) => return run.end(StopReason::ModelError(error)),
+    };
+    let loaded = shared.app.definitions(&shared.registry, provider);
+    let mut tools =
+        catalog.tools(&shared.registry, provider, loaded.clone(), &run.state.found_tools);
     let mut guard = Guard::new(shared.repetition_limit);
     loop {
         if signal.is_aborted() {
@@ -84,7 +92,9 @@ async fn turns(shared: &Shared, state: RunState, signal: &AbortSignal) -> RunOut
         if let Some(sink) = &shared.events {
             sink(&AgentEvent::TurnStarted { turn: run.state.turns });
         }
-        let mut starter = Starter::new(shared, signal, &mut guard);
+        let mut found = Vec::new();
+        let lookup = Lookup { catalog: &catalog, known: &run.state.found_tools, found: &mut found };
+        let mut starter = Starter::new(shared, signal, &mut guard, lookup);
         let request = ModelRequest {
             system: shared.system.as_deref(),
             messages: &run.state.messages,
@@ -100,6 +110,7 @@ async fn turns(shared: &Shared, state: RunState, signal: &AbortSignal) -> RunOut
             Ok(turn) => turn,
             Err(error) => {
                 let (text, calls, receipts) = starter.abandon().await;
+                run.state.found_tools.append(&mut found);
                 if !calls.is_empty() {
                     // Balance the cut turn: the calls that were reported get results.
                     let assistant = api.render_turn(&text, &calls);
@@ -123,6 +134,12 @@ async fn turns(shared: &Shared, state: RunState, signal: &AbortSignal) -> RunOut
             return run.end(StopReason::Finished(finish));
         }
         let receipts = repair(&calls, starter.finish(&calls).await);
+        if !found.is_empty() {
+            // Appended, so that the tools sent before stay as they were, in order.
+            run.state.found_tools.append(&mut found);
+            tools =
+                catalog.tools(&shared.registry, provider, loaded.clone(), &run.state.found_tools);
+        }
         if receipts.iter().any(is_waiting) {
             run.state.messages.extend(assistant.iter().cloned());
             run.receipts.extend(receipts.iter().cloned());

@@ -2,6 +2,7 @@
 
 mod app;
 mod call;
+mod catalog;
 mod drive;
 mod events;
 mod guard;
@@ -23,6 +24,7 @@ use std::time::Duration;
 use toolwire::provider::ModelApi;
 use toolwire::{AbortSignal, Answer, Registry};
 
+pub use catalog::SEARCH_TOOL;
 pub use events::AgentEvent;
 pub use outcome::{RunOutcome, StopReason};
 pub use prepared::Run;

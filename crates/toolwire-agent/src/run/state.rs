@@ -29,6 +29,11 @@ pub struct RunState {
     /// every resumption. (Read as 0 from a state saved before it existed.)
     #[serde(default)]
     pub prompt_turns: u32,
+    /// The deferred tools the run's searches have found, in the order found: each later
+    /// turn sends them after the loaded tools, and of the deferred tools only these may be
+    /// called (see [`SEARCH_TOOL`](crate::SEARCH_TOOL)). Empty when the registry defers none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub found_tools: Vec<String>,
     /// The last turn's calls, when some wait for an answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending: Option<PendingTurn>,

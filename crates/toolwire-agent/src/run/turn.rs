@@ -10,6 +10,7 @@ use tracing::Instrument;
 
 use super::Shared;
 use super::call::{Whose, joined, lost, prepare, start};
+use super::catalog::Catalog;
 use super::events::{self, AgentEvent};
 use super::guard::{Guard, refusal};
 use crate::client::TurnSink;
@@ -20,7 +21,8 @@ enum Slot {
     Running(ToolCall, JoinHandle<Receipt>),
     /// Complete, waiting for the end of the turn.
     Held(ToolCall),
-    /// Refused by the repetition guard.
+    /// Answered by the agent: refused (by the repetition guard, the call cap or the
+    /// catalog's gate), or a search of the catalog.
     Refused(ToolCall, Receipt),
 }
 
@@ -32,19 +34,33 @@ impl Slot {
     }
 }
 
+/// What a turn knows of the deferred catalog: the tools found before it, and where the
+/// tools its searches find go.
+pub(crate) struct Lookup<'a> {
+    pub(crate) catalog: &'a Catalog,
+    pub(crate) known: &'a [String],
+    pub(crate) found: &'a mut Vec<String>,
+}
+
 /// Hears a turn as it streams, and starts its calls.
 pub(crate) struct Starter<'a> {
     shared: &'a Shared,
     signal: &'a AbortSignal,
     guard: &'a mut Guard,
+    lookup: Lookup<'a>,
     slots: Vec<Slot>,
     /// The text so far.
     pub(crate) text: String,
 }
 
 impl<'a> Starter<'a> {
-    pub(crate) fn new(shared: &'a Shared, signal: &'a AbortSignal, guard: &'a mut Guard) -> Self {
-        Self { shared, signal, guard, slots: Vec::new(), text: String::new() }
+    pub(crate) fn new(
+        shared: &'a Shared,
+        signal: &'a AbortSignal,
+        guard: &'a mut Guard,
+        lookup: Lookup<'a>,
+    ) -> Self {
+        Self { shared, signal, guard, lookup, slots: Vec::new(), text: String::new() }
     }
 
     /// The slot of a call that is complete: refused, started, or held for the end.
@@ -60,6 +76,12 @@ impl<'a> Starter<'a> {
         }
         if let Some(refusal) = self.guard.admit(&call) {
             return Slot::Refused(call, refusal);
+        }
+        // A search, or a deferred tool called before any search found it; a tool a search
+        // of this same turn finds counts as a guess, since the model had not seen it.
+        let Lookup { catalog, known, found } = &mut self.lookup;
+        if let Some(answer) = catalog.answer(&self.shared.registry, &call, known, found) {
+            return Slot::Refused(call, answer);
         }
         if !self.shared.streaming {
             return Slot::Held(call);

@@ -231,11 +231,13 @@ pub(crate) fn balanced(provider: Provider, messages: &[Value]) -> bool {
 pub(crate) struct Scripted {
     turns: Mutex<VecDeque<Vec<toolwire::ToolCall>>>,
     pub(crate) requests: Arc<Mutex<Vec<Vec<Value>>>>,
+    /// The names of the tools each request offered, in order.
+    pub(crate) offered: Arc<Mutex<Vec<Vec<String>>>>,
 }
 
 impl Scripted {
     pub(crate) fn new(turns: Vec<Vec<toolwire::ToolCall>>) -> Self {
-        Self { turns: Mutex::new(turns.into()), requests: Arc::default() }
+        Self { turns: Mutex::new(turns.into()), requests: Arc::default(), offered: Arc::default() }
     }
 
     /// A model that makes the same call forever.
@@ -268,6 +270,11 @@ impl toolwire_agent::ModelClient for Scripted {
     ) -> toolwire_agent::BoxFuture<'a, Result<toolwire_agent::ModelTurn, toolwire_agent::Error>>
     {
         self.requests.lock().expect("requests").push(request.messages.to_vec());
+        let names = request.tools.iter().map(|tool| tool["function"]["name"].to_string());
+        self.offered
+            .lock()
+            .expect("offered")
+            .push(names.map(|n| n.trim_matches('"').to_owned()).collect());
         let calls = self.turns.lock().expect("turns").pop_front().unwrap_or_default();
         Box::pin(async move {
             use toolwire_agent::ModelTurn;

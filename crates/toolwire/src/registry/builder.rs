@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use super::catalog;
 use super::index::NameIndex;
 use super::{Inner, Receipt, ReceiptHook, Registry};
 use crate::context::ToolContext;
@@ -29,6 +30,7 @@ pub struct RegistryBuilder {
     approval_key: Option<ApprovalKey>,
     approval_store: Option<Spender>,
     approval_ttl: Option<Duration>,
+    catalog: catalog::Settings,
 }
 
 /// The longest time to live an approval may be given: a year.
@@ -155,11 +157,29 @@ impl RegistryBuilder {
         self
     }
 
+    /// Sets the tool called `name` to be deferred (`true`), left out of the tools a model is
+    /// shown until a search of the run finds it, or loaded always (`false`), whatever the
+    /// [`defer_threshold`](Self::defer_threshold). The last setting for a name wins. See
+    /// [`Registry::is_deferred`] and the agent's tool search.
+    pub fn defer_loading(mut self, name: impl Into<String>, defer: bool) -> Self {
+        self.catalog.choices.push((name.into(), defer));
+        self
+    }
+
+    /// Defers every tool not set by [`defer_loading`](Self::defer_loading) when the registry
+    /// holds at least `threshold` tools; `None` defers only the tools set to wait. Unless
+    /// set, [`DEFAULT_DEFER_THRESHOLD`](super::DEFAULT_DEFER_THRESHOLD) (100).
+    pub fn defer_threshold(mut self, threshold: Option<usize>) -> Self {
+        self.catalog.threshold = threshold;
+        self
+    }
+
     /// Seals the registry: from now on it cannot change.
     ///
     /// # Errors
     ///
-    /// A [`SealError`] naming every tool name registered more than once.
+    /// A [`SealError`] naming every tool name registered more than once, or every name given
+    /// to [`defer_loading`](Self::defer_loading) that no registered tool has.
     pub fn seal(self) -> Result<Registry, SealError> {
         let mut index = NameIndex::default();
         index.reserve(self.tools.len());
@@ -175,9 +195,11 @@ impl RegistryBuilder {
         if !counts.is_empty() {
             return Err(SealError::duplicates(counts));
         }
+        let deferred = self.catalog.resolve(&self.tools, &index).map_err(SealError::unknown)?;
         let inner = Inner {
             tools: self.tools,
             index,
+            deferred,
             search: std::sync::OnceLock::new(),
             limits: self.limits,
             on_receipt: self.on_receipt,

@@ -47,6 +47,7 @@
 //! inactive, so a mismatch is a readable failure, never a panic.
 
 mod builder;
+mod catalog;
 mod dispatch;
 mod index;
 mod invoke;
@@ -61,6 +62,7 @@ use serde_json::Value;
 
 pub use crate::record::{Receipt, ToolCall};
 pub use builder::RegistryBuilder;
+pub use catalog::DEFAULT_DEFER_THRESHOLD;
 pub use dispatch::{DEFAULT_CONCURRENCY, Dispatch, DispatchFuture};
 pub use invoke::{DROPPED_CALL_TEXT, Invocation, InvokeFuture};
 pub use search::{MAX_PATTERN, PatternError, SearchHit};
@@ -85,6 +87,8 @@ pub(crate) type ReceiptHook = Arc<dyn Fn(&Receipt) + Send + Sync>;
 struct Inner {
     tools: Vec<Tool>,
     index: index::NameIndex,
+    /// Whether each tool, by position, is deferred (see [`catalog`]).
+    deferred: Vec<bool>,
     /// The search index, built on the first [`Registry::search`].
     search: std::sync::OnceLock<search::Index>,
     limits: Option<ArgumentLimits>,
@@ -160,9 +164,19 @@ impl Registry {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn search(&self, query: &str, k: usize) -> Vec<SearchHit<'_>> {
+        self.search_where(query, k, |_| true)
+    }
+
+    /// [`search`](Self::search) over the tools whose position `keep` accepts.
+    fn search_where(
+        &self,
+        query: &str,
+        k: usize,
+        keep: impl Fn(usize) -> bool,
+    ) -> Vec<SearchHit<'_>> {
         let index = self.inner.search.get_or_init(|| search::Index::new(&self.inner.tools));
         index
-            .search(query, k)
+            .search(query, k, keep)
             .into_iter()
             .filter_map(|(position, score)| {
                 self.inner.tools.get(position).map(|tool| SearchHit { tool, score })

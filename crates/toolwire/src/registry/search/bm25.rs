@@ -85,7 +85,13 @@ impl Index {
 
     /// The positions of the `k` tools that best match `query`, best first, with their scores;
     /// only tools that share a word with the query.
-    pub(crate) fn search(&self, query: &str, k: usize) -> Vec<(usize, f32)> {
+    /// Tools whose position `keep` refuses are left out before the `k` are taken.
+    pub(crate) fn search(
+        &self,
+        query: &str,
+        k: usize,
+        keep: impl Fn(usize) -> bool,
+    ) -> Vec<(usize, f32)> {
         if k == 0 || self.lengths.is_empty() {
             return Vec::new();
         }
@@ -109,7 +115,7 @@ impl Index {
             }
         }
         let mut hits: Vec<(usize, f32)> =
-            scores.into_iter().enumerate().filter(|(_, score)| *score > 0.0).collect();
+            scores.into_iter().enumerate().filter(|&(i, score)| score > 0.0 && keep(i)).collect();
         let by_score =
             |a: &(usize, f32), b: &(usize, f32)| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0));
         if hits.len() > k {

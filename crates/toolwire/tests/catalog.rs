@@ -1,0 +1,94 @@
+//! The catalog settings: which tools are deferred, by choice or past the threshold, and the
+//! search over the deferred ones.
+
+use serde_json::Value;
+use toolwire::registry::DEFAULT_DEFER_THRESHOLD;
+use toolwire::{Provider, Registry, SealErrorKind, Tool, ToolResult};
+
+fn tool(name: &str, description: &str) -> Tool {
+    Tool::define(name)
+        .description(description)
+        .execute_sync(|_, _| ToolResult::ok(Value::Null, ""))
+        .build()
+        .expect("a tool")
+}
+
+fn many(count: usize) -> Vec<Tool> {
+    (0..count).map(|i| tool(&format!("tool_{i}"), "Does a thing")).collect()
+}
+
+#[test]
+fn below_the_threshold_nothing_is_deferred_and_at_it_everything_is() {
+    let below = Registry::builder().register_all(many(DEFAULT_DEFER_THRESHOLD - 1)).seal().unwrap();
+    assert_eq!(below.deferred_len(), 0);
+    assert_eq!(below.loaded_definitions(Provider::OpenAi, &()).len(), DEFAULT_DEFER_THRESHOLD - 1);
+    let at = Registry::builder().register_all(many(DEFAULT_DEFER_THRESHOLD)).seal().unwrap();
+    assert_eq!(at.deferred_len(), DEFAULT_DEFER_THRESHOLD);
+    assert!(at.loaded_definitions(Provider::OpenAi, &()).is_empty());
+    assert_eq!(
+        at.definitions(Provider::OpenAi, &()).len(),
+        DEFAULT_DEFER_THRESHOLD,
+        "all described"
+    );
+}
+
+#[test]
+fn a_tool_set_to_load_always_stays_past_the_threshold_and_the_last_setting_wins() {
+    let registry = Registry::builder()
+        .register_all(many(5))
+        .defer_threshold(Some(3))
+        .defer_loading("tool_1", true)
+        .defer_loading("tool_1", false)
+        .seal()
+        .unwrap();
+    assert!(!registry.is_deferred("tool_1"));
+    assert!(registry.is_deferred("tool_0"));
+    assert_eq!(registry.deferred_len(), 4);
+    assert!(!registry.is_deferred("no_such_tool"));
+}
+
+#[test]
+fn no_threshold_defers_only_the_tools_set_to_wait() {
+    let registry = Registry::builder()
+        .register_all(many(500))
+        .defer_threshold(None)
+        .defer_loading("tool_7", true)
+        .seal()
+        .unwrap();
+    assert_eq!(registry.deferred_len(), 1);
+    assert!(registry.is_deferred("tool_7"));
+}
+
+#[test]
+fn a_setting_for_a_tool_that_is_not_registered_fails_the_seal_naming_it() {
+    let error = Registry::builder()
+        .register_all(many(2))
+        .defer_loading("tol_1", true)
+        .defer_loading("ghost", false)
+        .defer_loading("tol_1", false)
+        .seal()
+        .unwrap_err();
+    assert_eq!(error.kind(), SealErrorKind::UnknownNames);
+    assert_eq!(
+        error.to_string(),
+        r#"defer_loading names tools that are not registered: "tol_1", "ghost""#
+    );
+    assert_eq!(error.names().collect::<Vec<_>>(), ["tol_1", "ghost"]);
+}
+
+#[test]
+fn the_deferred_search_finds_only_deferred_tools() {
+    let registry = Registry::builder()
+        .register(tool("read_file", "Read a file from the disk"))
+        .register(tool("read_url", "Read a web page"))
+        .register(tool("send_mail", "Send an email"))
+        .defer_loading("read_url", true)
+        .defer_loading("send_mail", true)
+        .seal()
+        .unwrap();
+    let all: Vec<_> = registry.search("read", 5).iter().map(|hit| hit.tool.name()).collect();
+    assert_eq!(all.len(), 2);
+    let deferred: Vec<_> =
+        registry.search_deferred("read", 5).iter().map(|hit| hit.tool.name()).collect();
+    assert_eq!(deferred, ["read_url"]);
+}
