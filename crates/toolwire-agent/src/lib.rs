@@ -105,7 +105,7 @@ pub use error::{Error, ErrorKind};
 pub use run::{
     Agent, AgentBuilder, AgentEvent, DEFAULT_MAX_CALLS_PER_TURN, DEFAULT_MAX_TURNS,
     DEFAULT_REPETITION_LIMIT, MemoryStore, PendingCall, PendingTurn, Run, RunOutcome, RunState,
-    RunStore, SEARCH_TOOL, StopReason, StoredRun,
+    RunStore, SEARCH_TOOL, StopReason, StoredRun, search_tool,
 };
 
 /// Installs rustls's `ring` crypto provider as the process default, unless one is installed

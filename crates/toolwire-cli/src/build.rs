@@ -34,7 +34,9 @@ impl Runner {
 }
 
 /// The manifest's tools and `imported` (the tools of its MCP servers), in a registry sealed
-/// for `journal` when given: with its key for approvals, spent in it.
+/// for `journal` when given: with its key for approvals, spent in it. The catalog follows the
+/// manifest's `defer_threshold` and each tool's `defer_loading`, then `deferral` (each
+/// imported tool of a server that sets `defer_loading`).
 ///
 /// # Errors
 ///
@@ -44,10 +46,21 @@ pub(crate) fn registry_with(
     mut manifest: Manifest,
     journal: Option<&crate::journal::Journal>,
     imported: Vec<Tool>,
+    deferral: Vec<(String, bool)>,
 ) -> Result<Registry, ManifestError> {
     let defs = std::mem::take(&mut manifest.tools);
+    let own: Vec<(String, bool)> = defs
+        .iter()
+        .filter_map(|def| def.defer_loading.map(|defer| (def.name.clone(), defer)))
+        .collect();
     let tools = defs.into_iter().map(|def| tool(&manifest, def)).collect::<Result<Vec<_>, _>>()?;
-    let mut builder = Registry::builder().register_all(tools).register_all(imported);
+    let mut builder = Registry::builder()
+        .register_all(tools)
+        .register_all(imported)
+        .defer_threshold(manifest.defer_threshold);
+    for (name, defer) in own.into_iter().chain(deferral) {
+        builder = builder.defer_loading(name, defer);
+    }
     if let Some(journal) = journal {
         // Every process sharing the journal resumes the others' approvals, and spends each
         // one in the journal, so it runs one call across all of them.

@@ -11,6 +11,7 @@ mod common;
 mod api_key;
 mod bad_input;
 mod call;
+mod catalog;
 mod commands;
 mod crash;
 mod escape;

@@ -49,30 +49,7 @@ impl Catalog {
             );
             return Err(Error::new(ErrorKind::Config, message));
         }
-        let search = Tool::define(SEARCH_TOOL)
-            .description(
-                "Search the tools that are not loaded yet, by what they do. Returns the best \
-                 matches; each can be called from the next turn on. Call this when no loaded \
-                 tool fits the task; a tool that no search has found cannot be called.",
-            )
-            .parameters(json!({
-                "type": "object",
-                "properties": {
-                    "query": {
-                        "type": "string",
-                        "description": "Words for what the tool should do, such as \"create a github issue\"",
-                    },
-                    "limit": {
-                        "type": "integer",
-                        "description": "How many tools to return, 1 to 20; 5 when left out",
-                    },
-                },
-                "required": ["query"],
-            }))
-            .execute_sync(|_, _| ToolResult::failure("answered by the agent"))
-            .build()
-            .map_err(|error| Error::new(ErrorKind::Config, error.to_string()))?;
-        Ok(Self { search: Some(search) })
+        Ok(Self { search: Some(search_tool()?) })
     }
 
     /// The tools of a turn: `loaded` (the tools sent always, in the provider's shape), the
@@ -118,6 +95,42 @@ impl Catalog {
         }
         None
     }
+}
+
+/// The agent's tool search as a tool, for its definition in each provider's shape (as
+/// [`Tool::definition`] gives it): what a run offers after the loaded tools when the
+/// registry defers some, for a host that counts or shows what a turn sends. The agent
+/// answers its calls itself; the tool's own handler only fails, so registering it in a
+/// registry is a mistake.
+///
+/// # Errors
+///
+/// None in practice: the definition is fixed; a [`Config`](ErrorKind::Config) error if
+/// toolwire ever rejected it.
+pub fn search_tool() -> Result<Tool, Error> {
+    Tool::define(SEARCH_TOOL)
+        .description(
+            "Search the tools that are not loaded yet, by what they do. Returns the best \
+             matches; each can be called from the next turn on. Call this when no loaded \
+             tool fits the task; a tool that no search has found cannot be called.",
+        )
+        .parameters(json!({
+            "type": "object",
+            "properties": {
+                "query": {
+                    "type": "string",
+                    "description": "Words for what the tool should do, such as \"create a github issue\"",
+                },
+                "limit": {
+                    "type": "integer",
+                    "description": "How many tools to return, 1 to 20; 5 when left out",
+                },
+            },
+            "required": ["query"],
+        }))
+        .execute_sync(|_, _| ToolResult::failure("answered by the agent"))
+        .build()
+        .map_err(|error| Error::new(ErrorKind::Config, error.to_string()))
 }
 
 /// Runs the search `call` asks for, adding the names not in `known` or `found` to `found`.

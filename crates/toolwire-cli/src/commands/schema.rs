@@ -38,7 +38,8 @@ pub(crate) async fn run(manifest: &Path, provider: Provider) -> Result<Exit, Cli
     let loaded = Manifest::load(manifest)?;
     let mut imported = crate::remote::load(manifest, &loaded).await?;
     let tools = std::mem::take(&mut imported.tools);
-    let registry = build::registry_with(loaded, None, tools)?;
+    let deferral = std::mem::take(&mut imported.deferral);
+    let registry = build::registry_with(loaded, None, tools, deferral)?;
     imported.close().await;
     let definitions: Vec<_> =
         registry.tools().iter().map(|tool| tool.definition(provider)).collect();

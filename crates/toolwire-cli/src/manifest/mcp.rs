@@ -38,6 +38,9 @@ pub(crate) struct ServerDef {
     pub(crate) sandbox: Sandbox,
     /// What becomes of the server's own questions.
     pub(crate) questions: Questions,
+    /// Every tool of the server deferred (`true`) or loaded always (`false`); as the
+    /// manifest's threshold says when absent.
+    pub(crate) defer_loading: Option<bool>,
 }
 
 /// What becomes of a server's own questions: the elicitations it asks during a call.
@@ -203,6 +206,7 @@ impl Checker<'_> {
                 }
             };
         }
+        server.defer_loading = spec.defer_loading;
         let hints = &mut server.hints;
         hints.read_only_hint = spec.read_only;
         hints.destructive_hint = spec.destructive;
@@ -232,6 +236,7 @@ impl ServerDef {
             hints: Annotations::default(),
             sandbox: server_sandbox(),
             questions: Questions::Ask,
+            defer_loading: None,
         }
     }
 }

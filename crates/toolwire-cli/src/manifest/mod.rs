@@ -26,6 +26,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use serde_json::Value;
+use toml::Spanned;
 
 pub(crate) use diagnostic::ManifestError;
 pub(crate) use guard::Guarded;
@@ -43,6 +44,9 @@ pub(crate) struct Manifest {
     pub(crate) servers: Vec<ServerDef>,
     /// The `mcp.json` whose servers are imported too, if any.
     pub(crate) mcp_config: Option<std::path::PathBuf>,
+    /// The number of tools from which every tool not set otherwise is deferred; `None` when
+    /// the manifest turned it off.
+    pub(crate) defer_threshold: Option<usize>,
     /// The file's path, as shown in errors.
     path: String,
     /// The file's text, for errors found after reading.
@@ -70,6 +74,8 @@ pub(crate) struct ToolDef {
     pub(crate) concurrency: Option<usize>,
     /// Whether a call may run as an MCP task.
     pub(crate) task_support: toolwire::TaskSupport,
+    /// Deferred (`true`) or loaded always (`false`); as the threshold says when absent.
+    pub(crate) defer_loading: Option<bool>,
     /// What runs.
     pub(crate) kind: ToolKind,
     /// Where the name is written, for errors.
@@ -133,7 +139,14 @@ impl Manifest {
         let tools = checker.tools(spec.tool)?;
         let mcp_config = spec.mcp_config.as_ref().map(|config| folder.join(config.get_ref()));
         let servers = checker.servers(spec.mcp_servers, spec.mcp_config)?;
-        Ok(Self { tools, servers, mcp_config, path: path.to_owned(), source: source.to_owned() })
+        let defer_threshold = match spec.defer_threshold.map(Spanned::into_inner) {
+            None => Some(toolwire::registry::DEFAULT_DEFER_THRESHOLD),
+            Some(0) => None,
+            Some(threshold) => Some(usize::try_from(threshold).unwrap_or(usize::MAX)),
+        };
+        let path = path.to_owned();
+        let source = source.to_owned();
+        Ok(Self { tools, servers, mcp_config, defer_threshold, path, source })
     }
 
     /// An error at `span` of this manifest.

@@ -79,6 +79,7 @@ impl Checker<'_> {
             needs_approval: spec.needs_approval,
             concurrency,
             task_support,
+            defer_loading: spec.defer_loading,
             kind,
         })
     }

@@ -35,6 +35,8 @@ use crate::manifest::{Manifest, ServerDef};
 pub(crate) struct Imported {
     pub(crate) tools: Vec<Tool>,
     pub(crate) servers: Vec<RemoteServer>,
+    /// The tools of servers that set `defer_loading`, each with the server's setting.
+    pub(crate) deferral: Vec<(String, bool)>,
     /// The sandboxes of the servers started as children, removed when they are dropped.
     guards: Vec<toolwire_process::sandbox::LaunchGuard>,
 }
@@ -68,7 +70,8 @@ pub(crate) async fn registry(
     manifest.guard(&guarded);
     let mut imported = load(places.manifest, &manifest).await?;
     let tools = std::mem::take(&mut imported.tools);
-    let registry = crate::build::registry_with(manifest, journal, tools)?;
+    let deferral = std::mem::take(&mut imported.deferral);
+    let registry = crate::build::registry_with(manifest, journal, tools, deferral)?;
     Ok((registry, imported))
 }
 
@@ -120,6 +123,7 @@ pub(crate) async fn survey(
     let connections = connect_all(&manifest.servers).await;
     for (server, connection) in manifest.servers.iter().zip(connections) {
         let mut found = Vec::new();
+        let before = imported.tools.len();
         match connection {
             Ok(connected) => {
                 let import = connected.remote.import_with(&options(server));
@@ -135,6 +139,10 @@ pub(crate) async fn survey(
                 }
                 found.push(Verdict::Unreachable { error });
             }
+        }
+        if let Some(defer) = server.defer_loading {
+            let added = imported.tools.get(before..).unwrap_or_default();
+            imported.deferral.extend(added.iter().map(|tool| (tool.name().to_owned(), defer)));
         }
         verdicts.extend(found.into_iter().map(|verdict| (server.name.clone(), verdict)));
     }

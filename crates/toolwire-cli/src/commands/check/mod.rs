@@ -2,6 +2,7 @@
 //! before a call: programs that exist, working directories, header variables, and whether this
 //! machine can enforce each command tool's sandbox.
 
+mod catalog;
 mod shell;
 
 use std::path::Path;
@@ -47,10 +48,11 @@ pub(crate) async fn run(path: &Path, journal: Option<&Path>) -> Result<Exit, Cli
     let mut findings = Findings::default();
     manifest.tools.iter().for_each(|tool| runtime(tool, &mut findings));
     let sandboxes: Vec<String> = manifest.tools.iter().filter_map(sandbox).collect();
-    let (imported, left_out) = servers(path, &manifest, &mut findings).await?;
-    let registry = build::registry_with(manifest, None, imported)?;
+    let (imported, deferral, left_out) = servers(path, &manifest, &mut findings).await?;
+    let registry = build::registry_with(manifest, None, imported, deferral)?;
     sandboxes.iter().for_each(|line| eprintln!("note: {line}"));
     let providers = linted();
+    catalog::report(&registry, &providers).iter().for_each(|line| eprintln!("note: {line}"));
     for provider in providers.iter().copied() {
         for tool in
             registry.tools().iter().filter(|tool| !left_out.iter().any(|name| name == tool.name()))
@@ -70,17 +72,21 @@ pub(crate) async fn run(path: &Path, journal: Option<&Path>) -> Result<Exit, Cli
     Ok(exit)
 }
 
+/// The tools the servers give, the catalog settings of their servers, and the names of
+/// those left out.
+type Surveyed = (Vec<toolwire::Tool>, Vec<(String, bool)>, Vec<String>);
+
 /// Connects to the manifest's MCP servers, as a command would, and reports what each one
 /// would import and what it would leave out, and why; nothing is written to the lock file.
-/// The tools it would register (with the stand-ins of those left out), and the names of
-/// those left out.
+/// The tools it would register (with the stand-ins of those left out), their servers'
+/// catalog settings, and the names of those left out.
 async fn servers(
     path: &Path,
     manifest: &Manifest,
     findings: &mut Findings,
-) -> Result<(Vec<toolwire::Tool>, Vec<String>), CliError> {
+) -> Result<Surveyed, CliError> {
     if manifest.servers.is_empty() {
-        return Ok((Vec::new(), Vec::new()));
+        return Ok((Vec::new(), Vec::new(), Vec::new()));
     }
     let mut lock = remote::LockFile::beside(path).map_err(CliError::usage)?;
     let (mut imported, verdicts) = remote::survey(manifest, &mut lock).await;
@@ -102,6 +108,7 @@ async fn servers(
         }
     }
     let tools = std::mem::take(&mut imported.tools);
+    let deferral = std::mem::take(&mut imported.deferral);
     imported.close().await;
     // The stand-ins of tools left out (unreachable, changed) are registered, so that their
     // names are checked, but not linted: their reason was said above.
@@ -114,7 +121,7 @@ async fn servers(
         .collect();
     let left_out = tools.iter().map(toolwire::Tool::name).filter(|name| !kept.contains(name));
     let left_out = left_out.map(str::to_owned).collect();
-    Ok((tools, left_out))
+    Ok((tools, deferral, left_out))
 }
 
 /// What only the machine can tell: the program, the folder, the variables.

@@ -63,6 +63,9 @@ pub(crate) struct McpServerSpec {
     /// What becomes of the server's own questions (elicitations): `"ask"` (the default)
     /// hands them to whoever answers toolwire's own, or `"decline"`.
     pub(crate) questions: Option<Spanned<String>>,
+    /// `true` defers every tool of the server: a model is shown it once a search of its run
+    /// finds it; `false` loads every one always, past the manifest's `defer_threshold`.
+    pub(crate) defer_loading: Option<bool>,
 }
 
 /// `needs_approval`: every tool, or some.

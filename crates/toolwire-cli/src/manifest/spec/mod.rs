@@ -24,6 +24,9 @@ pub(crate) struct ManifestSpec {
     pub(crate) mcp_servers: BTreeMap<String, Spanned<McpServerSpec>>,
     /// An `mcp.json` (`{"mcpServers": {...}}`) whose servers are imported too.
     pub(crate) mcp_config: Option<Spanned<String>>,
+    /// With at least this many tools, every tool not set otherwise is deferred (100 unless
+    /// given); 0 turns automatic deferral off.
+    pub(crate) defer_threshold: Option<Spanned<u64>>,
 }
 
 /// One `[[tool]]` table.
@@ -56,6 +59,9 @@ pub(crate) struct ToolSpec {
     /// Whether `toolwire serve` may run a call as an MCP task: `"forbidden"` (the default),
     /// `"optional"` or `"required"`.
     pub(crate) task: Option<Spanned<String>>,
+    /// `true` defers the tool (a model is shown it once a search finds it); `false` loads it
+    /// always, past the manifest's `defer_threshold`.
+    pub(crate) defer_loading: Option<bool>,
     /// A command tool.
     pub(crate) command: Option<Spanned<CommandSpec>>,
     /// An HTTP tool.
