@@ -105,8 +105,10 @@ pub use error::{Error, ErrorKind};
 pub use run::{
     Agent, AgentBuilder, AgentEvent, DEFAULT_MAX_CALLS_PER_TURN, DEFAULT_MAX_TURNS,
     DEFAULT_REPETITION_LIMIT, MemoryStore, PendingCall, PendingTurn, Run, RunOutcome, RunState,
-    RunStore, SEARCH_TOOL, StopReason, StoredRun, search_tool,
+    RunStore, StopReason, StoredRun,
 };
+/// The tool search a run offers when its registry defers tools, re-exported from the core.
+pub use toolwire::registry::{SEARCH_TOOL, search_tool};
 
 /// Installs rustls's `ring` crypto provider as the process default, unless one is installed
 /// already: the one function of the core, [`toolwire::install_tls_provider`], re-exported for

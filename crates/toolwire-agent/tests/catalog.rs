@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::common::{Scripted, balanced};
+use crate::common::{Mock, Reply, Scripted, balanced, fixture};
 use serde_json::{Value, json};
 use toolwire::{FailureKind, Provider, Registry, Tool, ToolCall, ToolResult};
 use toolwire_agent::{Agent, ErrorKind, RunOutcome, SEARCH_TOOL, StopReason};
@@ -204,4 +204,102 @@ async fn a_registry_tool_named_like_the_search_fails_the_run_in_words() {
     let StopReason::ModelError(error) = &outcome.stop else { panic!("{:?}", outcome.stop) };
     assert_eq!(error.kind(), ErrorKind::Config);
     assert!(error.to_string().contains("rename the tool"), "{error}");
+}
+
+/// An Anthropic reply that calls `tool` with `input`, as the Messages API sends one.
+fn anthropic_call(id: &str, tool: &str, input: Value) -> String {
+    json!({"id": format!("msg_{id}"), "type": "message", "role": "assistant",
+        "model": "claude-sonnet-4-5", "stop_reason": "tool_use", "stop_sequence": null,
+        "content": [{"type": "tool_use", "id": id, "name": tool, "input": input}],
+        "usage": {"input_tokens": 10, "output_tokens": 5}})
+    .to_string()
+}
+
+#[tokio::test]
+async fn anthropic_gets_every_deferred_tool_marked_and_a_search_answered_with_tool_references() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let replies = vec![
+        Reply::json(anthropic_call("toolu_s", SEARCH_TOOL, json!({"query": "weather forecast"}))),
+        // The API expanded the reference: the model calls the tool it names.
+        Reply::json(anthropic_call("toolu_w", "get_weather", json!({"city": "Oslo"}))),
+        Reply::json(fixture("anthropic", "final.json")),
+    ];
+    let mock = Mock::start(replies).await;
+    let client = mock.client(Provider::Anthropic).stream(false).build().unwrap();
+    let outcome = Agent::builder(client, big_registry(&runs)).build().run("weather?").await;
+    assert!(outcome.is_finished(), "{:?}", outcome.stop);
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+    let seen = mock.seen();
+    let tools = seen[0].body["tools"].as_array().unwrap();
+    assert_eq!(tools[0]["name"], "read_file");
+    assert!(tools[0].get("defer_loading").is_none(), "loaded tools are not marked");
+    assert_eq!(tools[1]["name"], SEARCH_TOOL);
+    assert_eq!(tools.len(), 2 + 151, "every deferred tool is sent");
+    assert!(tools[2..].iter().all(|tool| tool["defer_loading"] == true));
+    assert_eq!(seen[1].body["tools"], seen[0].body["tools"], "the same tools every turn");
+    // The search's result, as the documented custom tool search answers: tool_reference blocks.
+    let answer = &seen[1].body["messages"][2]["content"][0];
+    assert_eq!(answer["type"], "tool_result");
+    assert_eq!(answer["tool_use_id"], "toolu_s");
+    assert_eq!(answer["content"][0], json!({"type": "tool_reference", "tool_name": "get_weather"}));
+    assert!(balanced(Provider::Anthropic, &outcome.state.messages));
+}
+
+#[tokio::test]
+async fn responses_gets_a_client_tool_search_whose_output_carries_the_found_definitions() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let search = json!({"id": "resp_1", "object": "response", "status": "completed",
+        "output": [{"type": "tool_search_call", "id": "tsc_1", "call_id": "call_search",
+            "execution": "client", "arguments": {"query": "weather forecast"}, "status": "completed"}]});
+    let call = json!({"id": "resp_2", "object": "response", "status": "completed",
+        "output": [{"type": "function_call", "id": "fc_1", "call_id": "call_w", "name": "get_weather",
+            "arguments": "{\"city\":\"Oslo\"}", "status": "completed"}]});
+    let replies = vec![
+        Reply::json(search.to_string()),
+        Reply::json(call.to_string()),
+        Reply::json(fixture("responses", "final.json")),
+    ];
+    let mock = Mock::start(replies).await;
+    let client = mock.client(Provider::Responses).stream(false).build().unwrap();
+    let outcome = Agent::builder(client, big_registry(&runs)).build().run("weather?").await;
+    assert!(outcome.is_finished(), "{:?}", outcome.stop);
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+    let seen = mock.seen();
+    let tools = seen[0].body["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 2, "the loaded tool and the search; no deferred tool: {tools:?}");
+    assert_eq!(tools[0]["name"], "read_file");
+    assert_eq!(tools[1]["type"], "tool_search");
+    assert_eq!(tools[1]["execution"], "client");
+    assert_eq!(tools[1]["parameters"]["required"], json!(["query"]));
+    let input = seen[1].body["input"].as_array().unwrap();
+    let asked = input.iter().find(|item| item["type"] == "tool_search_call").unwrap();
+    assert_eq!(asked["call_id"], "call_search", "the search call goes back as it came");
+    let output = input.iter().find(|item| item["type"] == "tool_search_output").unwrap();
+    assert_eq!(output["call_id"], "call_search");
+    assert_eq!(output["execution"], "client");
+    assert_eq!(output["tools"][0]["type"], "function");
+    assert_eq!(output["tools"][0]["name"], "get_weather");
+    assert!(output["tools"][0]["parameters"]["properties"]["city"].is_object());
+    assert_eq!(seen[1].body["tools"], seen[0].body["tools"], "the same tools every turn");
+}
+
+#[tokio::test]
+async fn gemini_gets_the_found_tools_appended_to_its_declarations() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let search = json!({"candidates": [{"content": {"role": "model", "parts": [
+        {"functionCall": {"name": SEARCH_TOOL, "args": {"query": "weather forecast"}}}]},
+        "finishReason": "STOP"}]});
+    let replies =
+        vec![Reply::json(search.to_string()), Reply::json(fixture("gemini", "final.json"))];
+    let mock = Mock::start(replies).await;
+    let client = mock.client(Provider::Gemini).stream(false).build().unwrap();
+    let outcome = Agent::builder(client, big_registry(&runs)).build().run("weather?").await;
+    assert!(outcome.is_finished(), "{:?}", outcome.stop);
+    let seen = mock.seen();
+    let names = |body: &Value| -> Vec<String> {
+        let declarations = body["tools"][0]["functionDeclarations"].as_array().unwrap();
+        declarations.iter().map(|d| d["name"].as_str().unwrap().to_owned()).collect()
+    };
+    assert_eq!(names(&seen[0].body), ["read_file", SEARCH_TOOL]);
+    assert_eq!(names(&seen[1].body), ["read_file", SEARCH_TOOL, "get_weather"]);
 }

@@ -92,3 +92,67 @@ fn the_deferred_search_finds_only_deferred_tools() {
         registry.search_deferred("read", 5).iter().map(|hit| hit.tool.name()).collect();
     assert_eq!(deferred, ["read_url"]);
 }
+
+mod forms {
+    use serde_json::{Value, json};
+    use toolwire::provider::{anthropic, responses};
+    use toolwire::registry::SEARCH_TOOL;
+    use toolwire::{CallId, Provider, Receipt, Registry, ToolCall};
+
+    fn registry() -> Registry {
+        Registry::builder()
+            .register(super::tool("get_weather", "Get the weather forecast for a city"))
+            .register(super::tool("send_mail", "Send an email"))
+            .defer_threshold(Some(1))
+            .seal()
+            .unwrap()
+    }
+
+    fn search_receipt(provider: Provider, query: &str) -> Receipt {
+        let answer = registry().answer_search(&json!({"query": query}), provider);
+        Receipt::new(SEARCH_TOOL, Some(CallId::from("call_s")), answer.result)
+    }
+
+    #[test]
+    fn a_streamed_responses_tool_search_call_is_a_call_of_the_search() {
+        let mut calls = responses::CallAccumulator::default();
+        let item = json!({"type": "tool_search_call", "id": "tsc_1", "call_id": "call_s",
+            "execution": "client", "arguments": {"query": "weather"}, "status": "completed"});
+        calls.push(&json!({"type": "response.output_item.added", "output_index": 0,
+            "item": {"type": "tool_search_call", "id": "tsc_1", "call_id": "call_s",
+                "execution": "client", "status": "in_progress"}}));
+        calls.push(&json!({"type": "response.output_item.done", "output_index": 0, "item": item}));
+        let ready = calls.take_ready();
+        assert_eq!(ready, [ToolCall::new("call_s", SEARCH_TOOL, json!({"query": "weather"}))]);
+    }
+
+    #[test]
+    fn a_responses_search_call_goes_back_as_the_item_it_came_as_and_is_answered_by_an_output() {
+        let call = ToolCall::new("call_s", SEARCH_TOOL, json!({"query": "weather"}));
+        let items = responses::render_turn("", std::slice::from_ref(&call));
+        assert_eq!(items[0]["type"], "tool_search_call");
+        assert_eq!(responses::parse_calls(&Value::Array(items.clone())).unwrap(), [call]);
+        let receipt = search_receipt(Provider::Responses, "weather forecast");
+        let outputs = responses::render_results_for(&json!({"output": items}), &[receipt]).unwrap();
+        assert_eq!(outputs[0]["type"], "tool_search_output");
+        assert_eq!(outputs[0]["tools"][0]["name"], "get_weather");
+        assert_eq!(outputs[0]["tools"][0]["type"], "function");
+    }
+
+    #[test]
+    fn an_anthropic_search_that_finds_nothing_says_so_in_text() {
+        let found = anthropic::render_results(&[search_receipt(Provider::Anthropic, "weather")]);
+        assert_eq!(found["content"][0]["content"][0]["type"], "tool_reference");
+        let none = anthropic::render_results(&[search_receipt(Provider::Anthropic, "zzyzx")]);
+        let text = none["content"][0]["content"].as_str().unwrap();
+        assert!(text.contains("No tool matches"), "{text}");
+    }
+
+    #[test]
+    fn a_search_answer_lists_definitions_only_where_the_provider_sends_them_back() {
+        let chat = search_receipt(Provider::OpenAi, "weather");
+        assert!(chat.result.json().get("definitions").is_none());
+        let responses = search_receipt(Provider::Responses, "weather");
+        assert_eq!(responses.result.json()["definitions"][0]["name"], "get_weather");
+    }
+}

@@ -75,8 +75,7 @@ async fn turns(shared: &Shared, state: RunState, signal: &AbortSignal) -> RunOut
         Err(error) => return run.end(StopReason::ModelError(error)),
     };
     let loaded = shared.app.definitions(&shared.registry, provider);
-    let mut tools =
-        catalog.tools(&shared.registry, provider, loaded.clone(), &run.state.found_tools);
+    let mut tools = catalog.tools(&shared.registry, api, &loaded, &run.state.found_tools);
     let mut guard = Guard::new(shared.repetition_limit);
     loop {
         if signal.is_aborted() {
@@ -93,7 +92,8 @@ async fn turns(shared: &Shared, state: RunState, signal: &AbortSignal) -> RunOut
             sink(&AgentEvent::TurnStarted { turn: run.state.turns });
         }
         let mut found = Vec::new();
-        let lookup = Lookup { catalog: &catalog, known: &run.state.found_tools, found: &mut found };
+        let lookup =
+            Lookup { catalog: &catalog, api, known: &run.state.found_tools, found: &mut found };
         let mut starter = Starter::new(shared, signal, &mut guard, lookup);
         let request = ModelRequest {
             system: shared.system.as_deref(),
@@ -137,8 +137,7 @@ async fn turns(shared: &Shared, state: RunState, signal: &AbortSignal) -> RunOut
         if !found.is_empty() {
             // Appended, so that the tools sent before stay as they were, in order.
             run.state.found_tools.append(&mut found);
-            tools =
-                catalog.tools(&shared.registry, provider, loaded.clone(), &run.state.found_tools);
+            tools = catalog.tools(&shared.registry, api, &loaded, &run.state.found_tools);
         }
         if receipts.iter().any(is_waiting) {
             run.state.messages.extend(assistant.iter().cloned());

@@ -24,7 +24,6 @@ use std::time::Duration;
 use toolwire::provider::ModelApi;
 use toolwire::{AbortSignal, Answer, Registry};
 
-pub use catalog::{SEARCH_TOOL, search_tool};
 pub use events::AgentEvent;
 pub use outcome::{RunOutcome, StopReason};
 pub use prepared::Run;

@@ -38,6 +38,7 @@ impl Slot {
 /// tools its searches find go.
 pub(crate) struct Lookup<'a> {
     pub(crate) catalog: &'a Catalog,
+    pub(crate) api: toolwire::provider::ModelApi,
     pub(crate) known: &'a [String],
     pub(crate) found: &'a mut Vec<String>,
 }
@@ -79,8 +80,8 @@ impl<'a> Starter<'a> {
         }
         // A search, or a deferred tool called before any search found it; a tool a search
         // of this same turn finds counts as a guess, since the model had not seen it.
-        let Lookup { catalog, known, found } = &mut self.lookup;
-        if let Some(answer) = catalog.answer(&self.shared.registry, &call, known, found) {
+        let Lookup { catalog, api, known, found } = &mut self.lookup;
+        if let Some(answer) = catalog.answer(&self.shared.registry, *api, &call, known, found) {
             return Slot::Refused(call, answer);
         }
         if !self.shared.streaming {

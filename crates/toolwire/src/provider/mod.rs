@@ -39,6 +39,7 @@
 //! ```
 
 pub mod anthropic;
+mod catalog;
 mod decode;
 mod decode_error;
 mod events;
@@ -59,6 +60,7 @@ mod stream;
 mod turn;
 mod wire;
 
+pub use catalog::{CatalogForm, CatalogTools};
 pub use decode::TurnDecoder;
 pub use decode_error::{DecodeError, DecodeErrorKind};
 pub use identity::UnknownProvider;

@@ -5,6 +5,7 @@ use std::fmt;
 use serde_json::Value;
 
 use super::Provider;
+use super::catalog::{CatalogForm, CatalogTools};
 use super::decode::TurnDecoder;
 use super::decode_error::DecodeError;
 use super::parse_error::ParseError;
@@ -213,6 +214,38 @@ impl ModelApi {
             self.model.forget_images(message, &mut decide);
         }
         replaced
+    }
+
+    /// How this provider's requests carry a deferred catalog: a search function whose finds
+    /// are appended, Anthropic's `tool_reference` blocks, or Responses' client-executed
+    /// `tool_search`.
+    pub fn catalog_form(self) -> CatalogForm {
+        self.model.catalog_form()
+    }
+
+    /// The tools of one turn of a run whose registry defers tools, as this provider's
+    /// [`catalog_form`](Self::catalog_form) lays them out: the loaded tools first, in order,
+    /// then the search, then the deferred tools the form needs (the found ones appended, or
+    /// every one marked `defer_loading`), so that the list only grows at its end.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolwire::Provider;
+    /// use toolwire::provider::{CatalogForm, CatalogTools};
+    ///
+    /// let api = Provider::Anthropic.model_api().unwrap();
+    /// assert_eq!(api.catalog_form(), CatalogForm::References);
+    /// let loaded = [json!({"name": "read_file", "input_schema": {"type": "object"}})];
+    /// let search = json!({"name": "search_tools", "input_schema": {"type": "object"}});
+    /// let deploy = json!({"name": "deploy", "input_schema": {"type": "object"}});
+    /// let tools = api.catalog_tools(&CatalogTools {
+    ///     loaded: &loaded, search: &search, deferred: &[&deploy], found: &[],
+    /// });
+    /// assert_eq!(tools[2]["name"], "deploy");
+    /// assert_eq!(tools[2]["defer_loading"], true);
+    /// ```
+    pub fn catalog_tools(self, tools: &CatalogTools<'_>) -> Vec<Value> {
+        self.model.catalog_tools(tools)
     }
 
     /// The messages that answer a turn's calls, one receipt per call in call order (see

@@ -6,6 +6,7 @@
 
 use serde_json::Value;
 
+use super::catalog::{CatalogForm, CatalogTools};
 use super::decode::Decode;
 use super::decode_error::DecodeError;
 use super::parse_error::ParseError;
@@ -90,4 +91,14 @@ pub(crate) trait Model: Sync {
 
     /// A decoder for a streamed reply.
     fn decoder(&self) -> Box<dyn Decode>;
+
+    /// How requests carry a deferred catalog.
+    fn catalog_form(&self) -> CatalogForm {
+        CatalogForm::Appended
+    }
+
+    /// The tools of a turn of a run whose registry defers tools.
+    fn catalog_tools(&self, tools: &CatalogTools<'_>) -> Vec<Value> {
+        super::catalog::appended(tools)
+    }
 }

@@ -52,6 +52,7 @@ mod dispatch;
 mod index;
 mod invoke;
 mod search;
+mod search_tool;
 mod suggest;
 
 use std::any::Any;
@@ -66,6 +67,7 @@ pub use catalog::DEFAULT_DEFER_THRESHOLD;
 pub use dispatch::{DEFAULT_CONCURRENCY, Dispatch, DispatchFuture};
 pub use invoke::{DROPPED_CALL_TEXT, Invocation, InvokeFuture};
 pub use search::{MAX_PATTERN, PatternError, SearchHit};
+pub use search_tool::{SEARCH_TOOL, SearchAnswer, search_tool};
 
 use crate::execute::Options;
 use crate::policy::{ApprovalKey, Approvals, Policy, SpendError, SpentApproval};

@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 pub use calls::CallAccumulator;
 
 use super::Provider;
+use super::catalog::{CatalogForm, CatalogTools, found_names};
 use super::decode::Decode;
 use super::decode_error::DecodeError;
 use super::parse::{Reader, call_with_arguments, object_arguments};
@@ -114,6 +115,26 @@ impl Model for Format {
     fn decoder(&self) -> Box<dyn Decode> {
         Box::<decoder::Decoder>::default()
     }
+
+    fn catalog_form(&self) -> CatalogForm {
+        CatalogForm::References
+    }
+
+    /// The loaded tools, the search, then every deferred tool with `defer_loading: true`: the
+    /// API keeps those out of the model's context until a `tool_reference` names them.
+    fn catalog_tools(&self, tools: &CatalogTools<'_>) -> Vec<Value> {
+        let mut out = Vec::with_capacity(tools.loaded.len() + 1 + tools.deferred.len());
+        out.extend(tools.loaded.iter().cloned());
+        out.push(tools.search.clone());
+        out.extend(tools.deferred.iter().map(|&tool| {
+            let mut tool = tool.clone();
+            if let Some(fields) = tool.as_object_mut() {
+                fields.insert("defer_loading".to_owned(), Value::Bool(true));
+            }
+            tool
+        }));
+        out
+    }
 }
 
 /// Reads the `tool_use` blocks of an Anthropic Messages reply: the message, or its list of
@@ -176,6 +197,9 @@ pub fn render_turn(text: &str, calls: &[ToolCall]) -> Value {
 /// A result's content is its text; a result with [`parts`](crate::ToolResult::parts) is a list
 /// of `text`, `image` (base64 source) and `document` (PDF) blocks, in order, and a part
 /// Messages does not take (audio, say, or an image over 5 MB) is a text block that names it.
+/// The answer of a [`SEARCH_TOOL`](crate::registry::SEARCH_TOOL) call that found tools is a
+/// `tool_reference` block per tool, which the API expands (see
+/// [`CatalogForm::References`]).
 pub fn render_results(receipts: &[Receipt]) -> Value {
     let blocks: Vec<Value> = receipts
         .iter()
@@ -183,12 +207,20 @@ pub fn render_results(receipts: &[Receipt]) -> Value {
             json!({
                 "type": "tool_result",
                 "tool_use_id": receipt.call_id.as_deref().unwrap_or_default(),
-                "content": content(&receipt.result),
+                "content": references(receipt).unwrap_or_else(|| content(&receipt.result)),
                 "is_error": !receipt.result.is_success(),
             })
         })
         .collect();
     json!({"role": "user", "content": blocks})
+}
+
+/// The `tool_reference` blocks that answer a search that found tools (see
+/// [`CatalogForm::References`]): the API expands each into the named tool's definition.
+fn references(receipt: &Receipt) -> Option<Value> {
+    let names = found_names(receipt).filter(|names| !names.is_empty())?;
+    let blocks = names.iter().map(|name| json!({"type": "tool_reference", "tool_name": name}));
+    Some(Value::Array(blocks.collect()))
 }
 
 /// A `tool_result`'s content: a string, or blocks for a result with parts.

@@ -56,7 +56,8 @@ impl CallAccumulator {
     /// `last` item (the finished one, as the server knows it) replaces the one the call had.
     fn item(&mut self, index: u64, item: Option<&Value>, last: bool) {
         let item = item.unwrap_or(&Value::Null);
-        if stream::text(item, "type") != Some("function_call") {
+        let search = super::search::is_call(item);
+        if !search && stream::text(item, "type") != Some("function_call") {
             return;
         }
         let partial = self.partials.at(index);
@@ -66,6 +67,14 @@ impl CallAccumulator {
             partial.replace_id(call_id);
         } else {
             partial.keep_id(call_id);
+        }
+        if search {
+            // A client-executed search: its arguments come whole, as an object.
+            partial.keep_name(Some(crate::registry::SEARCH_TOOL));
+            if let Some(arguments) = item.get("arguments").filter(|a| a.is_object()) {
+                partial.arguments = arguments.to_string();
+            }
+            return;
         }
         partial.keep_name(stream::text(item, "name"));
         if let Some(arguments) = stream::text(item, "arguments").filter(|a| !a.is_empty()) {

@@ -29,7 +29,10 @@ impl Decode for Decoder {
     fn push(&mut self, data: &str, heard: &mut Heard) -> Result<(), DecodeError> {
         let event = json(data, TITLE)?;
         let kind = event.get("type").and_then(Value::as_str).unwrap_or_default();
-        let is_call = event.pointer("/item/type").and_then(Value::as_str) == Some("function_call");
+        let is_call = matches!(
+            event.pointer("/item/type").and_then(Value::as_str),
+            Some("function_call" | super::search::CALL_ITEM)
+        );
         let delta = || event.get("delta").and_then(Value::as_str).unwrap_or_default();
         match kind {
             "response.output_text.delta" => {

@@ -8,12 +8,14 @@ mod media;
 mod parallel;
 mod reply;
 mod request;
+mod search;
 
 use serde_json::{Value, json};
 
 pub use calls::CallAccumulator;
 
 use self::parallel::expand_into;
+use super::catalog::{CatalogForm, CatalogTools};
 use super::decode::Decode;
 use super::decode_error::DecodeError;
 use super::openai;
@@ -28,6 +30,7 @@ use super::wire::{Model, Wire};
 use crate::dialect::Dialect;
 use crate::media::Part;
 use crate::record::{Receipt, ToolCall, ToolResult};
+use crate::registry::SEARCH_TOOL;
 
 const READ: Reader = Reader { provider: super::Provider::Responses };
 
@@ -132,6 +135,14 @@ impl Model for Format {
     fn decoder(&self) -> Box<dyn Decode> {
         Box::<decoder::Decoder>::default()
     }
+
+    fn catalog_form(&self) -> CatalogForm {
+        CatalogForm::ClientSearch
+    }
+
+    fn catalog_tools(&self, tools: &CatalogTools<'_>) -> Vec<Value> {
+        search::tools(tools)
+    }
 }
 
 /// Reads the `function_call` items of an OpenAI Responses reply: the response (its `output`)
@@ -172,10 +183,16 @@ fn function_calls(reply: &Value) -> Result<Vec<ToolCall>, ParseError> {
     };
     let mut parsed = Vec::new();
     for (i, item) in items.iter().enumerate() {
+        let at = format!("{path}/{i}");
+        if search::is_call(item) {
+            // A client-executed search: a call of the tool search, answered by the client.
+            let call_id = READ.string(item, &at, "call_id")?;
+            parsed.push(call_with_arguments(call_id, SEARCH_TOOL, item.get("arguments")));
+            continue;
+        }
         if item.get("type").and_then(Value::as_str) != Some("function_call") {
             continue;
         }
-        let at = format!("{path}/{i}");
         let call_id = READ.string(item, &at, "call_id")?;
         let name = READ.string(item, &at, "name")?;
         parsed.push(call_with_arguments(call_id, name, item.get("arguments")));
@@ -203,6 +220,9 @@ pub fn render_turn(text: &str, calls: &[ToolCall]) -> Vec<Value> {
             "content": [{"type": "output_text", "text": text}]}));
     }
     items.extend(calls.iter().map(|call| {
+        if &*call.tool == SEARCH_TOOL {
+            return search::call_item(call);
+        }
         json!({"type": "function_call", "call_id": call.call_id.as_str(),
             "name": &*call.tool, "arguments": object_arguments(call).to_string()})
     }));
@@ -212,7 +232,11 @@ pub fn render_turn(text: &str, calls: &[ToolCall]) -> Vec<Value> {
 /// The `function_call_output` input items that answer a turn's calls, one per receipt, in
 /// order. For a reply with a parallel wrapper use [`render_results_for`].
 pub fn render_results(receipts: &[Receipt]) -> Vec<Value> {
-    receipts.iter().map(|receipt| output(call_id_of(receipt), content(&receipt.result))).collect()
+    let answer = |receipt: &Receipt| match search::is_search(receipt) {
+        true => search::output(call_id_of(receipt), Some(receipt)),
+        false => output(call_id_of(receipt), content(&receipt.result)),
+    };
+    receipts.iter().map(answer).collect()
 }
 
 /// The `function_call_output` items that answer `reply` (as given to [`parse_calls`]; for a
@@ -240,7 +264,15 @@ pub fn render_results_for(reply: &Value, receipts: &[Receipt]) -> Result<Vec<Val
             },
         )
     };
+    let asked = |call_id: &str| {
+        let items = reply.get("output").and_then(Value::as_array).map(Vec::as_slice);
+        search::asked(items.or(reply.as_array().map(Vec::as_slice)).unwrap_or_default(), call_id)
+    };
+    let receipt = |call_id: &str| receipts.iter().find(|r| r.call_id.as_deref() == Some(call_id));
     let items = function_calls(reply)?.into_iter().map(|call| match parallel::expand(&call) {
+        _ if &*call.tool == SEARCH_TOOL && asked(&call.call_id) => {
+            search::output(&call.call_id, receipt(&call.call_id))
+        }
         Some(inner) if inner.iter().any(|one| one.call_id != call.call_id) => {
             output(&call.call_id, Value::String(parallel::fold(&inner, text)))
         }
