@@ -12,86 +12,14 @@
 
 use std::hint::black_box;
 
+#[path = "support/made_up_tools.rs"]
+mod made_up_tools;
+
 use criterion::{BatchSize, Criterion, criterion_group};
-use serde_json::{Value, json};
-use toolwire::{Registry, Tool, ToolResult};
+use made_up_tools::{NOUNS, SERVERS, VERBS, tools};
+use toolwire::{Registry, Tool};
 
-const TOOLS: usize = 10_000;
 const QUERY: &str = "create a calendar event for the team meeting";
-
-const SERVERS: [&str; 20] = [
-    "github",
-    "gitlab",
-    "jira",
-    "linear",
-    "slack",
-    "notion",
-    "drive",
-    "calendar",
-    "gmail",
-    "stripe",
-    "postgres",
-    "sentry",
-    "figma",
-    "asana",
-    "hubspot",
-    "zendesk",
-    "aws",
-    "docker",
-    "kubernetes",
-    "filesystem",
-];
-const VERBS: [&str; 25] = [
-    "create", "list", "get", "update", "delete", "search", "archive", "move", "copy", "share",
-    "send", "read", "write", "sync", "export", "import", "assign", "close", "open", "merge",
-    "comment", "tag", "schedule", "cancel", "approve",
-];
-const NOUNS: [&str; 20] = [
-    "issue",
-    "file",
-    "event",
-    "message",
-    "page",
-    "task",
-    "user",
-    "invoice",
-    "record",
-    "project",
-    "branch",
-    "channel",
-    "document",
-    "meeting",
-    "ticket",
-    "image",
-    "cluster",
-    "container",
-    "report",
-    "label",
-];
-
-fn tools() -> Vec<Tool> {
-    (0..TOOLS)
-        .map(|i| {
-            let (server, verb, noun) = (
-                SERVERS[i % SERVERS.len()],
-                VERBS[(i / SERVERS.len()) % VERBS.len()],
-                NOUNS[(i / (SERVERS.len() * VERBS.len())) % NOUNS.len()],
-            );
-            let other = NOUNS[(i * 7 + 3) % NOUNS.len()];
-            Tool::define(format!("{server}__{verb}_{noun}_{i}"))
-                .description(format!(
-                    "{verb} a {noun} in {server}; it links the {noun} to a {other} of the team"
-                ))
-                .parameters(json!({"type": "object", "properties": {
-                    "id": {"type": "string", "description": format!("the {noun} to {verb}")},
-                    "note": {"type": "string", "description": format!("text for the {other}")}
-                }}))
-                .execute_sync(|_, _| ToolResult::ok(Value::Null, ""))
-                .build()
-                .unwrap()
-        })
-        .collect()
-}
 
 /// The baseline: every tool's name and description, lowercased once, scanned for each word.
 struct Scan {

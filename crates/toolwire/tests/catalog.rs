@@ -156,3 +156,61 @@ mod forms {
         assert_eq!(responses.result.json()["definitions"][0]["name"], "get_weather");
     }
 }
+
+/// The context a turn's tools take with 10,000 tools, estimated at 4 characters a token:
+/// the loaded tools, the search, and the found ones (for Anthropic the deferred tools are in
+/// the request but, marked `defer_loading`, not in the model's context).
+#[test]
+fn ten_thousand_tools_cost_a_turn_under_five_percent_of_a_200k_context() {
+    use serde_json::json;
+    use toolwire::provider::CatalogTools;
+    let tools: Vec<Tool> = (0..10_000)
+        .map(|i| {
+            Tool::define(format!("server_{}__action_{i}", i % 40))
+                .description(format!("Does action {i} on the records of server {}", i % 40))
+                .parameters(json!({"type": "object", "properties": {
+                    "id": {"type": "string", "description": "The record to act on"},
+                    "note": {"type": "string", "description": "Why"}}}))
+                .execute_sync(|_, _| ToolResult::ok(Value::Null, ""))
+                .build()
+                .unwrap()
+        })
+        .collect();
+    let registry = Registry::builder().register_all(tools).seal().unwrap();
+    assert_eq!(registry.deferred_len(), 10_000, "past the default threshold");
+    let search = toolwire::registry::search_tool().unwrap();
+    // Three searches of five tools each have been made.
+    let found: Vec<&Value> =
+        (0..15).map(|i| registry.tools()[i * 600].definition(Provider::OpenAi)).collect();
+    for provider in [Provider::OpenAi, Provider::Responses, Provider::Anthropic, Provider::Gemini] {
+        let api = provider.model_api().unwrap();
+        let deferred: Vec<&Value> =
+            registry.tools().iter().map(|tool| tool.definition(provider)).collect();
+        let found: Vec<&Value> = found
+            .iter()
+            .filter_map(|found| registry.get(found["function"]["name"].as_str()?))
+            .map(|tool| tool.definition(provider))
+            .collect();
+        let sent = api.catalog_tools(&CatalogTools {
+            loaded: &registry
+                .loaded_definitions(provider, &())
+                .into_iter()
+                .cloned()
+                .collect::<Vec<_>>(),
+            search: search.definition(provider),
+            deferred: &deferred,
+            found: &found,
+        });
+        let in_context: usize = sent
+            .iter()
+            .filter(|tool| tool.get("defer_loading") != Some(&Value::Bool(true)))
+            .map(|tool| tool.to_string().len())
+            .sum();
+        let all: usize = deferred.iter().map(|tool| tool.to_string().len()).sum();
+        let (tokens, all_tokens) = (in_context.div_ceil(4), all.div_ceil(4));
+        println!(
+            "{provider}: {tokens} tokens in context per turn with deferral, {all_tokens} without"
+        );
+        assert!(tokens * 20 < 200_000, "{provider}: {tokens} tokens is 5 % of 200K or more");
+    }
+}
