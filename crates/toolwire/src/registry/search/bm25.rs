@@ -1,23 +1,28 @@
 //! An inverted index of the registry's tools, ranked by BM25 over weighted fields (BM25F with
 //! one length per document): a word in a tool's name counts three times, in its title twice,
-//! in its description, parameter names and parameter descriptions once.
+//! in its description once, and in a parameter's name or description half. Words are the
+//! tokenizer's terms: compound names split, function words left out, plurals made singular.
 
 use std::collections::HashMap;
 
 use rustc_hash::FxBuildHasher;
 use serde_json::Value;
 
-use super::tokens::words;
+use super::tokens::terms;
 use crate::tool::Tool;
 
 /// BM25's term-frequency saturation.
 const K1: f32 = 1.2;
-/// BM25's length normalisation.
-const B: f32 = 0.75;
-/// The weight of a word by where it appears.
+/// BM25's length normalisation: lower than the usual 0.75, so that a tool is not marked down
+/// much for a long schema (on the labelled set of `benches/tool-search`, 0.5 ranked better at
+/// every cut-off; see `BENCHMARKS.md`).
+const B: f32 = 0.5;
+/// The weight of a word by where it appears: a parameter's name or description counts half
+/// of the description, since schemas repeat generic words (ids, pages, limits).
 const NAME: f32 = 3.0;
 const TITLE: f32 = 2.0;
 const TEXT: f32 = 1.0;
+const PARAMETER: f32 = 0.5;
 /// How deep parameter schemas are read (`properties` within `properties`).
 const MAX_DEPTH: usize = 4;
 /// The most distinct words of a query that count; the rest are ignored.
@@ -53,7 +58,7 @@ impl Index {
                     text.push_str(part);
                     text.push('\n');
                 }
-                words(part, |word| match counts.get_mut(word) {
+                terms(part, |word| match counts.get_mut(word) {
                     Some(count) => *count += weight,
                     None => {
                         counts.insert(word.to_owned(), weight);
@@ -95,15 +100,15 @@ impl Index {
         if k == 0 || self.lengths.is_empty() {
             return Vec::new();
         }
-        let mut terms: Vec<String> = Vec::new();
-        words(query, |word| {
-            if terms.len() < MAX_QUERY_WORDS && !terms.iter().any(|t| t == word) {
-                terms.push(word.to_owned());
+        let mut wanted: Vec<String> = Vec::new();
+        terms(query, |word| {
+            if wanted.len() < MAX_QUERY_WORDS && !wanted.iter().any(|t| t == word) {
+                wanted.push(word.to_owned());
             }
         });
         let mut scores = vec![0.0f32; self.lengths.len()];
         let total = self.lengths.len() as f32;
-        for term in &terms {
+        for term in &wanted {
             let Some(postings) = self.postings.get(term.as_str()) else { continue };
             let found = postings.len() as f32;
             let idf = (1.0 + (total - found + 0.5) / (found + 0.5)).ln();
@@ -134,9 +139,9 @@ fn parameters(schema: &Value, depth: usize, add: &mut impl FnMut(&str, f32)) {
     }
     let Some(properties) = schema.get("properties").and_then(Value::as_object) else { return };
     for (name, property) in properties {
-        add(name, TEXT);
+        add(name, PARAMETER);
         if let Some(description) = property.get("description").and_then(Value::as_str) {
-            add(description, TEXT);
+            add(description, PARAMETER);
         }
         parameters(property, depth + 1, add);
         if let Some(items) = property.get("items") {
