@@ -10,6 +10,13 @@
 //! [`Pending`](StopReason::Pending) with a serializable [`RunState`];
 //! [`Agent::resume`] continues it with the answers, in this process or another.
 //!
+//! A registry that defers tools (see [`Registry::is_deferred`](toolwire::Registry::is_deferred);
+//! from 100 tools, unless set otherwise) is offered as a catalog: each turn sends the loaded
+//! tools and [`SEARCH_TOOL`], the agent answers each search itself, the tools found reach the
+//! model in the provider's own form (see [`CatalogForm`](toolwire::provider::CatalogForm)),
+//! and a call of a deferred tool that no earlier search of the run found is refused, its
+//! receipt saying why. The finds are kept in [`RunState::found_tools`].
+//!
 //! Runs need a Tokio runtime with timers and I/O: calls run as Tokio tasks, and the HTTP
 //! clients use Tokio's sockets.
 //!

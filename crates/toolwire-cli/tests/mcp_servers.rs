@@ -524,3 +524,18 @@ fn regression_check_lints_only_the_tools_it_imports() {
         );
     }
 }
+
+#[test]
+fn a_server_set_to_defer_loading_has_every_tool_deferred_and_check_says_so() {
+    let served = manifest(SERVED);
+    let tools = importing(&served, "accept_new = true\ndefer_loading = true\n");
+    let checked = toolwire().arg("-m").arg(&tools).arg("check").output().expect("runs");
+    assert_eq!(checked.status.code(), Some(0), "{}", stderr(&checked));
+    let said = stderr(&checked);
+    assert!(said.contains("catalog: 2 of 2 tools are deferred"), "{said}");
+    assert!(said.contains("tools__echo") && said.contains("tools__wipe"), "{said}");
+    // A person calling by name is not a model guessing: `call` runs a deferred tool.
+    let called = call(&tools, "tools__echo", r#"{"message": "still callable"}"#);
+    assert_eq!(called.status.code(), Some(0), "{}", stderr(&called));
+    assert!(stdout(&called).contains("still callable"), "{}", stdout(&called));
+}
