@@ -25,6 +25,7 @@ mod interop;
 mod mrtr;
 mod python_sdk;
 mod revision_2026;
+mod server_catalog;
 mod server_peer;
 mod server_settings;
 mod tasks;

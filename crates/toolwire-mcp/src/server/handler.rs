@@ -37,7 +37,10 @@ impl<H: Extras> ServerHandler for McpServer<H> {
         capabilities.resources = extras.capabilities.resources;
         capabilities.prompts = extras.capabilities.prompts;
         capabilities.completions = extras.capabilities.completions;
-        capabilities.tools = Some(ToolsCapability::default());
+        let mut tools = ToolsCapability::default();
+        // A catalog's sessions are told when a search adds tools to their list.
+        tools.list_changed = self.shared.search.is_some().then_some(true);
+        capabilities.tools = Some(tools);
         capabilities.logging = Some(Default::default());
         let mut extensions = extras.capabilities.extensions.unwrap_or_default();
         extensions.insert(TASKS_EXTENSION_ID.to_owned(), Default::default());
@@ -85,10 +88,10 @@ impl<H: Extras> ServerHandler for McpServer<H> {
     async fn list_tools(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let cursor = request.and_then(|r| r.cursor);
-        self.page(cursor.as_deref())
+        self.page(cursor.as_deref(), self.catalog_search(&context))
     }
 
     async fn call_tool(
@@ -96,6 +99,9 @@ impl<H: Extras> ServerHandler for McpServer<H> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if let Some(answer) = self.catalog_answer(&request, &context).await {
+            return Ok(answer);
+        }
         let version = || context.protocol_version().map(|version| version.as_str().to_owned());
         let Some((span, version)) = trace::call_span(&request.name, version, &context.meta) else {
             return call::call_tool(self, request, context).await;
@@ -208,15 +214,23 @@ impl<H: Extras> ServerHandler for McpServer<H> {
 
 impl<H: Extras> McpServer<H> {
     /// One page of the tools active for this server's state, from `cursor` (the position of
-    /// the page's first tool, as the previous page's `nextCursor` gave it).
-    fn page(&self, cursor: Option<&str>) -> Result<ListToolsResult, ErrorData> {
+    /// the page's first tool, as the previous page's `nextCursor` gave it); with `search`, the
+    /// session's catalog (see `catalog`).
+    fn page(
+        &self,
+        cursor: Option<&str>,
+        search: Option<&Tool>,
+    ) -> Result<ListToolsResult, ErrorData> {
         let start = match cursor {
             None => 0,
             Some(text) => text.parse::<usize>().map_err(|_| {
                 ErrorData::invalid_params(format!("invalid cursor {:?}", clip(text)), None)
             })?,
         };
-        let active: Vec<&Tool> = self.active_tools().collect();
+        let mut active: Vec<&Tool> = self.active_tools().collect();
+        if let Some(search) = search {
+            active = self.catalog_tools(search, active);
+        }
         let size = self.shared.page_size;
         let page = active.get(start..).unwrap_or_default();
         let tools = page

@@ -4,7 +4,12 @@
 //! [`McpServer`] is an rmcp [`ServerHandler`](rmcp::ServerHandler): `tools/list` lists the
 //! registry's tools in their MCP shape, and every `tools/call` runs through the registry's
 //! pipeline (validation, policy, authorization, receipts), with the JSON-RPC request id as
-//! its call id.
+//! its call id. A registry that defers tools (see
+//! [`Registry::is_deferred`](toolwire::Registry::is_deferred)) lists a client in a session
+//! (2025-11-25) its loaded tools and
+//! [`SEARCH_TOOL`](toolwire::registry::SEARCH_TOOL), adds each search's finds to that
+//! session's list with `notifications/tools/list_changed`, and refuses a deferred tool no
+//! search of the session found; a 2026-07-28 client, with no session, is listed every tool.
 //!
 //! - A success gives `content` (the result's text) and `structuredContent` (its JSON, when
 //!   it is an object). Every failure is a result with `isError: true` and a readable text,
@@ -91,6 +96,7 @@
 //! ```
 
 mod call;
+mod catalog;
 mod content;
 mod elicit;
 mod events;
@@ -162,6 +168,8 @@ pub(crate) struct Shared<H> {
     /// Where tasks are kept, and how long they run and live.
     pub(crate) tasks: tasks::Tasks,
     pub(crate) extras: Arc<H>,
+    /// The search tool, when the registry defers tools (see `catalog`).
+    pub(crate) search: Option<toolwire::Tool>,
 }
 
 impl<H> Clone for Shared<H> {
@@ -177,6 +185,7 @@ impl<H> Clone for Shared<H> {
             state_ttl: self.state_ttl,
             tasks: self.tasks.clone(),
             extras: Arc::clone(&self.extras),
+            search: self.search.clone(),
         }
     }
 }
@@ -188,8 +197,10 @@ impl McpServer<NoExtras> {
     /// Serves `registry`, naming the server after this crate.
     pub fn new(registry: Registry) -> Self {
         let info = Implementation::new("toolwire-mcp", env!("CARGO_PKG_VERSION"));
+        let search = catalog::search_tool(&registry);
         let shared = Shared {
             registry,
+            search,
             info,
             instructions: None,
             page_size: DEFAULT_PAGE_SIZE,
@@ -326,6 +337,7 @@ impl<H: Extras> McpServer<H> {
             state_ttl: shared.state_ttl,
             tasks: shared.tasks.clone(),
             extras: Arc::new(extras),
+            search: shared.search.clone(),
         })
     }
 

@@ -12,6 +12,8 @@ pub(crate) struct Session {
     level: AtomicU8,
     /// The per-session call limit.
     pub(crate) calls: Arc<Places>,
+    /// The deferred tools the session's searches found.
+    pub(crate) found: super::catalog::Found,
 }
 
 /// The severities MCP names, lowest first; the rank of a level is its position.
@@ -23,7 +25,11 @@ const DEFAULT_LEVEL: u8 = 1;
 
 impl Session {
     pub(crate) fn new(limits: &Limits) -> Self {
-        Self { level: AtomicU8::new(DEFAULT_LEVEL), calls: Places::new(limits.config.per_session) }
+        Self {
+            level: AtomicU8::new(DEFAULT_LEVEL),
+            calls: Places::new(limits.config.per_session),
+            found: super::catalog::Found::default(),
+        }
     }
 
     /// Sets the lowest level sent.

@@ -7,8 +7,7 @@ use toolwire::{Provider, Registry};
 /// How many deferred tools are named before the rest are counted.
 const NAMED: usize = 30;
 
-/// The catalog's lines for the model providers of `providers`, over `registry` as a run
-/// would see it (no state).
+/// The catalog's lines for `providers`, over `registry` as a run would see it (no state).
 pub(super) fn report(registry: &Registry, providers: &[Provider]) -> Vec<String> {
     let deferred: Vec<&str> = registry
         .tools()
@@ -35,16 +34,20 @@ pub(super) fn report(registry: &Registry, providers: &[Provider]) -> Vec<String>
         toolwire_agent::SEARCH_TOOL
     )];
     let search = toolwire_agent::search_tool().ok();
-    // `toolwire serve` lists every tool to an MCP client, deferred or not: only the model
-    // providers, which `toolwire run` talks to, send the catalog.
-    for provider in providers.iter().copied().filter(|provider| *provider != Provider::Mcp) {
+    for provider in providers.iter().copied() {
         let mut sent = characters(registry.loaded_definitions(provider, &()));
         sent += search.as_ref().map_or(0, |tool| characters([tool.definition(provider)]));
         let all = characters(registry.definitions(provider, &()));
+        // `toolwire serve` lists the catalog to an MCP client in a session (2025-11-25), and
+        // every tool to a 2026-07-28 client.
+        let what = match provider {
+            Provider::Mcp => "the tools listed to an MCP client in a session (2025-11-25) are",
+            _ => "the definitions sent on every turn are",
+        };
         lines.push(format!(
-            "catalog: {provider}: the definitions sent on every turn are about {} tokens \
-             ({sent} characters) with deferral, and would be about {} ({all} characters) \
-             without; estimated at 4 characters a token, not counted with the model's tokenizer",
+            "catalog: {provider}: {what} about {} tokens ({sent} characters) with deferral, and \
+             would be about {} ({all} characters) without; estimated at 4 characters a token, \
+             not counted with the model's tokenizer",
             tokens(sent),
             tokens(all),
         ));
