@@ -303,3 +303,63 @@ async fn gemini_gets_the_found_tools_appended_to_its_declarations() {
     assert_eq!(names(&seen[0].body), ["read_file", SEARCH_TOOL]);
     assert_eq!(names(&seen[1].body), ["read_file", SEARCH_TOOL, "get_weather"]);
 }
+
+/// Review of issue 42: a run resumed after the registry loads a tool it had found sends the
+/// tool once, not also among the found ones (providers refuse a name given twice).
+#[tokio::test]
+async fn regression_a_found_tool_the_registry_now_loads_is_sent_once() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let first =
+        Agent::builder(Scripted::new(vec![vec![search("s1", "weather")]]), big_registry(&runs))
+            .build()
+            .run("find")
+            .await;
+    assert_eq!(first.state.found_tools, ["get_weather"]);
+    let tools: Vec<Tool> = big_registry(&runs).tools().to_vec();
+    let reloaded = Registry::builder()
+        .register_all(tools)
+        .defer_loading("read_file", false)
+        .defer_loading("get_weather", false)
+        .seal()
+        .unwrap();
+    let model = Scripted::new(vec![vec![weather("w1")]]);
+    let offered = Arc::clone(&model.offered);
+    let continued = Agent::builder(model, reloaded).build().run("call").after(first.state).await;
+    assert_eq!(continued.receipts[0].result.failure_kind(), None);
+    let first_turn = offered.lock().unwrap()[0].clone();
+    assert_eq!(
+        first_turn.iter().filter(|name| *name == "get_weather").count(),
+        1,
+        "{first_turn:?}"
+    );
+}
+
+/// Review of issue 42: a deferred tool inactive for the agent's state is neither found by a
+/// search nor sent.
+#[tokio::test]
+async fn regression_a_search_does_not_find_a_tool_inactive_for_the_state() {
+    struct Plan {
+        paying: bool,
+    }
+    let filler = (0..120).map(|i| {
+        Tool::define(format!("filler_{i}"))
+            .execute_sync(|_, _| ToolResult::ok(Value::Null, ""))
+            .build()
+            .unwrap()
+    });
+    let weather = Tool::define("get_weather")
+        .description("Get the weather forecast")
+        .active(|plan: &Plan| plan.paying)
+        .execute_sync(|_, _| ToolResult::ok(Value::Null, "sunny"))
+        .build()
+        .unwrap();
+    let registry = Registry::builder().register_all(filler).register(weather).seal().unwrap();
+    let model = Scripted::new(vec![vec![search("s1", "weather forecast")]]);
+    let outcome = Agent::builder(model, registry)
+        .state(Arc::new(Plan { paying: false }))
+        .build()
+        .run("weather?")
+        .await;
+    assert!(!text(&outcome, 0).contains("get_weather"), "{}", text(&outcome, 0));
+    assert!(outcome.state.found_tools.is_empty());
+}

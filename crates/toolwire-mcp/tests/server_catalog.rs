@@ -187,3 +187,71 @@ async fn a_2026_07_28_client_is_listed_every_tool_and_calls_without_a_search() {
     assert_eq!(called["result"]["isError"], false, "{called}");
     assert_eq!(runs.load(Ordering::SeqCst), 1);
 }
+
+/// Review of issue 42: stateless HTTP makes a service per request, so a session's finds would
+/// be forgotten at once and every deferred tool refused forever; such a server lists every
+/// tool, on any revision.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_a_server_without_sessions_lists_every_tool_to_a_2025_11_25_client() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+    let addr = listener.local_addr().expect("bound");
+    let options = HttpOptions::default().stateless();
+    tokio::spawn(serve_on(listener, McpServer::new(registry(&runs)), options));
+    let request = |id: u64, method: &'static str, params: Value| async move {
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        let headers = vec![("MCP-Protocol-Version", "2025-11-25".to_owned())];
+        send(addr, Send { headers, ..Send::default() }, body.to_string().as_bytes()).await.json()
+    };
+    let listed = request(1, "tools/list", json!({})).await;
+    let names: Vec<&str> = listed["result"]["tools"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{listed}"))
+        .iter()
+        .filter_map(|tool| tool["name"].as_str())
+        .collect();
+    assert_eq!(names, ["read_file", "get_weather", "send_mail"]);
+    let called = request(2, "tools/call", json!({"name": "get_weather", "arguments": {}})).await;
+    assert_eq!(called["result"]["isError"], false, "{called}");
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+}
+
+/// Review of issue 42: a tool hidden from the session by the server's state is neither found
+/// nor named by a search.
+#[tokio::test]
+async fn regression_a_search_does_not_name_a_tool_the_session_cannot_see() {
+    /// The session's plan: weather is for paying customers.
+    struct Plan {
+        paying: bool,
+    }
+    let plain = |name: &str, description: &str| {
+        Tool::define(name)
+            .description(description)
+            .execute_sync(|_, _| ToolResult::ok(Value::Null, "done"))
+    };
+    let registry = Registry::builder()
+        .register(plain("read_file", "Read a file").build().expect("a tool"))
+        .register(
+            plain("get_weather", "Get the weather forecast for a city")
+                .active(|plan: &Plan| plan.paying)
+                .build()
+                .expect("a tool"),
+        )
+        .register(plain("send_mail", "Send an email").build().expect("a tool"))
+        .defer_threshold(Some(1))
+        .defer_loading("read_file", false)
+        .seal()
+        .expect("a registry");
+    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+    let server = McpServer::new(registry).state(Arc::new(Plan { paying: false }));
+    tokio::spawn(async move {
+        if let Ok(running) = server.session().serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let listener = Listener { protocol: "2025-11-25", changed: Arc::default() };
+    let client = listener.serve(client_io).await.expect("handshake");
+    let found = call(&client, SEARCH_TOOL, json!({"query": "weather forecast"})).await;
+    assert!(!text(&found).contains("get_weather"), "{}", text(&found));
+    assert_eq!(listed(&client).await, ["read_file", SEARCH_TOOL]);
+}

@@ -97,7 +97,7 @@ mod forms {
     use serde_json::{Value, json};
     use toolwire::provider::{anthropic, responses};
     use toolwire::registry::SEARCH_TOOL;
-    use toolwire::{CallId, Provider, Receipt, Registry, ToolCall};
+    use toolwire::{CallId, Provider, Receipt, Registry, ToolCall, ToolResult};
 
     fn registry() -> Registry {
         Registry::builder()
@@ -137,6 +137,32 @@ mod forms {
         assert_eq!(outputs[0]["type"], "tool_search_output");
         assert_eq!(outputs[0]["tools"][0]["name"], "get_weather");
         assert_eq!(outputs[0]["tools"][0]["type"], "function");
+    }
+
+    /// Review of issue 42: a search OpenAI hosts itself (`execution: "server"`, no call id)
+    /// is not a call for the client, and does not fail the reply.
+    #[test]
+    fn regression_a_hosted_tool_search_call_is_not_a_call() {
+        let reply = json!({"output": [
+            {"type": "tool_search_call", "id": "tsc_1", "call_id": null, "execution": "server",
+                "arguments": {"query": "weather"}, "status": "completed"},
+            {"type": "function_call", "call_id": "call_w", "name": "get_weather", "arguments": "{}"}]});
+        let calls = responses::parse_calls(&reply).unwrap();
+        assert_eq!(calls, [ToolCall::new("call_w", "get_weather", json!({}))]);
+        let mut streamed = responses::CallAccumulator::default();
+        streamed.push(&json!({"type": "response.completed", "response": reply}));
+        assert_eq!(streamed.finish().len(), 1);
+    }
+
+    /// Review of issue 42: a host's own tool named like the search, in a registry that
+    /// defers nothing, keeps its own answer rather than becoming `tool_reference` blocks.
+    #[test]
+    fn regression_a_hosts_own_search_tools_result_is_not_rendered_as_references() {
+        let own = ToolResult::ok(json!({"tools": [{"name": "x"}]}), "my own search");
+        let receipt = Receipt::new(SEARCH_TOOL, Some(CallId::from("c")), own);
+        let rendered = anthropic::render_results(&[receipt]);
+        let content = rendered["content"][0]["content"].as_str().unwrap_or_default();
+        assert!(content.starts_with("my own search"), "{rendered}");
     }
 
     #[test]

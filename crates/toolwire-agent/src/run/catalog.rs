@@ -14,6 +14,7 @@ use toolwire::provider::{CatalogTools, ModelApi};
 use toolwire::registry::{SEARCH_TOOL, search_tool};
 use toolwire::{Receipt, Registry, Tool, ToolCall};
 
+use super::Shared;
 use super::guard::refusal;
 use crate::{Error, ErrorKind};
 
@@ -51,22 +52,23 @@ impl Catalog {
     /// ones the run's searches found, in the order found.
     pub(crate) fn tools(
         &self,
-        registry: &Registry,
+        shared: &Shared,
         api: ModelApi,
         loaded: &[Value],
         found: &[String],
     ) -> Vec<Value> {
         let Some(search) = &self.search else { return loaded.to_vec() };
-        let provider = api.provider();
-        let deferred: Vec<&Value> = registry
-            .tools()
-            .iter()
-            .filter(|tool| registry.is_deferred(tool.name()))
-            .map(|tool| tool.definition(provider))
-            .collect();
+        let (registry, provider) = (&shared.registry, api.provider());
+        // Only deferred tools active for the run's state; a found tool the registry has since
+        // loaded is among `loaded` already.
+        let waiting =
+            |tool: &&Tool| registry.is_deferred(tool.name()) && shared.app.is_active(tool);
+        let deferred: Vec<&Value> =
+            registry.tools().iter().filter(waiting).map(|tool| tool.definition(provider)).collect();
         let found: Vec<&Value> = found
             .iter()
             .filter_map(|name| registry.get(name))
+            .filter(waiting)
             .map(|tool| tool.definition(provider))
             .collect();
         let search = search.definition(provider);
@@ -78,13 +80,14 @@ impl Catalog {
     /// The names a search finds that are new are added to `found`.
     pub(crate) fn answer(
         &self,
-        registry: &Registry,
+        shared: &Shared,
         api: ModelApi,
         call: &ToolCall,
         known: &[String],
         found: &mut Vec<String>,
     ) -> Option<Receipt> {
         self.search.as_ref()?;
+        let registry = &shared.registry;
         if &*call.tool == SEARCH_TOOL {
             let call_id = (!call.call_id.is_empty()).then(|| call.call_id.clone());
             let result = match &call.malformed {
@@ -93,7 +96,9 @@ impl Catalog {
                     format!("{SEARCH_TOOL}: the arguments could not be read: {why}"),
                 ),
                 None => {
-                    let answer = registry.answer_search(&call.arguments, api.provider());
+                    let active = |tool: &Tool| shared.app.is_active(tool);
+                    let answer =
+                        registry.answer_search_where(&call.arguments, api.provider(), active);
                     for name in answer.found {
                         if !known.contains(&name) && !found.contains(&name) {
                             found.push(name);

@@ -75,7 +75,7 @@ async fn turns(shared: &Shared, state: RunState, signal: &AbortSignal) -> RunOut
         Err(error) => return run.end(StopReason::ModelError(error)),
     };
     let loaded = shared.app.definitions(&shared.registry, provider);
-    let mut tools = catalog.tools(&shared.registry, api, &loaded, &run.state.found_tools);
+    let mut tools = catalog.tools(shared, api, &loaded, &run.state.found_tools);
     let mut guard = Guard::new(shared.repetition_limit);
     loop {
         if signal.is_aborted() {
@@ -137,7 +137,7 @@ async fn turns(shared: &Shared, state: RunState, signal: &AbortSignal) -> RunOut
         if !found.is_empty() {
             // Appended, so that the tools sent before stay as they were, in order.
             run.state.found_tools.append(&mut found);
-            tools = catalog.tools(&shared.registry, api, &loaded, &run.state.found_tools);
+            tools = catalog.tools(shared, api, &loaded, &run.state.found_tools);
         }
         if receipts.iter().any(is_waiting) {
             run.state.messages.extend(assistant.iter().cloned());

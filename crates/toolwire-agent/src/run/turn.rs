@@ -81,7 +81,7 @@ impl<'a> Starter<'a> {
         // A search, or a deferred tool called before any search found it; a tool a search
         // of this same turn finds counts as a guess, since the model had not seen it.
         let Lookup { catalog, api, known, found } = &mut self.lookup;
-        if let Some(answer) = catalog.answer(&self.shared.registry, *api, &call, known, found) {
+        if let Some(answer) = catalog.answer(self.shared, *api, &call, known, found) {
             return Slot::Refused(call, answer);
         }
         if !self.shared.streaming {

@@ -7,7 +7,8 @@
 //!
 //! A 2026-07-28 client has no session for its finds to live in, and this server does not
 //! serve `subscriptions/listen`, which would carry the change: it is listed every tool, and
-//! its calls are not gated.
+//! its calls are not gated. Nor is a client of a server without sessions (stateless HTTP,
+//! which makes a service per request), on any revision.
 
 use std::sync::Mutex;
 
@@ -71,7 +72,7 @@ impl<H: Extras> McpServer<H> {
     /// The search tool, when this request's client lists a catalog: the registry defers
     /// tools and the client is in a session.
     pub(crate) fn catalog_search(&self, ctx: &RequestContext<RoleServer>) -> Option<&Tool> {
-        self.shared.search.as_ref().filter(|_| !mrtr::is_stateless(ctx))
+        self.shared.search.as_ref().filter(|_| self.session.lasting && !mrtr::is_stateless(ctx))
     }
 
     /// The tools a session lists, in order: the loaded ones of `active`, the search, then the
@@ -105,7 +106,9 @@ impl<H: Extras> McpServer<H> {
         let registry = &self.shared.registry;
         if name == SEARCH_TOOL {
             let arguments = request.arguments.clone().map_or(Value::Null, Value::Object);
-            let answer = registry.answer_search(&arguments, Provider::Mcp);
+            // Only the tools this session may see are ranked and named.
+            let answer =
+                registry.answer_search_where(&arguments, Provider::Mcp, |tool| self.lists(tool));
             if self.session.found.add(answer.found) {
                 // The client lists the tools found; one that ignores it may still call them.
                 if let Err(error) = ctx.peer.notify_tool_list_changed().await {

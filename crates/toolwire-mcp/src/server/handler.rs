@@ -251,12 +251,13 @@ impl<H: Extras> McpServer<H> {
     }
 
     fn active_tools(&self) -> impl Iterator<Item = &Tool> {
+        self.shared.registry.tools().iter().filter(move |tool| self.lists(tool))
+    }
+
+    /// Whether `tool` is active for this server's state, so that it is listed.
+    pub(crate) fn lists(&self, tool: &Tool) -> bool {
         let state = self.shared.active.as_ref();
-        self.shared
-            .registry
-            .tools()
-            .iter()
-            .filter(move |tool| state.map_or_else(|| tool.is_active(&()), |active| active(tool)))
+        state.map_or_else(|| tool.is_active(&()), |active| active(tool))
     }
 }
 

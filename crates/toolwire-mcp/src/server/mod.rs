@@ -348,6 +348,15 @@ impl<H: Extras> McpServer<H> {
         Self { shared: Arc::clone(&self.shared), session }
     }
 
+    /// A copy for one request of a server without sessions (stateless HTTP): like
+    /// [`session`](Self::session), but a deferred catalog is not offered, since nothing a
+    /// search finds would outlast the request.
+    pub(crate) fn one_request(&self) -> Self {
+        let mut session = session::Session::new(&self.shared.limits);
+        session.lasting = false;
+        Self { shared: Arc::clone(&self.shared), session: Arc::new(session) }
+    }
+
     /// How many `tools/call`s run now, across every session (each holds a place of the
     /// [`CallLimits`] until it ends): for a host that says what a stop interrupted.
     pub fn calls_running(&self) -> usize {

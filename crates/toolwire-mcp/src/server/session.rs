@@ -14,6 +14,9 @@ pub(crate) struct Session {
     pub(crate) calls: Arc<Places>,
     /// The deferred tools the session's searches found.
     pub(crate) found: super::catalog::Found,
+    /// Whether it outlives one request: not so for a service made per request (stateless
+    /// HTTP), whose finds would be forgotten at once.
+    pub(crate) lasting: bool,
 }
 
 /// The severities MCP names, lowest first; the rank of a level is its position.
@@ -29,6 +32,7 @@ impl Session {
             level: AtomicU8::new(DEFAULT_LEVEL),
             calls: Places::new(limits.config.per_session),
             found: super::catalog::Found::default(),
+            lasting: true,
         }
     }
 

@@ -46,12 +46,13 @@ pub(super) fn appended(tools: &CatalogTools<'_>) -> Vec<Value> {
     out
 }
 
-/// Whether `receipt` answers a search with found tools: the tool is the search and its
-/// result succeeded with a list of tools; their names, in order.
+/// Whether `receipt` answers a search with found tools, as
+/// [`Registry::answer_search`](crate::Registry::answer_search) makes one: the tool is the
+/// search, and its result succeeded with a `found` list of names; those names, in order.
 pub(in crate::provider) fn found_names(receipt: &crate::Receipt) -> Option<Vec<&str>> {
     if &*receipt.tool != crate::registry::SEARCH_TOOL || !receipt.result.is_success() {
         return None;
     }
-    let tools = receipt.result.json().get("tools")?.as_array()?;
-    tools.iter().map(|tool| tool.get("name")?.as_str()).collect()
+    let found = receipt.result.json().get("found")?.as_array()?;
+    found.iter().map(Value::as_str).collect()
 }

@@ -9,9 +9,10 @@
 //! [`defer_threshold`](super::RegistryBuilder::defer_threshold) tools
 //! ([`DEFAULT_DEFER_THRESHOLD`], 100, unless set).
 //!
-//! The registry only knows the setting; the agent loop acts on it: it sends the loaded tools
-//! and a search tool, adds what each search finds, and refuses a call to a deferred tool that
-//! no search of the run has found.
+//! The registry only knows the setting; the agent loop and the MCP server act on it: they
+//! offer the loaded tools and the search tool ([`SEARCH_TOOL`](super::SEARCH_TOOL)), add what
+//! each search finds, and refuse a call to a deferred tool that no search of the run (or MCP
+//! session) has found.
 
 use std::any::Any;
 

@@ -69,9 +69,10 @@ pub fn search_tool() -> Result<Tool, DefineError> {
 /// What a search call found: its result, for the model, and the tools' names, best first.
 #[derive(Debug, Clone)]
 pub struct SearchAnswer {
-    /// The result: on success, its JSON is `{"tools": [{"name", "description"}, ..]}`, and
-    /// for [`CatalogForm::ClientSearch`] also `"definitions"`, the found tools in the
-    /// provider's shape, which the renderer sends back.
+    /// The result: on success, its JSON is `{"tools": [{"name", "description"}, ..], "found":
+    /// [names]}`, and for [`CatalogForm::ClientSearch`] also `"definitions"`, the found tools
+    /// in the provider's shape. A provider's renderer answers a search in its own form (such
+    /// as Anthropic's `tool_reference` blocks) only for a result of this shape.
     pub result: ToolResult,
     /// The names of the tools found, best first; empty when the call failed.
     pub found: Vec<String>,
@@ -80,8 +81,8 @@ pub struct SearchAnswer {
 impl Registry {
     /// Answers a call of [`SEARCH_TOOL`] with `arguments` (`{"query": "...", "limit": n}`)
     /// from a model of `provider`: the deferred tools that best match the query (see
-    /// [`search_deferred`](Self::search_deferred)), at most `limit` (5 unless given, at most
-    /// 20). Arguments that are not of that shape fail as
+    /// [`search_deferred`](Self::search_deferred)), at most `limit` (5 unless given; a larger
+    /// number than 20 is read as 20). Arguments that are not of that shape fail as
     /// [`InvalidInput`](FailureKind::InvalidInput), saying what is wrong.
     ///
     /// ```
@@ -104,6 +105,17 @@ impl Registry {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn answer_search(&self, arguments: &Value, provider: Provider) -> SearchAnswer {
+        self.answer_search_where(arguments, provider, |_| true)
+    }
+
+    /// [`answer_search`](Self::answer_search) over the deferred tools `keep` accepts, such as
+    /// those active for the caller's state: the others are neither ranked nor named.
+    pub fn answer_search_where(
+        &self,
+        arguments: &Value,
+        provider: Provider,
+        keep: impl Fn(&Tool) -> bool,
+    ) -> SearchAnswer {
         let failed = |text: String| SearchAnswer {
             result: ToolResult::failed(FailureKind::InvalidInput, format!("{SEARCH_TOOL}: {text}")),
             found: Vec::new(),
@@ -129,7 +141,12 @@ impl Registry {
                 }
             },
         };
-        let hits = self.search_deferred(query, limit);
+        let tools = &self.inner.tools;
+        let deferred = &self.inner.deferred;
+        let hits = self.search_where(query, limit, |position| {
+            deferred.get(position).copied().unwrap_or(false)
+                && tools.get(position).is_some_and(&keep)
+        });
         if hits.is_empty() {
             let text = format!("No tool matches {query:?}. Try other words, or fewer.");
             return SearchAnswer {
@@ -153,7 +170,7 @@ impl Registry {
             listed.push(json!({"name": name, "description": description}));
             found.push(name.to_owned());
         }
-        let mut json = json!({"tools": listed});
+        let mut json = json!({"tools": listed, "found": found});
         if provider.model_api().is_some_and(|api| api.catalog_form() == CatalogForm::ClientSearch) {
             let definitions = hits.iter().map(|hit| hit.tool.definition(provider).clone());
             json["definitions"] = Value::Array(definitions.collect());

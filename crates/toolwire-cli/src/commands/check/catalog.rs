@@ -42,7 +42,11 @@ pub(super) fn report(registry: &Registry, providers: &[Provider]) -> Vec<String>
         // every tool to a 2026-07-28 client.
         let what = match provider {
             Provider::Mcp => "the tools listed to an MCP client in a session (2025-11-25) are",
-            _ => "the definitions sent on every turn are",
+            Provider::Anthropic => {
+                "the definitions in the model's context on every turn (every deferred one is \
+                 still sent, marked `defer_loading`) are"
+            }
+            _ => "the definitions in the model's context on every turn are",
         };
         lines.push(format!(
             "catalog: {provider}: {what} about {} tokens ({sent} characters) with deferral, and \

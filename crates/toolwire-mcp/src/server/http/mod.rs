@@ -34,7 +34,8 @@ pub fn router<H: Extras>(server: McpServer<H>, options: HttpOptions) -> Router {
         // request; rmcp's own checks would only repeat them.
         .disable_allowed_hosts();
     let sessions = server.clone();
-    let factory = move || Ok(sessions.session());
+    let stateful = options.stateful;
+    let factory = move || Ok(if stateful { sessions.session() } else { sessions.one_request() });
     let service =
         StreamableHttpService::new(factory, Arc::new(LocalSessionManager::default()), config);
     // The guard wraps rmcp's service itself, not the router's routes: a route is a boxed

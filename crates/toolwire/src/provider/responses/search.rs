@@ -29,9 +29,12 @@ pub(super) fn tools(tools: &CatalogTools<'_>) -> Vec<Value> {
     out
 }
 
-/// Whether `item` is a search the client runs.
+/// Whether `item` is a search the client runs: a `tool_search_call` whose `execution` is
+/// `client` (or unsaid). A hosted search (`server`) is OpenAI's own, and stays in the history
+/// as it came.
 pub(super) fn is_call(item: &Value) -> bool {
     item.get("type").and_then(Value::as_str) == Some(CALL_ITEM)
+        && item.get("execution").and_then(Value::as_str).is_none_or(|how| how == "client")
 }
 
 /// Whether `reply`'s output holds a `tool_search_call` item with `call_id`.
