@@ -96,6 +96,20 @@ async fn call(
     client.call_tool(request).await.expect("a result")
 }
 
+/// `registry` served over streamable HTTP with `options`; its address.
+async fn over_http(registry: Registry, options: HttpOptions) -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+    let addr = listener.local_addr().expect("bound");
+    tokio::spawn(serve_on(listener, McpServer::new(registry), options));
+    addr
+}
+
+/// The tool names of a `tools/list` reply.
+fn names(listed: &Value) -> Vec<&str> {
+    let tools = listed["result"]["tools"].as_array().map(Vec::as_slice).unwrap_or_default();
+    tools.iter().filter_map(|tool| tool["name"].as_str()).collect()
+}
+
 fn text(result: &CallToolResult) -> String {
     serde_json::to_value(&result.content).expect("content").to_string()
 }
@@ -157,9 +171,7 @@ async fn a_tool_found_in_one_session_is_not_callable_in_another() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_2026_07_28_client_is_listed_every_tool_and_calls_without_a_search() {
     let runs = Arc::new(AtomicUsize::new(0));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a free port");
-    let addr = listener.local_addr().expect("bound");
-    tokio::spawn(serve_on(listener, McpServer::new(registry(&runs)), HttpOptions::default()));
+    let addr = over_http(registry(&runs), HttpOptions::default()).await;
     let request = |method: &'static str, mut params: Value| async move {
         params["_meta"] = json!({
             "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -176,13 +188,7 @@ async fn a_2026_07_28_client_is_listed_every_tool_and_calls_without_a_search() {
         send(addr, Send { headers, ..Send::default() }, body.to_string().as_bytes()).await.json()
     };
     let listed = request("tools/list", json!({})).await;
-    let names: Vec<&str> = listed["result"]["tools"]
-        .as_array()
-        .expect("tools")
-        .iter()
-        .filter_map(|tool| tool["name"].as_str())
-        .collect();
-    assert_eq!(names, ["read_file", "get_weather", "send_mail"], "{listed}");
+    assert_eq!(names(&listed), ["read_file", "get_weather", "send_mail"], "{listed}");
     let called = request("tools/call", json!({"name": "get_weather", "arguments": {}})).await;
     assert_eq!(called["result"]["isError"], false, "{called}");
     assert_eq!(runs.load(Ordering::SeqCst), 1);
@@ -194,23 +200,14 @@ async fn a_2026_07_28_client_is_listed_every_tool_and_calls_without_a_search() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn regression_a_server_without_sessions_lists_every_tool_to_a_2025_11_25_client() {
     let runs = Arc::new(AtomicUsize::new(0));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a free port");
-    let addr = listener.local_addr().expect("bound");
-    let options = HttpOptions::default().stateless();
-    tokio::spawn(serve_on(listener, McpServer::new(registry(&runs)), options));
+    let addr = over_http(registry(&runs), HttpOptions::default().stateless()).await;
     let request = |id: u64, method: &'static str, params: Value| async move {
         let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         let headers = vec![("MCP-Protocol-Version", "2025-11-25".to_owned())];
         send(addr, Send { headers, ..Send::default() }, body.to_string().as_bytes()).await.json()
     };
     let listed = request(1, "tools/list", json!({})).await;
-    let names: Vec<&str> = listed["result"]["tools"]
-        .as_array()
-        .unwrap_or_else(|| panic!("{listed}"))
-        .iter()
-        .filter_map(|tool| tool["name"].as_str())
-        .collect();
-    assert_eq!(names, ["read_file", "get_weather", "send_mail"]);
+    assert_eq!(names(&listed), ["read_file", "get_weather", "send_mail"], "{listed}");
     let called = request(2, "tools/call", json!({"name": "get_weather", "arguments": {}})).await;
     assert_eq!(called["result"]["isError"], false, "{called}");
     assert_eq!(runs.load(Ordering::SeqCst), 1);

@@ -37,8 +37,7 @@ pub(crate) fn report(tool: &Tool, provider: Provider) -> Result<Vec<String>, Str
 pub(crate) async fn run(manifest: &Path, provider: Provider) -> Result<Exit, CliError> {
     let loaded = Manifest::load(manifest)?;
     let mut imported = crate::remote::load(manifest, &loaded).await?;
-    let tools = std::mem::take(&mut imported.tools);
-    let deferral = std::mem::take(&mut imported.deferral);
+    let (tools, deferral) = imported.take_tools();
     let registry = build::registry_with(loaded, None, tools, deferral)?;
     imported.close().await;
     let definitions: Vec<_> =

@@ -42,6 +42,12 @@ pub(crate) struct Imported {
 }
 
 impl Imported {
+    /// The tools to register, and their servers' catalog settings, taken out; the
+    /// connections stay, to close at the end.
+    pub(crate) fn take_tools(&mut self) -> (Vec<Tool>, Vec<(String, bool)>) {
+        (std::mem::take(&mut self.tools), std::mem::take(&mut self.deferral))
+    }
+
     /// Closes every connection (stopping the servers started as children).
     pub(crate) async fn close(self) {
         for server in self.servers {
@@ -69,8 +75,7 @@ pub(crate) async fn registry(
     );
     manifest.guard(&guarded);
     let mut imported = load(places.manifest, &manifest).await?;
-    let tools = std::mem::take(&mut imported.tools);
-    let deferral = std::mem::take(&mut imported.deferral);
+    let (tools, deferral) = imported.take_tools();
     let registry = crate::build::registry_with(manifest, journal, tools, deferral)?;
     Ok((registry, imported))
 }

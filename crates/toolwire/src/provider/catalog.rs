@@ -39,10 +39,18 @@ pub struct CatalogTools<'a> {
 /// [`CatalogForm::Appended`]'s tools: the loaded ones, the search, then the found ones. The
 /// list only grows at its end, so a prompt cache of the earlier turns stays good.
 pub(super) fn appended(tools: &CatalogTools<'_>) -> Vec<Value> {
-    let mut out = Vec::with_capacity(tools.loaded.len() + 1 + tools.found.len());
+    after_search(tools, tools.found.iter().map(|&tool| tool.clone()))
+}
+
+/// The loaded tools, the search, then `rest`: the layout every form shares.
+pub(super) fn after_search(
+    tools: &CatalogTools<'_>,
+    rest: impl ExactSizeIterator<Item = Value>,
+) -> Vec<Value> {
+    let mut out = Vec::with_capacity(tools.loaded.len() + 1 + rest.len());
     out.extend(tools.loaded.iter().cloned());
     out.push(tools.search.clone());
-    out.extend(tools.found.iter().map(|&tool| tool.clone()));
+    out.extend(rest);
     out
 }
 

@@ -110,7 +110,20 @@ impl Registry {
     /// [`search`](Self::search) over the deferred tools only: the `k` that best match
     /// `query`, best first.
     pub fn search_deferred(&self, query: &str, k: usize) -> Vec<SearchHit<'_>> {
-        let deferred = &self.inner.deferred;
-        self.search_where(query, k, |position| deferred.get(position).copied().unwrap_or(false))
+        self.search_deferred_where(query, k, |_| true)
+    }
+
+    /// [`search_deferred`](Self::search_deferred) over the deferred tools `keep` accepts.
+    pub(super) fn search_deferred_where(
+        &self,
+        query: &str,
+        k: usize,
+        keep: impl Fn(&Tool) -> bool,
+    ) -> Vec<SearchHit<'_>> {
+        let (tools, deferred) = (&self.inner.tools, &self.inner.deferred);
+        self.search_where(query, k, |position| {
+            deferred.get(position).copied().unwrap_or(false)
+                && tools.get(position).is_some_and(&keep)
+        })
     }
 }

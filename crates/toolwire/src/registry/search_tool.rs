@@ -141,12 +141,7 @@ impl Registry {
                 }
             },
         };
-        let tools = &self.inner.tools;
-        let deferred = &self.inner.deferred;
-        let hits = self.search_where(query, limit, |position| {
-            deferred.get(position).copied().unwrap_or(false)
-                && tools.get(position).is_some_and(&keep)
-        });
+        let hits = self.search_deferred_where(query, limit, keep);
         if hits.is_empty() {
             let text = format!("No tool matches {query:?}. Try other words, or fewer.");
             return SearchAnswer {

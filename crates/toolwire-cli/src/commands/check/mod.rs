@@ -107,8 +107,7 @@ async fn servers(
             eprintln!("note: mcp server {:?}: sandbox: {}", server.name, server.sandbox);
         }
     }
-    let tools = std::mem::take(&mut imported.tools);
-    let deferral = std::mem::take(&mut imported.deferral);
+    let (tools, deferral) = imported.take_tools();
     imported.close().await;
     // The stand-ins of tools left out (unreachable, changed) are registered, so that their
     // names are checked, but not linted: their reason was said above.

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 pub use calls::CallAccumulator;
 
 use super::Provider;
-use super::catalog::{CatalogForm, CatalogTools, found_names};
+use super::catalog::{CatalogForm, CatalogTools, after_search, found_names};
 use super::decode::Decode;
 use super::decode_error::DecodeError;
 use super::parse::{Reader, call_with_arguments, object_arguments};
@@ -123,17 +123,14 @@ impl Model for Format {
     /// The loaded tools, the search, then every deferred tool with `defer_loading: true`: the
     /// API keeps those out of the model's context until a `tool_reference` names them.
     fn catalog_tools(&self, tools: &CatalogTools<'_>) -> Vec<Value> {
-        let mut out = Vec::with_capacity(tools.loaded.len() + 1 + tools.deferred.len());
-        out.extend(tools.loaded.iter().cloned());
-        out.push(tools.search.clone());
-        out.extend(tools.deferred.iter().map(|&tool| {
+        let marked = tools.deferred.iter().map(|&tool| {
             let mut tool = tool.clone();
             if let Some(fields) = tool.as_object_mut() {
                 fields.insert("defer_loading".to_owned(), Value::Bool(true));
             }
             tool
-        }));
-        out
+        });
+        after_search(tools, marked)
     }
 }
 
