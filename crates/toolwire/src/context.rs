@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use tokio::time::Instant;
 
 use crate::abort::AbortSignal;
-use crate::record::{Answer, CallId, InvocationId};
+use crate::record::{Answer, CallId, InvocationId, Principal};
 use crate::state::State;
 
 /// The caller's event callback, shared by every clone of a context.
@@ -54,6 +54,7 @@ pub struct ToolContext {
     pub(crate) state: State,
     pub(crate) invocation_id: InvocationId,
     pub(crate) call_id: Option<CallId>,
+    pub(crate) principal: Option<Principal>,
 }
 
 impl ToolContext {
@@ -75,6 +76,7 @@ impl ToolContext {
             state: State::default(),
             invocation_id,
             call_id: None,
+            principal: None,
         }
     }
 
@@ -119,6 +121,19 @@ impl ToolContext {
     /// The model's id for this call, when the caller gave one.
     pub fn call_id(&self) -> Option<&CallId> {
         self.call_id.as_ref()
+    }
+
+    /// Who makes the call, when the host said (see
+    /// [`Execution::principal`](crate::Execution::principal)).
+    pub fn principal(&self) -> Option<&Principal> {
+        self.principal.as_ref()
+    }
+
+    /// Gives the context a principal: for calling a policy or a handler directly, as in a
+    /// unit test.
+    pub fn with_principal(mut self, principal: Principal) -> Self {
+        self.principal = Some(principal);
+        self
     }
 
     /// Whether the caller listens to events; lets a handler skip building costly ones.
@@ -169,6 +184,7 @@ impl fmt::Debug for ToolContext {
         f.debug_struct("ToolContext")
             .field("invocation_id", &self.invocation_id)
             .field("call_id", &self.call_id)
+            .field("principal", &self.principal)
             .field("signal", &self.signal)
             .field("timeout", &self.timeout)
             .field("answer", &self.answer)

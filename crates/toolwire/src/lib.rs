@@ -120,7 +120,8 @@ pub use execute::{CallOptions, ExecuteFuture, Execution};
 pub use handler::IntoToolResult;
 pub use provider::Provider;
 pub use record::{
-    Answer, CallId, FailureKind, InvocationId, Receipt, Request, ToolCall, ToolResult,
+    Answer, CallId, FailureKind, InvocationId, Principal, PrincipalKind, Receipt, Request,
+    ToolCall, ToolResult,
 };
 pub use registry::{
     DEFAULT_CONCURRENCY, DROPPED_CALL_TEXT, Dispatch, DispatchFuture, Invocation, InvokeFuture,

@@ -220,7 +220,7 @@ async fn an_async_policy_is_raced_and_a_panicking_one_fails_the_call() {
     let echo = Tool::define("echo").execute_sync(|a, _| ToolResult::ok(a, "ok")).build().unwrap();
     let registry = Registry::builder()
         .register(echo.clone())
-        .policy(|_tool, args: Value, ctx: ToolContext| async move {
+        .policy_async(|_tool, args: Value, ctx: ToolContext| async move {
             tokio::task::yield_now().await;
             match (args["who"].as_str(), ctx.call_id().map(|id| id.to_string())) {
                 (Some("mallory"), _) => Decision::Deny("not mallory".into()),
@@ -660,7 +660,7 @@ async fn regression_a_sync_policy_that_overruns_the_deadline_runs_nothing() {
 #[tokio::test]
 async fn regression_an_async_policy_that_blocks_past_the_deadline_runs_nothing() {
     let (result, runs) = under_a_short_deadline(|builder| {
-        builder.policy(|_, _, _| async {
+        builder.policy_async(|_, _, _| async {
             // Blocks its thread past the deadline, then allows: the timer cannot win first.
             std::thread::sleep(std::time::Duration::from_millis(60));
             Decision::Allow

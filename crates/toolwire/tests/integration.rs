@@ -33,6 +33,7 @@ mod parse_errors;
 mod parser_regressions;
 mod pending_render;
 mod pipeline;
+mod policy_record;
 mod properties;
 mod providers;
 mod records;

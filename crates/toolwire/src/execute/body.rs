@@ -11,7 +11,7 @@ use super::outcome::{denied, hook_panicked, no_timer, panicked, timed_out};
 use super::race::{Deadline, catching};
 use crate::context::ToolContext;
 use crate::handler::{BoxFuture, Handler};
-use crate::policy::{Decision, Policy};
+use crate::policy::{Decision, PolicyFn, Ruling};
 use crate::record::ToolResult;
 use crate::tool::Tool;
 use crate::tool::hooks::{Authorizer, SyncCheck};
@@ -102,11 +102,11 @@ fn authorize_now(
 fn gated(tool: Tool, gate: Gate, args: Value, mut ctx: ToolContext) -> BoxFuture {
     Box::pin(async move {
         let own = match gate.decide_now(&tool, &args, &ctx) {
-            Ok(decision) => decision,
+            Ok(ruling) => ruling,
             Err(result) => return result,
         };
         let registry = match &gate.policy {
-            Some(Policy::Async(policy)) => {
+            Some(PolicyFn::Async(policy)) => {
                 let asked = catch_unwind(AssertUnwindSafe(|| {
                     policy(tool.clone(), args.clone(), ctx.clone())
                 }));
@@ -115,10 +115,10 @@ fn gated(tool: Tool, gate: Gate, args: Value, mut ctx: ToolContext) -> BoxFuture
                     Err(payload) => Err(payload),
                 }
             }
-            _ => Ok(Decision::Allow),
+            _ => Ok(Ruling::from(Decision::Allow)),
         };
         let decision = match registry {
-            Ok(decision) => own.and(decision),
+            Ok(ruling) => own.and(ruling),
             Err(payload) => return hook_panicked(tool.name(), "policy", payload),
         };
         let deadline = ctx.deadline.zip(ctx.timeout).map(|(at, timeout)| Deadline { at, timeout });

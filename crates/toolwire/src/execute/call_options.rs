@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::Options;
 use crate::abort::AbortSignal;
 use crate::context::EventSink;
-use crate::record::Answer;
+use crate::record::{Answer, Principal};
 use crate::state::State;
 
 /// The options of one call, or of every call of a dispatch: the signal, the time budget, the
@@ -53,6 +53,7 @@ pub struct CallOptions {
     state: Option<State>,
     events: Option<EventSink>,
     answer: Option<Arc<Answer>>,
+    principal: Option<Principal>,
 }
 
 impl CallOptions {
@@ -91,6 +92,18 @@ impl CallOptions {
         self
     }
 
+    /// Says who makes the call, as the host verified it (see
+    /// [`Execution::principal`](crate::Execution::principal)).
+    pub fn principal(mut self, principal: Principal) -> Self {
+        self.principal = Some(principal);
+        self
+    }
+
+    /// The principal, if one is set.
+    pub fn get_principal(&self) -> Option<&Principal> {
+        self.principal.as_ref()
+    }
+
     /// The signal, if one is set.
     pub fn get_signal(&self) -> Option<&AbortSignal> {
         self.signal.as_ref()
@@ -113,7 +126,10 @@ impl CallOptions {
 
     /// Sets, in `options`, each option this value sets.
     pub(crate) fn apply(self, options: &mut Options) {
-        let CallOptions { signal, timeout, state, events, answer } = self;
+        let CallOptions { signal, timeout, state, events, answer, principal } = self;
+        if principal.is_some() {
+            options.principal = principal;
+        }
         if signal.is_some() {
             options.signal = signal;
         }
@@ -145,6 +161,7 @@ impl fmt::Debug for CallOptions {
             .field("state", &self.state)
             .field("events", &self.events.as_ref().map(|_| ".."))
             .field("answer", &self.answer)
+            .field("principal", &self.principal)
             .finish()
     }
 }

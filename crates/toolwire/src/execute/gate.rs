@@ -6,17 +6,21 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
+use super::options::RulingSlot;
 use super::outcome::{denied, hook_panicked};
 use crate::context::ToolContext;
 use crate::policy::{
-    Approvals, Decision, Policy, Purpose, SpendError, Spender, SpentApproval, call_digest, check_id,
+    Approvals, Decision, PolicyFn, Purpose, Ruling, SpendError, Spender, SpentApproval,
+    call_digest, check_id,
 };
-use crate::record::{Answer, Request, ToolResult};
+use crate::record::{Answer, PolicyOutcome, PolicyRecord, Request, ToolResult};
 use crate::tool::Tool;
 
 /// What the policy step needs besides the call: the registry's policy and approval settings.
 pub(super) struct Gate {
-    pub(super) policy: Option<Policy>,
+    pub(super) policy: Option<PolicyFn>,
+    /// Where the step's record goes, for a registry's receipt.
+    ruling: Option<RulingSlot>,
     /// The registry's settings; `None` for a call made outside a registry.
     pub(super) approvals: Option<Arc<Approvals>>,
     /// Whether the call carries an answer that a host's store must spend, with a future.
@@ -25,13 +29,14 @@ pub(super) struct Gate {
 
 impl Gate {
     pub(super) fn new(
-        policy: Option<Policy>,
+        policy: Option<PolicyFn>,
         approvals: Option<Arc<Approvals>>,
         answer: Option<&Answer>,
+        ruling: Option<RulingSlot>,
     ) -> Self {
         let settings = approvals.as_deref().unwrap_or_else(|| Approvals::process());
         let spends_async = answer.is_some() && settings.store.is_async();
-        Self { policy, approvals, spends_async }
+        Self { policy, ruling, approvals, spends_async }
     }
 
     /// Whether the step has anything to do for this call.
@@ -42,7 +47,7 @@ impl Gate {
     /// Whether the step needs a future (an async policy, or a host's store), so it runs
     /// inside the raced future.
     pub(super) fn is_async(&self) -> bool {
-        matches!(self.policy, Some(Policy::Async(_))) || self.spends_async
+        matches!(self.policy, Some(PolicyFn::Async(_))) || self.spends_async
     }
 
     /// The settings ids are made and checked with: the registry's, or the process's.
@@ -56,14 +61,14 @@ impl Gate {
         tool: &Tool,
         args: &Value,
         ctx: &ToolContext,
-    ) -> Result<Decision, ToolResult> {
-        let own = tool_decision(tool, args)?;
+    ) -> Result<Ruling, ToolResult> {
+        let own = Ruling::from(tool_decision(tool, args)?);
         let registry = match &self.policy {
-            Some(Policy::Sync(policy)) => {
+            Some(PolicyFn::Sync(policy)) => {
                 catch_unwind(AssertUnwindSafe(|| policy(tool, args, ctx)))
                     .map_err(|payload| hook_panicked(tool.name(), "policy", payload))?
             }
-            _ => Decision::Allow,
+            _ => Ruling::from(Decision::Allow),
         };
         Ok(own.and(registry))
     }
@@ -80,24 +85,47 @@ impl Gate {
     ///   binds every request it hands out); outside one it goes to the handler, unchecked.
     /// - With no answer, an `Ask` parks the call with a bound request.
     ///
-    /// The verdict goes on the invocation's span as `toolwire.policy`.
+    /// The verdict goes on the invocation's span as `toolwire.policy`, with the ids of the
+    /// policies that decided as `toolwire.policy.ids`, and into the receipt's record.
     pub(super) fn settle(
         &self,
         tool: &Tool,
         args: &Value,
         ctx: &mut ToolContext,
-        decision: Decision,
+        ruling: Ruling,
     ) -> Result<Option<SpentApproval>, ToolResult> {
+        let Ruling { decision, policies } = ruling;
         let refusal = matches!(decision, Decision::Deny(_));
         let settled = self.apply(tool, args, ctx, decision);
-        super::span::record_policy(match &settled {
-            Err(_) if refusal => "denied",
-            Err(result) if result.pending_request().is_some() => "asked",
-            Err(_) => "refused",
-            Ok(Some(_)) => "approved",
-            Ok(None) => "allowed",
-        });
+        let outcome = match &settled {
+            Err(_) if refusal => PolicyOutcome::Denied,
+            Err(result) if result.pending_request().is_some() => PolicyOutcome::Asked,
+            Err(_) => PolicyOutcome::Refused,
+            Ok(Some(_)) => PolicyOutcome::Approved,
+            Ok(None) => PolicyOutcome::Allowed,
+        };
+        super::span::record_policy(outcome.as_str(), &policies);
+        self.keep(|record| *record = Some(PolicyRecord::new(outcome, policies)));
         settled
+    }
+
+    /// Changes the step's record for the receipt, if the call has one.
+    fn keep(&self, change: impl FnOnce(&mut Option<PolicyRecord>)) {
+        if let Some(slot) = &self.ruling {
+            change(&mut slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        }
+    }
+
+    /// The failure of a call whose answer could not be spent: the approval is refused, on
+    /// the span and in the receipt's record.
+    fn spend_failed(&self, tool: &Tool, why: &SpendError) -> ToolResult {
+        super::span::record_policy(PolicyOutcome::Refused.as_str(), &[]);
+        self.keep(|record| {
+            if let Some(record) = record {
+                record.outcome = PolicyOutcome::Refused;
+            }
+        });
+        denied(tool.name(), &format!("approval not granted: {why}"))
     }
 
     fn apply(
@@ -155,10 +183,10 @@ impl Gate {
         match &self.settings().store {
             Spender::Memory(store) => store
                 .spend_now(&approval.id, approval.expires_at)
-                .map_err(|why| spend_failed(tool, &why)),
+                .map_err(|why| self.spend_failed(tool, &why)),
             // Not reached: a call with a host's store is raced, and spends through `spend`.
             Spender::Host(_) => {
-                Err(spend_failed(tool, &SpendError::Store("no future to spend it in".into())))
+                Err(self.spend_failed(tool, &SpendError::Store("no future to spend it in".into())))
             }
         }
     }
@@ -179,7 +207,7 @@ impl Gate {
                 };
                 match spent {
                     Ok(Ok(())) => Ok(()),
-                    Ok(Err(why)) => Err(spend_failed(tool, &why)),
+                    Ok(Err(why)) => Err(self.spend_failed(tool, &why)),
                     Err(payload) => Err(hook_panicked(tool.name(), "approval store", payload)),
                 }
             }
@@ -189,11 +217,6 @@ impl Gate {
     fn digest(&self, tool: &Tool, args: &Value, ctx: &ToolContext) -> String {
         call_digest(tool.name(), ctx.call_id.as_deref().unwrap_or_default(), args)
     }
-}
-
-/// The failure of a call whose answer could not be spent.
-fn spend_failed(tool: &Tool, why: &SpendError) -> ToolResult {
-    denied(tool.name(), &format!("approval not granted: {why}"))
 }
 
 /// The tool's own approval rule: `Ask` with a request that shows the call.

@@ -61,7 +61,7 @@ use serde_json::Value;
 pub use call_options::CallOptions;
 pub(crate) use finish::{check_replayed, replay};
 pub use future::ExecuteFuture;
-pub(crate) use options::{Options, call_options};
+pub(crate) use options::{Options, RulingSlot, call_options};
 pub(crate) use outcome::drop_quietly;
 pub(crate) use resolve::resolve;
 

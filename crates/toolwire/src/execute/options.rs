@@ -8,8 +8,8 @@ use serde_json::Value;
 
 use crate::abort::AbortSignal;
 use crate::context::EventSink;
-use crate::policy::{Approvals, Policy};
-use crate::record::{Answer, CallId, InvocationId};
+use crate::policy::{Approvals, PolicyFn};
+use crate::record::{Answer, CallId, InvocationId, PolicyRecord, Principal};
 use crate::schema::ArgumentLimits;
 use crate::state::State;
 
@@ -28,11 +28,19 @@ pub(crate) struct Options {
     /// Replaces the tool's own limits, for a registry's calls.
     pub(crate) limits: Option<ArgumentLimits>,
     /// The registry's policy, for a registry's calls.
-    pub(crate) policy: Option<Policy>,
+    pub(crate) policy: Option<PolicyFn>,
+    /// Who makes the call, as the host says.
+    pub(crate) principal: Option<Principal>,
+    /// Where the policy step leaves its record, for a registry's receipt.
+    pub(crate) ruling: Option<RulingSlot>,
     /// The registry's approval settings (key, spent store, time to live); without them, the
     /// process's, and a handler's own requests are not bound.
     pub(crate) approvals: Option<Arc<Approvals>>,
 }
+
+/// Where a call's policy step leaves its record: shared by the running call, which fills it,
+/// and the registry's future, which puts it on the receipt.
+pub(crate) type RulingSlot = Arc<std::sync::Mutex<Option<PolicyRecord>>>;
 
 impl Options {
     pub(crate) fn set_events(&mut self, callback: impl Fn(Value) + Send + Sync + 'static) {
@@ -45,7 +53,7 @@ impl Options {
 }
 
 /// Generates the option methods of a call builder whose `options` field is an [`Options`]:
-/// `signal`, `on_event`, `timeout`, `answer`, `state`, `options` and `call_id`.
+/// `signal`, `on_event`, `timeout`, `answer`, `state`, `principal`, `options` and `call_id`.
 macro_rules! call_options {
     ($builder:ty) => {
         impl $builder {
@@ -91,6 +99,15 @@ macro_rules! call_options {
             /// through [`ToolContext::answer`]($crate::ToolContext::answer).
             pub fn answer(mut self, answer: $crate::Answer) -> Self {
                 self.options.answer = Some(std::sync::Arc::new(answer));
+                self
+            }
+
+            /// Who makes the call, as the host knows it: a policy reads it with
+            /// [`ToolContext::principal`]($crate::ToolContext::principal), and a registry's
+            /// receipt records it. Set it from what the host verified (a login, a token),
+            /// never from what the caller or the model states.
+            pub fn principal(mut self, principal: $crate::Principal) -> Self {
+                self.options.principal = Some(principal);
                 self
             }
 

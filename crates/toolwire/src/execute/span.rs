@@ -50,6 +50,8 @@ pub(crate) fn invocation(
         toolwire.invocation_id = %invocation_id,
         toolwire.outcome = tracing::field::Empty,
         toolwire.policy = tracing::field::Empty,
+        toolwire.policy.ids = tracing::field::Empty,
+        toolwire.policy.ids = tracing::field::Empty,
         toolwire.replayed = tracing::field::Empty,
         toolwire.result.parts = tracing::field::Empty,
     )
@@ -81,6 +83,12 @@ pub(crate) fn record_outcome(span: &Span, result: &ToolResult) -> Option<&'stati
 /// step runs): `allowed`, `denied` (by the policy), `asked` (parked for an answer),
 /// `approved` (by an answer checked and spent), or `refused` (an answer declined, forged,
 /// or made for another call).
-pub(crate) fn record_policy(verdict: &'static str) {
-    Span::current().record("toolwire.policy", verdict);
+/// The ids of the policies that decided go on as `toolwire.policy.ids`, comma-separated,
+/// when there are any.
+pub(crate) fn record_policy(verdict: &'static str, policies: &[std::sync::Arc<str>]) {
+    let span = Span::current();
+    span.record("toolwire.policy", verdict);
+    if !policies.is_empty() && !span.is_disabled() {
+        span.record("toolwire.policy.ids", policies.join(",").as_str());
+    }
 }

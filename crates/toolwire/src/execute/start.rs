@@ -67,7 +67,12 @@ pub(super) fn start(tool: Tool, input: Value, options: &mut Options) -> Started 
         }
         Some(_) => Bind::Undeclared,
     };
-    let gate = Gate::new(options.policy.take(), approvals, options.answer.as_deref());
+    let gate = Gate::new(
+        options.policy.take(),
+        approvals,
+        options.answer.as_deref(),
+        options.ruling.take(),
+    );
     let (handler_signal, deadline, controller) = handler_signal(&tool, &signal, timeout, &gate);
     let ctx = ToolContext {
         signal: handler_signal,
@@ -78,6 +83,7 @@ pub(super) fn start(tool: Tool, input: Value, options: &mut Options) -> Started 
         state,
         invocation_id,
         call_id: options.call_id.take(),
+        principal: options.principal.take(),
     };
     let debug_ctx = tool.inner().hooks.debug_steps.as_ref().map(|_| Box::new(ctx.clone()));
     let finish = Finish { tool, signal, binding, debug_ctx };

@@ -1,4 +1,5 @@
-//! [`Decision`]: what a policy says of a call, and the policy functions, erased.
+//! [`Decision`] and [`Ruling`]: what a policy says of a call; the [`Policy`] trait; and the
+//! policy functions, erased.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -33,25 +34,115 @@ impl Decision {
     }
 }
 
+/// A [`Decision`] and the ids of the policies that made it, which the call's
+/// [`Receipt`](crate::Receipt) and span record. A policy that names no rules returns a bare
+/// `Decision`, which converts into a ruling with no ids.
+///
+/// ```
+/// use toolwire::policy::{Decision, Ruling};
+///
+/// let ruling = Ruling::from(Decision::Deny("production is frozen".into())).by(["freeze"]);
+/// assert_eq!(&*ruling.policies[0], "freeze");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Ruling {
+    /// What was decided.
+    pub decision: Decision,
+    /// The ids of the policies that decided it.
+    pub policies: Vec<Arc<str>>,
+}
+
+impl Ruling {
+    /// `decision`, made by the policies `ids`.
+    pub fn by<I, S>(mut self, ids: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<Arc<str>>,
+    {
+        self.policies.extend(ids.into_iter().map(Into::into));
+        self
+    }
+
+    /// Combines two rulings as [`Decision`]s combine; the ids are those of the ruling whose
+    /// decision stands (`other`'s, when both decide the same).
+    pub(crate) fn and(self, other: Ruling) -> Ruling {
+        let rank = |d: &Decision| match d {
+            Decision::Allow => 0,
+            Decision::Ask(_) => 1,
+            Decision::Deny(_) => 2,
+        };
+        let policies = if rank(&self.decision) > rank(&other.decision) {
+            self.policies
+        } else {
+            other.policies
+        };
+        Ruling { decision: self.decision.and(other.decision), policies }
+    }
+}
+
+impl From<Decision> for Ruling {
+    fn from(decision: Decision) -> Self {
+        Ruling { decision, policies: Vec::new() }
+    }
+}
+
+/// A registry's policy, as a type: it decides each call after its arguments are validated
+/// and before the tool's `authorize`. Closures are set with
+/// [`policy_sync`](crate::RegistryBuilder::policy_sync) and
+/// [`policy_async`](crate::RegistryBuilder::policy_async); a type that implements this trait
+/// (such as `toolwire-cedar`'s `CedarPolicy`) is set with
+/// [`policy`](crate::RegistryBuilder::policy).
+///
+/// It runs on the caller's task, within the call's poll, so it must not block. A panic in it
+/// fails the call, as a [`FailureKind::Handler`](crate::FailureKind::Handler) naming the policy.
+///
+/// ```
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use serde_json::{Value, json};
+/// use toolwire::policy::{Decision, Policy, Ruling};
+/// use toolwire::{Registry, Tool, ToolContext, ToolResult};
+///
+/// struct ReadOnly;
+///
+/// impl Policy for ReadOnly {
+///     fn decide(&self, tool: &Tool, _args: &Value, _ctx: &ToolContext) -> Ruling {
+///         match tool.annotations().read_only_hint {
+///             Some(true) => Decision::Allow.into(),
+///             _ => Ruling::from(Decision::Deny("only read-only tools".into())).by(["read-only"]),
+///         }
+///     }
+/// }
+///
+/// let ls = Tool::define("ls").execute_sync(|_, _| ToolResult::ok(json!([]), "")).build()?;
+/// let registry = Registry::builder().register(ls).policy(ReadOnly).seal()?;
+/// # let _ = registry; Ok(()) }
+/// ```
+pub trait Policy: Send + Sync + 'static {
+    /// Decides the call of `tool` with the validated `args`; `ctx` says who calls
+    /// ([`ToolContext::principal`](crate::ToolContext::principal)) and carries the caller's
+    /// state.
+    fn decide(&self, tool: &Tool, args: &Value, ctx: &ToolContext) -> Ruling;
+}
+
 /// A sync policy.
-type SyncPolicy = dyn Fn(&Tool, &Value, &ToolContext) -> Decision + Send + Sync;
+pub(crate) type SyncPolicy = dyn Fn(&Tool, &Value, &ToolContext) -> Ruling + Send + Sync;
 /// An async policy, given its own copies of the tool, the arguments and the context.
-pub(crate) type AsyncPolicy = dyn Fn(Tool, Value, ToolContext) -> Pin<Box<dyn Future<Output = Decision> + Send>>
-    + Send
-    + Sync;
+pub(crate) type AsyncPolicy =
+    dyn Fn(Tool, Value, ToolContext) -> Pin<Box<dyn Future<Output = Ruling> + Send>> + Send + Sync;
 
 /// A registry's policy, with its generics erased.
 #[derive(Clone)]
-pub(crate) enum Policy {
+pub(crate) enum PolicyFn {
     Sync(Arc<SyncPolicy>),
     Async(Arc<AsyncPolicy>),
 }
 
-impl std::fmt::Debug for Policy {
+impl std::fmt::Debug for PolicyFn {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            Policy::Sync(_) => "Policy::Sync(..)",
-            Policy::Async(_) => "Policy::Async(..)",
+            PolicyFn::Sync(_) => "Policy::Sync(..)",
+            PolicyFn::Async(_) => "Policy::Async(..)",
         })
     }
 }

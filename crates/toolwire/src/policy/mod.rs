@@ -101,8 +101,8 @@ mod spent;
 
 pub use binding::ApprovalKey;
 pub(crate) use binding::{Purpose, check_id};
-pub use decision::Decision;
-pub(crate) use decision::{AsyncPolicy, Policy};
+pub(crate) use decision::{AsyncPolicy, PolicyFn, SyncPolicy};
+pub use decision::{Decision, Policy, Ruling};
 pub use digest::{call_digest, canonical_json};
 pub(crate) use settings::Approvals;
 pub use settings::DEFAULT_APPROVAL_TTL;
@@ -112,4 +112,4 @@ pub use spent::{
     SpentApproval,
 };
 
-pub use crate::record::Request;
+pub use crate::record::{PolicyOutcome, PolicyRecord, Request};

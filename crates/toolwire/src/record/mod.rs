@@ -61,14 +61,18 @@
 
 mod call;
 mod id;
+mod principal;
 mod receipt;
 mod result;
+mod ruling;
 mod suspend;
 mod text;
 
 pub use call::{CallId, ToolCall};
 pub use id::{InvocationId, ParseIdError, ParseIdErrorKind};
+pub use principal::{Principal, PrincipalKind};
 pub use receipt::Receipt;
 pub use result::{FailureKind, ToolResult};
+pub use ruling::{PolicyOutcome, PolicyRecord};
 pub use suspend::{Answer, Request};
 pub(crate) use text::{clip, floor};

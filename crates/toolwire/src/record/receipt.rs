@@ -8,7 +8,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::call::CallId;
 use super::id::InvocationId;
+use super::principal::Principal;
 use super::result::{FailureKind, ToolResult};
+use super::ruling::PolicyRecord;
 use crate::telemetry::TraceLink;
 
 /// What happened in one invocation through a [`Registry`](crate::Registry).
@@ -18,7 +20,9 @@ use crate::telemetry::TraceLink;
 /// `started_at` is an RFC 3339 UTC timestamp with nanoseconds, `duration_ns` a whole number of
 /// nanoseconds, `failure` the [`FailureKind`] of a failed call (`null` for a success), and
 /// `result` the [`ToolResult`] in the seeds' shape, as the model sees it; a receipt linked to
-/// its span adds `"trace": {"trace_id", "span_id"}`. It reads back equal.
+/// its span adds `"trace": {"trace_id", "span_id"}`, a call with a known caller adds
+/// `"principal": {"kind", "name"}`, and a call that passed a policy step adds
+/// `"policy": {"outcome", "policies"}`. It reads back equal.
 ///
 /// A registry makes the receipts of the calls it runs; a host that records a call of its own
 /// builds one with [`new`](Self::new) and the `with_*` setters (the struct is
@@ -61,6 +65,12 @@ pub struct Receipt {
     /// it (see [`telemetry::link_receipts`](crate::telemetry::link_receipts)); boxed, so a
     /// receipt without one stays small.
     pub trace: Option<Box<TraceLink>>,
+    /// Who made the call, when the host said (see
+    /// [`CallOptions::principal`](crate::CallOptions::principal)).
+    pub principal: Option<Principal>,
+    /// What the registry's policy step decided, and which policies decided it; `None` when
+    /// the step had nothing to do (no policy, no approval rule, no answer).
+    pub policy: Option<Box<PolicyRecord>>,
 }
 
 impl Receipt {
@@ -75,6 +85,8 @@ impl Receipt {
             duration: Duration::ZERO,
             result,
             trace: None,
+            principal: None,
+            policy: None,
         }
     }
 
@@ -99,6 +111,18 @@ impl Receipt {
     /// Linked to the span `trace`.
     pub fn with_trace(mut self, trace: TraceLink) -> Self {
         self.trace = Some(Box::new(trace));
+        self
+    }
+
+    /// Made by `principal`.
+    pub fn with_principal(mut self, principal: Principal) -> Self {
+        self.principal = Some(principal);
+        self
+    }
+
+    /// With the policy step's `record`.
+    pub fn with_policy(mut self, record: PolicyRecord) -> Self {
+        self.policy = Some(Box::new(record));
         self
     }
 
@@ -140,6 +164,10 @@ struct Wire<R> {
     result: R,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     trace: Option<Box<TraceLink>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    principal: Option<Principal>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    policy: Option<Box<PolicyRecord>>,
 }
 
 impl Serialize for Receipt {
@@ -153,6 +181,8 @@ impl Serialize for Receipt {
             failure: self.result.failure_kind(),
             result: &self.result,
             trace: self.trace.clone(),
+            principal: self.principal.clone(),
+            policy: self.policy.clone(),
         }
         .serialize(serializer)
     }
@@ -172,6 +202,8 @@ impl<'de> Deserialize<'de> for Receipt {
             duration: Duration::from_nanos(wire.duration_ns),
             result,
             trace: wire.trace,
+            principal: wire.principal,
+            policy: wire.policy,
         })
     }
 }

@@ -13,8 +13,8 @@ use super::{Inner, Receipt, ReceiptHook, Registry};
 use crate::context::ToolContext;
 use crate::error::SealError;
 use crate::policy::{
-    ApprovalKey, ApprovalStore, Approvals, AsyncPolicy, DEFAULT_APPROVAL_TTL, Decision,
-    MemoryApprovalStore, Policy, Spender,
+    ApprovalKey, ApprovalStore, Approvals, AsyncPolicy, DEFAULT_APPROVAL_TTL, MemoryApprovalStore,
+    Policy, PolicyFn, Ruling, Spender, SyncPolicy,
 };
 use crate::schema::ArgumentLimits;
 use crate::tool::Tool;
@@ -26,7 +26,7 @@ pub struct RegistryBuilder {
     tools: Vec<Tool>,
     limits: Option<ArgumentLimits>,
     on_receipt: Option<ReceiptHook>,
-    policy: Option<Policy>,
+    policy: Option<PolicyFn>,
     approval_key: Option<ApprovalKey>,
     approval_store: Option<Spender>,
     approval_ttl: Option<Duration>,
@@ -65,25 +65,40 @@ impl RegistryBuilder {
         self
     }
 
-    /// An async check over every call through the registry, after the arguments are validated
-    /// and parsed and before [`authorize`](crate::ToolBuilder::authorize): it returns
-    /// [`Decision::Allow`], [`Decision::Deny`] or [`Decision::Ask`], which parks the call for a
-    /// human. It receives its own copies of the tool, the arguments and the context, and is
-    /// raced against the call's signal and deadline. See [`policy`](crate::policy) for how an
-    /// approval is bound to its call. A panic in it fails the call with
-    /// [`FailureKind::Panic`](crate::FailureKind::Panic).
-    pub fn policy<F, Fut>(mut self, policy: F) -> Self
-    where
-        F: Fn(Tool, Value, ToolContext) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Decision> + Send + 'static,
-    {
-        let erased: Arc<AsyncPolicy> =
-            Arc::new(move |tool, args, ctx| Box::pin(policy(tool, args, ctx)));
-        self.policy = Some(Policy::Async(erased));
+    /// A check over every call through the registry, after the arguments are validated and
+    /// parsed and before [`authorize`](crate::ToolBuilder::authorize): a type that implements
+    /// [`Policy`], such as `toolwire-cedar`'s `CedarPolicy`. It returns a
+    /// [`Ruling`](crate::policy::Ruling): [`Decision::Allow`](crate::policy::Decision::Allow),
+    /// [`Deny`](crate::policy::Decision::Deny) or [`Ask`](crate::policy::Decision::Ask), which parks the call for a human, with the ids of the rules that
+    /// decided, which the receipt records. See [`policy`](crate::policy) for how an approval
+    /// is bound to its call. A panic in it fails the call.
+    pub fn policy(mut self, policy: impl Policy) -> Self {
+        let erased: Arc<SyncPolicy> =
+            Arc::new(move |tool, args, ctx| policy.decide(tool, args, ctx));
+        self.policy = Some(PolicyFn::Sync(erased));
         self
     }
 
-    /// A sync [`policy`](Self::policy), run at once on the caller's task.
+    /// An async [`policy`](Self::policy), as a closure: it receives its own copies of the
+    /// tool, the arguments and the context, and is raced against the call's signal and
+    /// deadline. It returns a [`Decision`](crate::policy::Decision) or a
+    /// [`Ruling`](crate::policy::Ruling).
+    pub fn policy_async<F, Fut, R>(mut self, policy: F) -> Self
+    where
+        F: Fn(Tool, Value, ToolContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = R> + Send + 'static,
+        R: Into<Ruling>,
+    {
+        let erased: Arc<AsyncPolicy> = Arc::new(move |tool, args, ctx| {
+            let decided = policy(tool, args, ctx);
+            Box::pin(async move { decided.await.into() })
+        });
+        self.policy = Some(PolicyFn::Async(erased));
+        self
+    }
+
+    /// A sync [`policy`](Self::policy), as a closure run at once on the caller's task. It
+    /// returns a [`Decision`](crate::policy::Decision) or a [`Ruling`](crate::policy::Ruling).
     ///
     /// ```
     /// # #[tokio::main(flavor = "current_thread")] async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -108,11 +123,14 @@ impl RegistryBuilder {
     /// assert_eq!(etc.result.failure_kind(), Some(FailureKind::Pending));
     /// # Ok(()) }
     /// ```
-    pub fn policy_sync<F>(mut self, policy: F) -> Self
+    pub fn policy_sync<F, R>(mut self, policy: F) -> Self
     where
-        F: Fn(&Tool, &Value, &ToolContext) -> Decision + Send + Sync + 'static,
+        F: Fn(&Tool, &Value, &ToolContext) -> R + Send + Sync + 'static,
+        R: Into<Ruling>,
     {
-        self.policy = Some(Policy::Sync(Arc::new(policy)));
+        let erased: Arc<SyncPolicy> =
+            Arc::new(move |tool, args, ctx| policy(tool, args, ctx).into());
+        self.policy = Some(PolicyFn::Sync(erased));
         self
     }
 

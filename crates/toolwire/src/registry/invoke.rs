@@ -13,8 +13,8 @@ use serde_json::Value;
 
 use super::{Receipt, ReceiptHook, Registry};
 use crate::clock;
-use crate::execute::{ExecuteFuture, Options, call_options};
-use crate::record::{CallId, FailureKind, InvocationId, ToolResult};
+use crate::execute::{ExecuteFuture, Options, RulingSlot, call_options};
+use crate::record::{CallId, FailureKind, InvocationId, Principal, ToolResult};
 use crate::schema::HeldValue;
 use crate::tool::Tool;
 
@@ -75,11 +75,19 @@ impl IntoFuture for Invocation {
     type IntoFuture = InvokeFuture;
 
     fn into_future(self) -> InvokeFuture {
-        let Invocation { on_receipt, target, input, options } = self;
+        let Invocation { on_receipt, target, input, mut options } = self;
         let call_id = options.call_id.clone();
+        let principal = options.principal.clone();
+        let mut ruling = None;
         let (tool, body) = match target {
             Ok(tool) => {
                 let name = tool.shared_name();
+                if options.policy.is_some() || options.answer.is_some() || tool.has_approval_rule()
+                {
+                    let slot = RulingSlot::default();
+                    options.ruling = Some(Arc::clone(&slot));
+                    ruling = Some(slot);
+                }
                 (name, Body::Known(ExecuteFuture::new(tool, input.take(), options)))
             }
             Err(failed) => {
@@ -88,7 +96,9 @@ impl IntoFuture for Invocation {
                 (name, Body::Failed(Box::new(failure)))
             }
         };
-        InvokeFuture { tool: Some(tool), call_id, on_receipt, started: None, body }
+        let who = Box::new(Who { principal, ruling });
+        let who = (who.principal.is_some() || who.ruling.is_some()).then_some(who);
+        InvokeFuture { tool: Some(tool), call_id, on_receipt, started: None, body, who }
     }
 }
 
@@ -110,6 +120,15 @@ pub struct InvokeFuture {
     /// When it was first polled, and its invocation id.
     started: Option<Started>,
     body: Body,
+    /// Who called, and the policy step's record, for the receipt; boxed, and absent for a
+    /// call with neither, so such a call's future stays small.
+    who: Option<Box<Who>>,
+}
+
+/// The parts of a receipt that come from the host and the policy step.
+struct Who {
+    principal: Option<Principal>,
+    ruling: Option<RulingSlot>,
 }
 
 /// When a call started, on both clocks, and the invocation id made from that instant: no
@@ -159,8 +178,10 @@ impl Label {
     pub(super) fn receipt(self, result: ToolResult) -> Receipt {
         let Label { tool, call_id, invocation_id, on_receipt } = self;
         let (started_at, duration) = (SystemTime::now(), Default::default());
-        let receipt =
-            Receipt { invocation_id, tool, call_id, started_at, duration, result, trace: None };
+        let receipt = Receipt::new(tool, call_id, result)
+            .with_invocation_id(invocation_id)
+            .with_started_at(started_at)
+            .with_duration(duration);
         report(on_receipt.as_ref(), &receipt);
         receipt
     }
@@ -190,6 +211,15 @@ impl InvokeFuture {
     }
 
     fn receipt(&mut self, started: Started, result: ToolResult) -> Receipt {
+        let (principal, policy) = match self.who.take() {
+            Some(who) => {
+                let policy = who.ruling.and_then(|slot| {
+                    slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take()
+                });
+                (who.principal, policy.map(Box::new))
+            }
+            None => (None, None),
+        };
         Receipt {
             invocation_id: started.id,
             tool: self.tool.take().unwrap_or_else(|| Arc::from("")),
@@ -198,6 +228,8 @@ impl InvokeFuture {
             duration: started.at.elapsed(),
             result,
             trace: None,
+            principal,
+            policy,
         }
     }
 }

@@ -70,7 +70,7 @@ pub use search::{MAX_PATTERN, PatternError, SearchHit};
 pub use search_tool::{SEARCH_TOOL, SearchAnswer, search_tool};
 
 use crate::execute::Options;
-use crate::policy::{ApprovalKey, Approvals, Policy, SpendError, SpentApproval};
+use crate::policy::{ApprovalKey, Approvals, PolicyFn, SpendError, SpentApproval};
 use crate::provider::Provider;
 use crate::record::{FailureKind, ToolResult};
 use crate::schema::ArgumentLimits;
@@ -95,7 +95,7 @@ struct Inner {
     search: std::sync::OnceLock<search::Index>,
     limits: Option<ArgumentLimits>,
     on_receipt: Option<ReceiptHook>,
-    policy: Option<Policy>,
+    policy: Option<PolicyFn>,
     approvals: Arc<Approvals>,
 }
 

@@ -117,6 +117,12 @@ impl Tool {
         self.annotations().idempotent_hint == Some(true)
     }
 
+    /// Whether the tool has an approval rule of its own
+    /// ([`needs_approval`](ToolBuilder::needs_approval) or a rule function).
+    pub(crate) fn has_approval_rule(&self) -> bool {
+        self.inner.hooks.approval.is_some()
+    }
+
     /// The grouping declared with [`ToolBuilder::kind`], if any.
     pub fn kind(&self) -> Option<&str> {
         self.inner.hooks.kind.as_deref()
