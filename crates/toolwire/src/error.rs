@@ -124,6 +124,10 @@ pub enum SealErrorKind {
     /// A catalog setting ([`defer_loading`](crate::RegistryBuilder::defer_loading)) names a
     /// tool that is not registered.
     UnknownNames,
+    /// The registry's [`Policy`](crate::policy::Policy) refused the tools it was sealed with
+    /// (see [`Policy::check`](crate::policy::Policy::check)), such as a Cedar policy that
+    /// names an argument no tool has.
+    Policy,
 }
 
 /// A registry that cannot be sealed; returned by
@@ -143,16 +147,22 @@ pub struct SealError {
     /// Each duplicated name, with how many times it was registered; or each unknown name,
     /// with 0.
     duplicates: Vec<(String, usize)>,
+    /// Why the policy refused the tools.
+    policy: Option<String>,
 }
 
 impl SealError {
+    pub(crate) fn policy(why: String) -> Self {
+        Self { kind: SealErrorKind::Policy, duplicates: Vec::new(), policy: Some(why) }
+    }
+
     pub(crate) fn duplicates(duplicates: Vec<(String, usize)>) -> Self {
-        Self { kind: SealErrorKind::DuplicateNames, duplicates }
+        Self { kind: SealErrorKind::DuplicateNames, duplicates, policy: None }
     }
 
     pub(crate) fn unknown(names: Vec<String>) -> Self {
         let names = names.into_iter().map(|name| (name, 0)).collect();
-        Self { kind: SealErrorKind::UnknownNames, duplicates: names }
+        Self { kind: SealErrorKind::UnknownNames, duplicates: names, policy: None }
     }
 
     /// What kind of mistake this is.
@@ -170,6 +180,9 @@ impl SealError {
 
 impl fmt::Display for SealError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(why) = &self.policy {
+            return write!(f, "the registry's policy does not fit its tools: {why}");
+        }
         if self.kind == SealErrorKind::UnknownNames {
             f.write_str("defer_loading names tools that are not registered: ")?;
             for (i, (name, _)) in self.duplicates.iter().enumerate() {
@@ -192,6 +205,7 @@ impl fmt::Debug for SealError {
         f.debug_struct("SealError")
             .field("kind", &self.kind)
             .field("duplicates", &self.duplicates)
+            .field("policy", &self.policy)
             .finish()
     }
 }

@@ -137,7 +137,7 @@ pub(crate) fn import(connection: &Arc<Connection>, options: &ImportOptions) -> I
     let permits = options.concurrency.map(|limit| Arc::new(Semaphore::new(limit.max(1))));
     for (definition, qualified) in definitions.iter().zip(&qualified) {
         let local = import.names.provider_name(qualified).unwrap_or(qualified);
-        match build(connection, definition, local, options, permits.as_ref()) {
+        match build(connection, definition, local, options, permits.as_ref(), &server) {
             Ok(tool) => import.tools.push(tool),
             Err(error) => {
                 let tool = definition.tool.name.to_string();
@@ -156,6 +156,7 @@ fn build(
     local: &str,
     options: &ImportOptions,
     permits: Option<&Arc<Semaphore>>,
+    server: &str,
 ) -> Result<Tool, DefineError> {
     let remote = &definition.tool;
     let mut annotations = annotations(remote);
@@ -170,6 +171,7 @@ fn build(
         .parameters(Value::Object(remote.input_schema.as_ref().clone()))
         .annotations(annotations)
         .needs_approval(approval)
+        .server(server)
         // A server's question (an InputRequiredResult) is a request of the call's own.
         .asks_for_input(true);
     if let Some(description) = &remote.description {

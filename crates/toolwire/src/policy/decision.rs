@@ -123,6 +123,16 @@ pub trait Policy: Send + Sync + 'static {
     /// ([`ToolContext::principal`](crate::ToolContext::principal)) and carries the caller's
     /// state.
     fn decide(&self, tool: &Tool, args: &Value, ctx: &ToolContext) -> Ruling;
+
+    /// Checks the policy against the tools of the registry it is sealed into, once, when
+    /// [`seal`](crate::RegistryBuilder::seal) runs: a policy that cannot hold for these tools
+    /// (a rule on an argument no tool has) fails the seal with
+    /// [`SealErrorKind::Policy`](crate::SealErrorKind::Policy) and this message. A policy
+    /// may also keep what it learns of the tools here. The default accepts any tools.
+    fn check(&self, tools: &[Tool]) -> Result<(), String> {
+        let _ = tools;
+        Ok(())
+    }
 }
 
 /// A sync policy.

@@ -27,6 +27,8 @@ pub struct RegistryBuilder {
     limits: Option<ArgumentLimits>,
     on_receipt: Option<ReceiptHook>,
     policy: Option<PolicyFn>,
+    /// The [`Policy`] set with [`policy`](Self::policy), checked against the tools at seal.
+    policy_check: Option<Arc<dyn Policy>>,
     approval_key: Option<ApprovalKey>,
     approval_store: Option<Spender>,
     approval_ttl: Option<Duration>,
@@ -69,13 +71,20 @@ impl RegistryBuilder {
     /// parsed and before [`authorize`](crate::ToolBuilder::authorize): a type that implements
     /// [`Policy`], such as `toolwire-cedar`'s `CedarPolicy`. It returns a
     /// [`Ruling`](crate::policy::Ruling): [`Decision::Allow`](crate::policy::Decision::Allow),
-    /// [`Deny`](crate::policy::Decision::Deny) or [`Ask`](crate::policy::Decision::Ask), which parks the call for a human, with the ids of the rules that
-    /// decided, which the receipt records. See [`policy`](crate::policy) for how an approval
-    /// is bound to its call. A panic in it fails the call.
+    /// [`Deny`](crate::policy::Decision::Deny) or [`Ask`](crate::policy::Decision::Ask),
+    /// which parks the call for a human, with the ids of the rules that decided, which the
+    /// receipt records. See [`policy`](crate::policy) for how an approval is bound to its
+    /// call. A panic in it fails the call.
+    ///
+    /// The seal calls its [`check`](Policy::check) with the registry's tools, and fails if
+    /// the policy refuses them.
     pub fn policy(mut self, policy: impl Policy) -> Self {
+        let policy = Arc::new(policy);
+        let checked: Arc<dyn Policy> = Arc::clone(&policy) as Arc<dyn Policy>;
         let erased: Arc<SyncPolicy> =
             Arc::new(move |tool, args, ctx| policy.decide(tool, args, ctx));
         self.policy = Some(PolicyFn::Sync(erased));
+        self.policy_check = Some(checked);
         self
     }
 
@@ -94,6 +103,7 @@ impl RegistryBuilder {
             Box::pin(async move { decided.await.into() })
         });
         self.policy = Some(PolicyFn::Async(erased));
+        self.policy_check = None;
         self
     }
 
@@ -131,6 +141,7 @@ impl RegistryBuilder {
         let erased: Arc<SyncPolicy> =
             Arc::new(move |tool, args, ctx| policy(tool, args, ctx).into());
         self.policy = Some(PolicyFn::Sync(erased));
+        self.policy_check = None;
         self
     }
 
@@ -214,6 +225,9 @@ impl RegistryBuilder {
             return Err(SealError::duplicates(counts));
         }
         let deferred = self.catalog.resolve(&self.tools, &index).map_err(SealError::unknown)?;
+        if let Some(policy) = &self.policy_check {
+            policy.check(&self.tools).map_err(SealError::policy)?;
+        }
         let inner = Inner {
             tools: self.tools,
             index,

@@ -74,6 +74,7 @@ pub(crate) struct Hooks {
     pub(crate) resolve: Option<Arc<Resolver>>,
     pub(crate) debug_steps: Option<Arc<DebugHook>>,
     pub(crate) kind: Option<String>,
+    pub(crate) server: Option<Arc<str>>,
     pub(crate) as_intent: bool,
     pub(crate) skip_validation: bool,
 }
@@ -189,6 +190,14 @@ impl ToolBuilder {
     pub fn kind(self, kind: impl Into<String>) -> Self {
         let kind = kind.into();
         self.with_hooks(|hooks| hooks.kind = Some(kind))
+    }
+
+    /// Names the server the tool comes from, such as the MCP server whose tool this one
+    /// calls: a policy reads it from [`Tool::server`](crate::Tool::server) to give every tool
+    /// of one server the same rule. `toolwire-mcp`'s import sets it to the server's name.
+    pub fn server(self, server: impl Into<Arc<str>>) -> Self {
+        let server = server.into();
+        self.with_hooks(|hooks| hooks.server = Some(server))
     }
 
     /// Converts validated arguments into the [`Proposal`] handed back by

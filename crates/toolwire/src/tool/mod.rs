@@ -123,6 +123,11 @@ impl Tool {
         self.inner.hooks.approval.is_some()
     }
 
+    /// The server the tool comes from, set with [`ToolBuilder::server`], if any.
+    pub fn server(&self) -> Option<&str> {
+        self.inner.hooks.server.as_deref()
+    }
+
     /// The grouping declared with [`ToolBuilder::kind`], if any.
     pub fn kind(&self) -> Option<&str> {
         self.inner.hooks.kind.as_deref()
