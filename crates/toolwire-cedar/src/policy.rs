@@ -1,19 +1,20 @@
 //! [`CedarPolicy`]: a set of Cedar policies as a toolwire [`Policy`].
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, PoisonError, RwLock};
 use std::time::SystemTime;
 
 use cedar_policy::{
     AuthorizationError, Authorizer, Context, Decision as CedarDecision, Effect, PolicyId,
-    Request as CedarRequest, RestrictedExpression, ValidationMode, Validator,
+    PolicySet, Request as CedarRequest, RestrictedExpression, ValidationMode, Validator,
 };
 use serde_json::{Map, Value, json};
 use toolwire::policy::{Decision, Policy, Ruling};
 use toolwire::{Request, Tool, ToolContext};
 
 use crate::error::{CedarError, CedarErrorKind};
-use crate::report::Report;
+use crate::report::{Report, fits_action, fits_resource};
 use crate::source::{self, Origin, Policies};
 use crate::value;
 use crate::world::World;
@@ -82,10 +83,58 @@ struct Shared {
     state: RwLock<Arc<State>>,
 }
 
-/// The policies in force, and the tools they were checked against.
+/// The policies in force, the tools they were checked against, and each tool's slice.
 struct State {
     policies: Arc<Policies>,
     world: Option<Arc<World>>,
+    /// Per tool, the policies whose scope can apply to it: Cedar builds and evaluates each
+    /// policy of a set for every request, and a policy scoped to another action or tool is
+    /// false for this one, so leaving it out changes no decision. Tools with the same slice
+    /// share one set.
+    slices: HashMap<String, Arc<Slice>>,
+}
+
+/// The policies that can apply to a tool.
+struct Slice {
+    set: PolicySet,
+    /// Whether one of them may read `context.time`: making the time costs Cedar a parse of
+    /// the text form of a `datetime`, a quarter of a decision, so it is left out when no
+    /// policy could read it (judged on the text: any policy that mentions `time`).
+    reads_time: bool,
+}
+
+impl State {
+    fn new(policies: Arc<Policies>, world: Option<Arc<World>>) -> Self {
+        let slices = world.as_deref().map(|w| slices(&policies, w)).unwrap_or_default();
+        Self { policies, world, slices }
+    }
+}
+
+/// Each tool's slice of `policies`.
+fn slices(policies: &Policies, world: &World) -> HashMap<String, Arc<Slice>> {
+    let all: Vec<&cedar_policy::Policy> = policies.set.policies().collect();
+    let mut shared: HashMap<Vec<usize>, Arc<Slice>> = HashMap::new();
+    let mut slices = HashMap::with_capacity(world.tools.len());
+    for (name, entry) in &world.tools {
+        let members: Vec<usize> = (0..all.len())
+            .filter(|&i| {
+                fits_action(&all[i].action_constraint(), &entry.action)
+                    && fits_resource(&all[i].resource_constraint(), &entry.resource)
+            })
+            .collect();
+        let set = shared.entry(members).or_insert_with_key(|members| {
+            let mut set = PolicySet::new();
+            let mut reads_time = false;
+            for &i in members {
+                // The ids are unique in the whole set, so in any part of it.
+                let _ = set.add(all[i].clone());
+                reads_time |= all[i].to_cedar().is_none_or(|text| text.contains("time"));
+            }
+            Arc::new(Slice { set, reads_time })
+        });
+        slices.insert(name.clone(), Arc::clone(set));
+    }
+    slices
 }
 
 impl CedarPolicy {
@@ -101,7 +150,7 @@ impl CedarPolicy {
 
     fn load(origin: Origin) -> Result<Self, CedarError> {
         let policies = Arc::new(source::parse(source::read(&origin)?)?);
-        let state = RwLock::new(Arc::new(State { policies, world: None }));
+        let state = RwLock::new(Arc::new(State::new(policies, None)));
         Ok(Self { shared: Arc::new(Shared { origin, state }) })
     }
 
@@ -121,7 +170,7 @@ impl CedarPolicy {
         let policies = self.state().policies.clone();
         validate(&policies, &world)?;
         let report = Report::new(&policies, &world);
-        self.set_state(State { policies, world: Some(world) });
+        self.set_state(State::new(policies, Some(world)));
         Ok(report)
     }
 
@@ -135,7 +184,7 @@ impl CedarPolicy {
             validate(&policies, world)?;
         }
         let count = policies.order.len();
-        self.set_state(State { policies, world });
+        self.set_state(State::new(policies, world));
         Ok(count)
     }
 
@@ -170,7 +219,9 @@ impl CedarPolicy {
                 "the Cedar policy was never checked against its tools (seal a registry with it)",
             );
         };
-        let Some(entry) = world.tools.get(tool.name()) else {
+        let (Some(entry), Some(slice)) =
+            (world.tools.get(tool.name()), state.slices.get(tool.name()))
+        else {
             return deny(&format!(
                 "the Cedar policy was not checked with the tool {:?}",
                 tool.name()
@@ -181,23 +232,25 @@ impl CedarPolicy {
             Ok(input) => input,
             Err(why) => return deny(&format!("the Cedar policy cannot read the call: {why}")),
         };
-        let now = humantime::format_rfc3339_millis(SystemTime::now()).to_string();
-        let pairs = [
-            ("input".to_owned(), input),
-            ("time".to_owned(), RestrictedExpression::new_datetime(now)),
-        ];
+        let mut pairs = vec![("input".to_owned(), input)];
+        if slice.reads_time {
+            let now = humantime::format_rfc3339_millis(SystemTime::now()).to_string();
+            pairs.push(("time".to_owned(), RestrictedExpression::new_datetime(now)));
+        }
         let principal = world.principal(ctx.principal());
+        // The request is not checked against the schema again: the context is made from the
+        // same shapes the schema was, and the policies were checked against it at seal. A
+        // mistake here would make a policy fail to evaluate, which grants nothing and, for a
+        // forbid, denies (below).
         let request = Context::from_pairs(pairs).map_err(|e| e.to_string()).and_then(|context| {
             let (action, resource) = (entry.action.clone(), entry.resource.clone());
-            CedarRequest::new(principal, action, resource, context, Some(&world.schema))
-                .map_err(|e| e.to_string())
+            CedarRequest::new(principal, action, resource, context, None).map_err(|e| e.to_string())
         });
         let request = match request {
             Ok(request) => request,
             Err(why) => return deny(&format!("the Cedar request for this call is invalid: {why}")),
         };
-        let response =
-            Authorizer::new().is_authorized(&request, &state.policies.set, &world.entities);
+        let response = Authorizer::new().is_authorized(&request, &slice.set, &world.entities);
         let policies = &state.policies;
         // A forbid that could not be evaluated might have denied: fail closed.
         for error in response.diagnostics().errors() {
@@ -221,20 +274,17 @@ impl CedarPolicy {
             CedarDecision::Deny => {
                 let first = reasons[0];
                 let why = policies
-                    .annotation(first, "reason")
+                    .reason(first)
                     .map_or_else(|| format!("denied by policy `{first}`"), str::to_owned);
                 Ruling::from(Decision::Deny(why)).by(ids)
             }
             CedarDecision::Allow => {
-                let asks: Vec<&PolicyId> = reasons
-                    .iter()
-                    .copied()
-                    .filter(|id| policies.annotation(id, "ask").is_some())
-                    .collect();
+                let asks: Vec<&PolicyId> =
+                    reasons.iter().copied().filter(|id| policies.ask(id).is_some()).collect();
                 let Some(first) = asks.first() else {
                     return Ruling::from(Decision::Allow).by(ids);
                 };
-                let prompt = match policies.annotation(first, "ask") {
+                let prompt = match policies.ask(first) {
                     Some(text) if !text.is_empty() => text.to_owned(),
                     _ => format!("allow a call of {:?}?", tool.name()),
                 };

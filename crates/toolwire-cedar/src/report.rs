@@ -48,7 +48,8 @@ impl Report {
     }
 }
 
-fn fits_action(constraint: &ActionConstraint, action: &EntityUid) -> bool {
+/// Whether a policy with `constraint` on its action can apply to `action`.
+pub(crate) fn fits_action(constraint: &ActionConstraint, action: &EntityUid) -> bool {
     match constraint {
         ActionConstraint::Any => true,
         ActionConstraint::Eq(one) => one == action,
@@ -56,7 +57,8 @@ fn fits_action(constraint: &ActionConstraint, action: &EntityUid) -> bool {
     }
 }
 
-fn fits_resource(constraint: &ResourceConstraint, resource: &EntityUid) -> bool {
+/// Whether a policy with `constraint` on its resource can apply to the tool `resource`.
+pub(crate) fn fits_resource(constraint: &ResourceConstraint, resource: &EntityUid) -> bool {
     match constraint {
         ResourceConstraint::Eq(one) => one == resource,
         ResourceConstraint::In(group) => group == resource,

@@ -35,6 +35,16 @@ pub(crate) struct Policies {
     pub(crate) places: HashMap<PolicyId, (usize, usize)>,
     /// The ids in the order the files list them.
     pub(crate) order: Vec<PolicyId>,
+    /// The `@ask` and `@reason` annotations, read once: Cedar parses the key of every
+    /// annotation lookup.
+    notes: HashMap<PolicyId, Notes>,
+}
+
+/// The annotations toolwire reads from one policy.
+#[derive(Debug, Default)]
+struct Notes {
+    ask: Option<String>,
+    reason: Option<String>,
 }
 
 impl Policies {
@@ -46,9 +56,14 @@ impl Policies {
         Some(Place::at(&file.name, &file.text, offset, len))
     }
 
-    /// The annotation `key` of the policy `id`, if it has one.
-    pub(crate) fn annotation(&self, id: &PolicyId, key: &str) -> Option<&str> {
-        self.set.annotation(id, key)
+    /// The policy's `@ask` annotation (`""` for a bare `@ask`), if it has one.
+    pub(crate) fn ask(&self, id: &PolicyId) -> Option<&str> {
+        self.notes.get(id)?.ask.as_deref()
+    }
+
+    /// The policy's `@reason` annotation, if it has one.
+    pub(crate) fn reason(&self, id: &PolicyId) -> Option<&str> {
+        self.notes.get(id)?.reason.as_deref()
     }
 }
 
@@ -96,6 +111,7 @@ pub(crate) fn parse(files: Vec<File>) -> Result<Policies, CedarError> {
     let mut set = PolicySet::new();
     let mut places = HashMap::new();
     let mut order = Vec::new();
+    let mut notes = HashMap::new();
     let mut errors = Vec::new();
     for (index, file) in files.iter().enumerate() {
         let parsed = match PolicySet::from_str(&file.text) {
@@ -135,13 +151,18 @@ pub(crate) fn parse(files: Vec<File>) -> Result<Policies, CedarError> {
                 );
                 continue;
             }
+            let own = Notes {
+                ask: policy.annotation("ask").map(str::to_owned),
+                reason: policy.annotation("reason").map(str::to_owned),
+            };
+            notes.insert(id.clone(), own);
             places.insert(id.clone(), (index, offset));
             order.push(id);
         }
     }
     match CedarError::all(errors) {
         Some(error) => Err(error),
-        None => Ok(Policies { set, files, places, order }),
+        None => Ok(Policies { set, files, places, order, notes }),
     }
 }
 
