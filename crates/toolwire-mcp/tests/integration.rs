@@ -23,6 +23,7 @@ mod http_guard;
 mod http_sessions;
 mod interop;
 mod mrtr;
+mod named_clients;
 mod python_sdk;
 mod revision_2026;
 mod server_catalog;

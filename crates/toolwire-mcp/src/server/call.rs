@@ -56,6 +56,7 @@ pub(crate) async fn call_tool<H: Extras>(
             logger: name,
             floor: stateless.then(|| floor_of(ctx.meta.log_level())),
         },
+        principal: mrtr::Client::principal(&ctx),
     };
     if as_task {
         return Box::pin(tasks::start(&call, retry, &ctx, arguments, permits)).await;
@@ -104,6 +105,7 @@ pub(crate) async fn call_plain<H: Extras>(
         // The call is dropped, and its handler with it, if the client goes away.
         signal: AbortSignal::never(),
         forwarder: Forwarder::none(&server.session, name),
+        principal: client.principal(),
     };
     mrtr::run(&call, mrtr::Retry::FIRST, client, arguments).await
 }

@@ -128,7 +128,7 @@ use toolwire::{CallOptions, Registry};
 pub use content::{CONTENT_KEY, with_content};
 pub use extras::{Extras, NoExtras};
 #[cfg(feature = "server-http")]
-pub use http::{DEFAULT_MAX_BODY_BYTES, HttpOptions};
+pub use http::{DEFAULT_MAX_BODY_BYTES, HttpOptions, Users, UsersError, token_sha256};
 #[cfg(feature = "server-http")]
 pub use http::{router, serve_http, serve_http_with, serve_on};
 pub use input::INPUT_REQUESTS_KIND;
@@ -254,6 +254,14 @@ impl<H: Extras> McpServer<H> {
         self.map_shared(|shared| shared.options = shared.options.clone().timeout(timeout))
     }
 
+    /// The principal of calls whose transport proves none: over stdio, the local user who
+    /// started the server. A named client of an HTTP server
+    /// ([`HttpOptions::users`](crate::server::HttpOptions::users)) is its own principal
+    /// instead.
+    pub fn principal(self, principal: toolwire::Principal) -> Self {
+        self.map_shared(|shared| shared.options = shared.options.clone().principal(principal))
+    }
+
     /// How long a client on MCP 2026-07-28 has to answer a call that asked for input: the
     /// `requestState` of its `InputRequiredResult` lapses after this, and a retry with it is
     /// refused. By default [`DEFAULT_REQUEST_STATE_TTL`], ten minutes.
@@ -351,6 +359,7 @@ impl<H: Extras> McpServer<H> {
     /// A copy for one request of a server without sessions (stateless HTTP): like
     /// [`session`](Self::session), but a deferred catalog is not offered, since nothing a
     /// search finds would outlast the request.
+    #[cfg(feature = "server-http")]
     pub(crate) fn one_request(&self) -> Self {
         let mut session = session::Session::new(&self.shared.limits);
         session.lasting = false;

@@ -41,6 +41,9 @@ pub(crate) trait Client {
 
     /// The request's `Authorization` header, when it came over HTTP with one.
     fn credential(&self) -> Option<&[u8]>;
+
+    /// Who calls, as the transport proved it (a named client's token); `None` otherwise.
+    fn principal(&self) -> Option<toolwire::Principal>;
 }
 
 impl Client for RequestContext<RoleServer> {
@@ -53,6 +56,16 @@ impl Client for RequestContext<RoleServer> {
         {
             let parts = self.extensions.get::<http::request::Parts>()?;
             parts.headers.get(http::header::AUTHORIZATION).map(http::HeaderValue::as_bytes)
+        }
+        #[cfg(not(feature = "server-http"))]
+        None
+    }
+
+    fn principal(&self) -> Option<toolwire::Principal> {
+        #[cfg(feature = "server-http")]
+        {
+            let parts = self.extensions.get::<http::request::Parts>()?;
+            parts.extensions.get::<toolwire::Principal>().cloned()
         }
         #[cfg(not(feature = "server-http"))]
         None

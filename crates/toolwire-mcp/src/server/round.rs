@@ -20,6 +20,8 @@ pub(super) struct Call<'a, H> {
     pub(super) call_id: CallId,
     pub(super) signal: AbortSignal,
     pub(super) forwarder: Forwarder<'a>,
+    /// Who calls, as the transport proved it; else the server's own setting, if any.
+    pub(super) principal: Option<toolwire::Principal>,
 }
 
 impl<H: Extras> Call<'_, H> {
@@ -45,6 +47,9 @@ impl<H: Extras> Call<'_, H> {
         let mut options = shared.options.clone().signal(self.signal.clone());
         if let Some(answer) = answer {
             options = options.answer(answer);
+        }
+        if let Some(principal) = &self.principal {
+            options = options.principal(principal.clone());
         }
         let invocation = shared.registry.invoke(self.name, arguments).call_id(call_id.clone());
         if !self.forwarder.listens() {

@@ -196,7 +196,7 @@ where
         }
     };
     match plain_call(&server, &parts.headers, &bytes) {
-        Some(plain) => plain.run(&server, &parts.headers).await,
+        Some(plain) => plain.run(&server, &parts).await,
         None => {
             let request = Request::from_parts(parts, Body::from(bytes));
             match inner.call(request).await {
@@ -241,10 +241,10 @@ fn plain_call<H>(server: &McpServer<H>, headers: &HeaderMap, body: &[u8]) -> Opt
 
 impl Plain {
     /// Runs the call, and answers with its JSON-RPC response, as rmcp would word it.
-    async fn run<H: Extras>(self, server: &McpServer<H>, headers: &HeaderMap) -> Response {
+    async fn run<H: Extras>(self, server: &McpServer<H>, parts: &http::request::Parts) -> Response {
         let Self { id, params, meta } = self;
         let tool = params.name.clone();
-        let client = Asking { meta: &meta, headers };
+        let client = Asking { meta: &meta, headers: &parts.headers, extensions: &parts.extensions };
         // Each request is a session of its own, as rmcp's service would make it.
         let session = server.session();
         let call = call::call_plain(&session, params, &id, &client);
@@ -274,6 +274,8 @@ impl Plain {
 struct Asking<'a> {
     meta: &'a RequestMetaObject,
     headers: &'a HeaderMap,
+    /// Where the guard put the named client the request's token proved.
+    extensions: &'a http::Extensions,
 }
 
 impl Client for Asking<'_> {
@@ -283,6 +285,10 @@ impl Client for Asking<'_> {
 
     fn credential(&self) -> Option<&[u8]> {
         self.headers.get(header::AUTHORIZATION).map(HeaderValue::as_bytes)
+    }
+
+    fn principal(&self) -> Option<toolwire::Principal> {
+        self.extensions.get::<toolwire::Principal>().cloned()
     }
 }
 

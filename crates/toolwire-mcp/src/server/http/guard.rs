@@ -14,6 +14,7 @@ use http::uri::{Authority, Uri};
 use http::{HeaderMap, Method, StatusCode, header};
 use serde_json::{Value, json};
 use subtle::ConstantTimeEq;
+use toolwire::Principal;
 use tower::{Layer, Service};
 
 use super::options::HttpOptions;
@@ -26,6 +27,7 @@ pub(crate) struct Guard {
     hosts: Vec<HostPort>,
     origins: Vec<(String, HostPort)>,
     token: Option<Vec<u8>>,
+    users: Option<super::Users>,
     max_body: usize,
 }
 
@@ -41,7 +43,8 @@ impl Guard {
         let hosts = options.allowed_hosts.iter().filter_map(|h| host_port(h)).collect();
         let origins = options.allowed_origins.iter().filter_map(|o| origin(o)).collect();
         let token = options.bearer_token.as_ref().map(|t| t.as_bytes().to_vec());
-        Self { hosts, origins, token, max_body: options.max_body_bytes }
+        let users = options.users.clone();
+        Self { hosts, origins, token, users, max_body: options.max_body_bytes }
     }
 
     /// Whether the `Host` header names an allowed host.
@@ -58,7 +61,21 @@ impl Guard {
     }
 
     /// The refusal of a request whose headers fail a check: Host, then Origin, then the
-    /// bearer token.
+    /// bearer token; or, for a request that passes, the named client its token belongs to.
+    fn admit(&self, headers: &HeaderMap) -> Result<Option<Principal>, Response> {
+        match self.refusal(headers) {
+            Some(refusal) => Err(refusal),
+            None => Ok(self.client(headers)),
+        }
+    }
+
+    /// The named client whose token the request carries, if any.
+    fn client(&self, headers: &HeaderMap) -> Option<Principal> {
+        let users = self.users.as_ref()?;
+        let given = text(headers, header::AUTHORIZATION).and_then(|v| v.strip_prefix("Bearer "))?;
+        users.verify(given).map(Principal::client)
+    }
+
     fn refusal(&self, headers: &HeaderMap) -> Option<Response> {
         if !self.host_allowed(headers) {
             return Some(rejection(
@@ -82,11 +99,17 @@ impl Guard {
         None
     }
 
-    /// Whether the request carries the bearer token, when one is required.
+    /// Whether the request carries the shared bearer token or a named client's, when one
+    /// is required.
     fn token_ok(&self, headers: &HeaderMap) -> bool {
-        let Some(expected) = &self.token else { return true };
+        if self.token.is_none() && self.users.is_none() {
+            return true;
+        }
         let given = text(headers, header::AUTHORIZATION).and_then(|v| v.strip_prefix("Bearer "));
-        given.is_some_and(|given| bool::from(given.as_bytes().ct_eq(expected)))
+        let Some(given) = given else { return false };
+        let shared = self.token.as_ref().is_some_and(|t| bool::from(given.as_bytes().ct_eq(t)));
+        let named = self.users.as_ref().is_some_and(|users| users.verify(given).is_some());
+        shared | named
     }
 }
 
@@ -134,9 +157,15 @@ where
     /// caps its size and parses it; the guard keeps a copy of what it read (shared buffers,
     /// no bytes copied) and, when rmcp refuses the body, answers with a JSON-RPC error that
     /// says what was wrong instead.
-    fn call(&mut self, request: Request) -> Guarding<S::Future> {
-        if let Some(refusal) = self.guard.refusal(request.headers()) {
-            return Guarding::Refused { response: Some(refusal) };
+    fn call(&mut self, mut request: Request) -> Guarding<S::Future> {
+        let principal = match self.guard.admit(request.headers()) {
+            Ok(principal) => principal,
+            Err(refusal) => return Guarding::Refused { response: Some(refusal) },
+        };
+        // Who calls is what the token proved, and nothing else.
+        request.extensions_mut().remove::<Principal>();
+        if let Some(principal) = principal {
+            request.extensions_mut().insert(principal);
         }
         let revision = text(request.headers(), PROTOCOL_VERSION).map(str::to_owned);
         if request.method() != Method::POST {

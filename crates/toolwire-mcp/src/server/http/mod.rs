@@ -15,10 +15,12 @@ mod options;
 mod priming;
 mod recorded;
 mod rmcp_rules;
+mod users;
 
 use self::direct::Direct;
 use self::guard::{Guard, GuardLayer};
 pub use self::options::{DEFAULT_MAX_BODY_BYTES, HttpOptions};
+pub use self::users::{Users, UsersError, token_sha256};
 use super::{Extras, McpServer};
 
 /// An axum router serving `server` at `options.path`, behind toolwire's checks: Host,

@@ -23,6 +23,11 @@ pub struct HttpOptions {
     /// When set, every request must carry `Authorization: Bearer <token>`; compared in
     /// constant time. A missing or wrong token gets 401.
     pub bearer_token: Option<String>,
+    /// Named clients, each with a token of its own: a request with one of their tokens is
+    /// that client's, and its calls run as [`Principal::client`](toolwire::Principal::client)
+    /// of its name. With a [`bearer_token`](Self#structfield.bearer_token) too, either is
+    /// accepted (the shared one with no name). Default: none.
+    pub users: Option<super::Users>,
     /// The largest request body accepted; past it, 413. Default: [`DEFAULT_MAX_BODY_BYTES`].
     pub max_body_bytes: usize,
     /// The `retry:` delay sent on SSE streams, so clients know when to reconnect.
@@ -52,6 +57,7 @@ impl Default for HttpOptions {
             allowed_hosts: loopback.iter().map(|h| (*h).to_owned()).collect(),
             allowed_origins: loopback.iter().map(|h| format!("http://{h}")).collect(),
             bearer_token: None,
+            users: None,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             sse_retry: Some(Duration::from_secs(3)),
             stateful: true,
@@ -65,6 +71,13 @@ impl HttpOptions {
     /// Requires `Authorization: Bearer <token>` on every request.
     pub fn bearer_token(mut self, token: impl Into<String>) -> Self {
         self.bearer_token = Some(token.into());
+        self
+    }
+
+    /// Requires, on every request, the bearer token of one of `users`, whose name the
+    /// request's calls then run as.
+    pub fn users(mut self, users: super::Users) -> Self {
+        self.users = Some(users);
         self
     }
 

@@ -29,6 +29,7 @@ pub(crate) fn launch<H: Extras>(
     arguments: Value,
     call_id: CallId,
     answer: Option<Answer>,
+    principal: Option<toolwire::Principal>,
 ) -> Launched {
     let shared = &server.shared;
     let controller = AbortController::new();
@@ -39,6 +40,9 @@ pub(crate) fn launch<H: Extras>(
     });
     if let Some(answer) = answer {
         options = options.answer(answer);
+    }
+    if let Some(principal) = principal {
+        options = options.principal(principal);
     }
     let invocation = shared.registry.invoke(tool, arguments).call_id(call_id).options(options);
     Launched { handle: tokio::spawn(invocation.into_future()), controller, events }

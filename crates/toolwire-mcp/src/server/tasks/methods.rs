@@ -38,7 +38,8 @@ pub(crate) async fn get<H: Extras>(
             (answer.clone(), ctx.client_capabilities().unwrap_or_default());
         let mut next = record.clone();
         next.host_answer = None;
-        if resume(server, next, answer, capabilities).await? {
+        let principal = mrtr::Client::principal(&ctx);
+        if resume(server, next, answer, capabilities, principal).await? {
             record = find(server, &params.task_id, &ctx).await?;
         }
     }
@@ -52,6 +53,7 @@ async fn resume<H: Extras>(
     mut record: TaskRecord,
     answer: Answer,
     capabilities: ClientCapabilities,
+    principal: Option<toolwire::Principal>,
 ) -> Result<bool, ErrorData> {
     let permits = limits::admit(&server.session.calls, &server.shared.limits)
         .map_err(|why| ErrorData::internal_error(why, None))?;
@@ -66,7 +68,7 @@ async fn resume<H: Extras>(
     if !write(server, record).await? {
         return Ok(false);
     }
-    let launched = launch(server, &tool, arguments, call_id, Some(answer));
+    let launched = launch(server, &tool, arguments, call_id, Some(answer), principal);
     runner::spawn(server.clone(), id, launched, capabilities, Some(permits));
     Ok(true)
 }
@@ -108,7 +110,8 @@ pub(crate) async fn update<H: Extras>(
             return Ok(());
         };
         let capabilities = ctx.client_capabilities().unwrap_or_default();
-        if resume(server, record, answer, capabilities).await? {
+        let principal = mrtr::Client::principal(&ctx);
+        if resume(server, record, answer, capabilities, principal).await? {
             return Ok(());
         }
     }
@@ -202,7 +205,9 @@ async fn take_over<H: Extras>(
     next.version += 1;
     if rerun {
         let call_id = CallId::from(next.call_id.clone());
-        let launched = launch(server, &next.tool, next.arguments.clone(), call_id, None);
+        // A task taken over from a stopped server runs with no principal: its record keeps
+        // the client's credential hash, not its name.
+        let launched = launch(server, &next.tool, next.arguments.clone(), call_id, None, None);
         runner::spawn(
             server.clone(),
             next.id.clone(),

@@ -37,7 +37,9 @@ pub(crate) async fn start<H: Extras>(
 ) -> Result<CallToolResponse, ErrorData> {
     let (call_id, answer) = mrtr::begin(call, retry, ctx, &arguments).await?;
     let answered = answer.is_some();
-    let mut launched = launch(call.server, call.name, arguments.clone(), call_id.clone(), answer);
+    let principal = call.principal.clone();
+    let mut launched =
+        launch(call.server, call.name, arguments.clone(), call_id.clone(), answer, principal);
     let tasks = &call.server.shared.tasks;
     let mut grace = pin!(tokio::time::sleep(tasks.grace));
     let ended = loop {
