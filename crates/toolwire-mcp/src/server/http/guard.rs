@@ -60,15 +60,6 @@ impl Guard {
         self.origins.iter().any(|(s, allowed)| *s == scheme && matches(allowed, &found))
     }
 
-    /// The refusal of a request whose headers fail a check: Host, then Origin, then the
-    /// bearer token; or, for a request that passes, the named client its token belongs to.
-    fn admit(&self, headers: &HeaderMap) -> Result<Option<Principal>, Response> {
-        match self.refusal(headers) {
-            Some(refusal) => Err(refusal),
-            None => Ok(self.client(headers)),
-        }
-    }
-
     /// The named client whose token the request carries, if any.
     fn client(&self, headers: &HeaderMap) -> Option<Principal> {
         let users = self.users.as_ref()?;
@@ -76,6 +67,8 @@ impl Guard {
         users.verify(given).map(Principal::client)
     }
 
+    /// The refusal of a request whose headers fail a check: Host, then Origin, then the
+    /// bearer token.
     fn refusal(&self, headers: &HeaderMap) -> Option<Response> {
         if !self.host_allowed(headers) {
             return Some(rejection(
@@ -158,10 +151,10 @@ where
     /// no bytes copied) and, when rmcp refuses the body, answers with a JSON-RPC error that
     /// says what was wrong instead.
     fn call(&mut self, mut request: Request) -> Guarding<S::Future> {
-        let principal = match self.guard.admit(request.headers()) {
-            Ok(principal) => principal,
-            Err(refusal) => return Guarding::Refused { response: Some(refusal) },
-        };
+        if let Some(refusal) = self.guard.refusal(request.headers()) {
+            return Guarding::Refused { response: Some(refusal) };
+        }
+        let principal = self.guard.client(request.headers());
         // Who calls is what the token proved, and nothing else.
         request.extensions_mut().remove::<Principal>();
         if let Some(principal) = principal {
