@@ -3,6 +3,8 @@
 //!
 //! `cargo bench -p toolwire-cedar --bench decision`
 
+#![allow(clippy::expect_used, clippy::panic)]
+
 use std::fmt::Write as _;
 use std::hint::black_box;
 

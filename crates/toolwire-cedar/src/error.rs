@@ -21,10 +21,11 @@ pub enum CedarErrorKind {
 }
 
 /// A policy that cannot be used, with the place it went wrong where there is one, shown as
-/// the manifest's errors are:
+/// the manifest's errors are (a program prints `error: ` before it; further problems found
+/// in the same pass follow, each after `error: `):
 ///
 /// ```text
-/// error: for policy `prod-asks`, attribute `evn` on type `deployInput` not found
+/// for policy `prod-asks`, attribute `evn` on type `deployInput` not found
 ///  --> policy.cedar:4:15
 ///   |
 /// 4 | when { context.input.evn == "prod" };
@@ -122,7 +123,7 @@ impl CedarError {
 
 impl fmt::Display for CedarError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "error: {}", self.0.message)?;
+        f.write_str(&self.0.message)?;
         if let Some(place) = &self.0.place {
             let gutter = " ".repeat(place.line.to_string().len());
             let caret = "^".repeat(place.width);
@@ -134,7 +135,7 @@ impl fmt::Display for CedarError {
             )?;
         }
         for other in &self.0.more {
-            write!(f, "\n\n{other}")?;
+            write!(f, "\n\nerror: {other}")?;
         }
         Ok(())
     }
@@ -163,7 +164,7 @@ mod tests {
         let offset = text.find("context").unwrap();
         let err = CedarError::new(CedarErrorKind::Validate, "no `evn`")
             .at(Some(Place::at("p.cedar", text, offset, 17)));
-        let expected = "error: no `evn`\n --> p.cedar:2:8\n  |\n2 | when { context.input.evn };\n  |        ^^^^^^^^^^^^^^^^^";
+        let expected = "no `evn`\n --> p.cedar:2:8\n  |\n2 | when { context.input.evn };\n  |        ^^^^^^^^^^^^^^^^^";
         assert_eq!(err.to_string(), expected);
         assert_eq!(err.location(), Some(("p.cedar", 2, 8)));
     }

@@ -42,7 +42,7 @@ pub(crate) async fn run(places: Places<'_>, args: RunArgs) -> Result<Exit, CliEr
     };
     let client = client(&spec)?;
     let journal = journal::open(places).await?;
-    let (registry, _servers) = crate::remote::registry(places, Some(&journal)).await?;
+    let (registry, _servers, _policy) = crate::remote::registry(places, Some(&journal)).await?;
     let agent = agent(client, registry, &journal, &spec);
     // Kept with the run, so that `approvals resume` reaches the same server with the limit.
     let meta = serde_json::json!({"base_url": spec.base_url, "max_turns": spec.max_turns});
@@ -98,6 +98,8 @@ fn agent(client: HttpClient, registry: Registry, journal: &Journal, spec: &Model
         .max_turns(spec.max_turns)
         .on_event(show)
         .store(Arc::new(journal.runs_store()))
+        // An agent run's calls are the agent's, acting for the local user.
+        .principal(toolwire::Principal::agent(crate::principal::local_name()))
         .build()
 }
 

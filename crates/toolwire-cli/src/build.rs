@@ -6,6 +6,8 @@ use serde_json::Value;
 use tokio::sync::Semaphore;
 use toolwire::{DefineErrorKind, Registry, Tool, ToolBuilder, ToolContext, ToolResult};
 
+use toolwire_cedar::CedarPolicy;
+
 use crate::http_tool::HttpTool;
 use crate::manifest::{Manifest, ManifestError, ToolDef, ToolKind};
 use toolwire_process::CommandTool;
@@ -38,16 +40,20 @@ impl Runner {
 /// manifest's `defer_threshold` and each tool's `defer_loading`, then `deferral` (each
 /// imported tool of a server that sets `defer_loading`).
 ///
+/// With the manifest's `policy`, the registry's policy is its Cedar policies, checked against
+/// every tool when the registry is sealed; the policy is returned too, to reload it.
+///
 /// # Errors
 ///
 /// A [`ManifestError`] at the tool's name or parameters when toolwire rejects its
-/// definition, and when two tools share a name.
+/// definition, when two tools share a name, and when the policy cannot be read or does not
+/// fit the tools (with the policy's own file and line).
 pub(crate) fn registry_with(
     mut manifest: Manifest,
     journal: Option<&crate::journal::Journal>,
     imported: Vec<Tool>,
     deferral: Vec<(String, bool)>,
-) -> Result<Registry, ManifestError> {
+) -> Result<(Registry, Option<CedarPolicy>), ManifestError> {
     let defs = std::mem::take(&mut manifest.tools);
     let own: Vec<(String, bool)> = defs
         .iter()
@@ -67,7 +73,17 @@ pub(crate) fn registry_with(
         builder =
             builder.approval_key(journal.approval_key()).approval_store(journal.library().clone());
     }
-    builder.seal().map_err(|error| ManifestError::whole(error.to_string()))
+    let policy = match &manifest.policy {
+        Some(path) => Some(CedarPolicy::from_file(path).map_err(|error| {
+            ManifestError::whole(format!("the policy {} cannot be used: {error}", path.display()))
+        })?),
+        None => None,
+    };
+    if let Some(policy) = &policy {
+        builder = builder.policy(policy.clone());
+    }
+    let registry = builder.seal().map_err(|error| ManifestError::whole(error.to_string()))?;
+    Ok((registry, policy))
 }
 
 fn tool(manifest: &Manifest, def: ToolDef) -> Result<Tool, ManifestError> {

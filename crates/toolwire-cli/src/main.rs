@@ -19,17 +19,19 @@ mod interrupt;
 mod journal;
 mod manifest;
 mod parts;
+mod principal;
 mod progress;
 mod prompt;
 mod remote;
 mod report;
+mod users;
 
 use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
 
-use crate::cli::{Cli, Command, McpCommand};
+use crate::cli::{Cli, Command, McpCommand, UsersCommand};
 use crate::exit::{CliError, Exit};
 use crate::hint::Places;
 
@@ -103,6 +105,12 @@ async fn run(cli: Cli) -> Result<Exit, CliError> {
         Command::Call(args) => commands::call::run(places, args).await,
         Command::Schema(args) => commands::schema::run(manifest, args.provider).await,
         Command::Check => commands::check::run(manifest, journal).await,
+        Command::Users(UsersCommand::Add { name, file }) => {
+            let token = users::add(&file, &name)?;
+            eprintln!("added {name:?} to {}; its token, shown only now:", file.display());
+            println!("{token}");
+            Ok(exit::Exit::Success)
+        }
         Command::Mcp(McpCommand::Import { config, json }) => {
             import::list_tools(&config, json).await
         }

@@ -51,10 +51,13 @@ fn receipt_of(result: ToolResult) -> Receipt {
     Receipt::unrun("", None, result)
 }
 
-/// The options of every call of a run: the agent's state and call timeout, and the run's
-/// signal.
+/// The options of every call of a run: the agent's state, principal and call timeout, and
+/// the run's signal.
 fn options(shared: &Shared, signal: &AbortSignal) -> CallOptions {
-    let options = shared.app.options().signal(signal.clone());
+    let mut options = shared.app.options().signal(signal.clone());
+    if let Some(principal) = &shared.principal {
+        options = options.principal(principal.clone());
+    }
     match shared.call_timeout {
         Some(timeout) => options.timeout(timeout),
         None => options,

@@ -62,6 +62,8 @@ pub(crate) struct Shared {
     pub(crate) keep_images: Option<usize>,
     pub(crate) streaming: bool,
     pub(crate) call_timeout: Option<Duration>,
+    /// Who the run's calls are made as, for the registry's policy and the receipts.
+    pub(crate) principal: Option<toolwire::Principal>,
     pub(crate) events: Option<EventSink>,
     pub(crate) store: Option<Arc<dyn RunStore>>,
     pub(crate) app: AppState,
@@ -108,6 +110,7 @@ impl Agent {
             keep_images: None,
             streaming: true,
             call_timeout: None,
+            principal: None,
             events: None,
             store: None,
             app: AppState::none(),
@@ -269,6 +272,14 @@ impl AgentBuilder {
     /// Gives every call its own time budget.
     pub fn call_timeout(mut self, timeout: Duration) -> Self {
         self.shared.call_timeout = Some(timeout);
+        self
+    }
+
+    /// Makes every call of the agent's runs as `principal`, which the registry's policy reads
+    /// and each receipt records: usually [`Principal::agent`](toolwire::Principal::agent),
+    /// named for the agent or the person it acts for.
+    pub fn principal(mut self, principal: toolwire::Principal) -> Self {
+        self.shared.principal = Some(principal);
         self
     }
 

@@ -23,7 +23,7 @@ enum Slot {
     Held(ToolCall),
     /// Answered by the agent: refused (by the repetition guard, the call cap or the
     /// catalog's gate), or a search of the catalog.
-    Refused(ToolCall, Receipt),
+    Refused(ToolCall, Box<Receipt>),
 }
 
 impl Slot {
@@ -73,16 +73,16 @@ impl<'a> Starter<'a> {
                 self.shared.max_calls
             );
             let receipt = refusal(&call, text);
-            return Slot::Refused(call, receipt);
+            return Slot::Refused(call, Box::new(receipt));
         }
         if let Some(refusal) = self.guard.admit(&call) {
-            return Slot::Refused(call, refusal);
+            return Slot::Refused(call, Box::new(refusal));
         }
         // A search, or a deferred tool called before any search found it; a tool a search
         // of this same turn finds counts as a guess, since the model had not seen it.
         let Lookup { catalog, api, known, found } = &mut self.lookup;
         if let Some(answer) = catalog.answer(self.shared, *api, &call, known, found) {
-            return Slot::Refused(call, answer);
+            return Slot::Refused(call, Box::new(answer));
         }
         if !self.shared.streaming {
             return Slot::Held(call);
@@ -159,7 +159,7 @@ impl<'a> Starter<'a> {
                 }
                 Slot::Refused(_, receipt) => {
                     events::finished(self.shared.events.as_ref(), &receipt);
-                    (Some(receipt), None)
+                    (Some(*receipt), None)
                 }
             };
             out.push((whose, refused));

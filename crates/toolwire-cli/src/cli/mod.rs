@@ -96,6 +96,23 @@ pub(crate) enum Command {
     Resolve(ResolveArgs),
     /// Show the audit trail from the journal.
     Log(LogArgs),
+    /// Manage the users file: the named clients of `serve --http --users FILE`.
+    #[command(subcommand)]
+    Users(UsersCommand),
+}
+
+/// `toolwire users`.
+#[derive(Debug, Subcommand)]
+pub(crate) enum UsersCommand {
+    /// Add a user with a new random token, printed once on stdout; the file keeps only its
+    /// SHA-256. The file is made, readable by its owner only, if it does not exist.
+    Add {
+        /// The user's name: what policies see as `Client::"NAME"` and receipts record.
+        name: String,
+        /// The users file.
+        #[arg(long, value_name = "FILE")]
+        file: PathBuf,
+    },
 }
 
 /// `toolwire serve`.
@@ -107,6 +124,11 @@ pub(crate) struct ServeArgs {
     /// Require this bearer token on HTTP, read from the environment variable NAME.
     #[arg(long, value_name = "NAME", requires = "http")]
     pub(crate) token_env: Option<String>,
+    /// Named clients on HTTP: a TOML file of `[[user]]` entries (`name`, `token_sha256`),
+    /// made with `toolwire users add`. A request's token names its client, which policies
+    /// see as `Client::"NAME"`. With --token-env too, either token is accepted.
+    #[arg(long, value_name = "FILE", requires = "http")]
+    pub(crate) users: Option<PathBuf>,
 }
 
 /// `toolwire call`.

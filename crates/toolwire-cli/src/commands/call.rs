@@ -22,7 +22,7 @@ pub(crate) async fn run(places: Places<'_>, args: CallArgs) -> Result<Exit, CliE
     if let Some(call_id) = &args.call_id {
         return journaled(places, &args, input, call_id).await;
     }
-    let (registry, servers) = remote::registry(places, None).await?;
+    let (registry, servers, _policy) = remote::registry(places, None).await?;
     let progress = Progress::new(!args.json);
     let receipt = invoke(&registry, &args, input.clone(), None, &progress).await;
     let receipt = match receipt.result.pending_request() {
@@ -59,7 +59,7 @@ async fn journaled(
     call_id: &str,
 ) -> Result<Exit, CliError> {
     let journal = journal::open(places).await?;
-    let (registry, servers) = remote::registry(places, Some(&journal)).await?;
+    let (registry, servers, _policy) = remote::registry(places, Some(&journal)).await?;
     let mut receipt = journal.call(&registry, &args.name, input, call_id, args.timeout).await?;
     if let Some(request) = receipt.result.pending_request()
         && let Some(answer) = approval(request, args)?
@@ -78,7 +78,10 @@ async fn invoke(
     progress: &Progress,
 ) -> Receipt {
     let events = progress.clone();
-    let mut call = registry.invoke(&args.name, input).on_event(move |event| events.event(&event));
+    let mut call = registry
+        .invoke(&args.name, input)
+        .principal(crate::principal::local_user())
+        .on_event(move |event| events.event(&event));
     if let Some(timeout) = args.timeout {
         call = call.timeout(timeout);
     }

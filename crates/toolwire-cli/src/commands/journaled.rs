@@ -39,7 +39,8 @@ pub(crate) async fn approvals(
             Ok(Exit::Success)
         }
         ApprovalsCommand::Resume { id, model, base_url, max_turns } => {
-            let (registry, _servers) = crate::remote::registry(places, Some(&journal)).await?;
+            let (registry, _servers, _policy) =
+                crate::remote::registry(places, Some(&journal)).await?;
             let (run, through) = match journal.resumable(&id).await? {
                 Resumable::Call(waiter) => {
                     eprintln!("resuming {waiter}");
@@ -126,16 +127,29 @@ pub(crate) async fn log(places: Places<'_>, args: LogArgs) -> Result<Exit, CliEr
             println!("{}", serde_json::to_string(&receipt).map_err(CliError::usage)?);
         } else {
             let call_id = receipt.call_id.as_ref().map_or("-", |id| id.as_str());
+            let who =
+                receipt.principal.as_ref().map_or_else(|| "-".to_owned(), ToString::to_string);
             println!(
-                "{}\t{}\t{}\t{call_id}\t{}",
+                "{}\t{}\t{}\t{call_id}\t{who}\t{}\t{}",
                 humantime::format_rfc3339(receipt.started_at),
                 receipt.invocation_id,
                 receipt.tool,
+                decided(receipt.policy.as_deref()),
                 outcome(&receipt.result)
             );
         }
     }
     Ok(Exit::Success)
+}
+
+/// What the policy step decided and which policies decided it: `denied by no-prod`,
+/// `allowed`, or `-` when the call had no policy step.
+fn decided(record: Option<&toolwire::policy::PolicyRecord>) -> String {
+    match record {
+        None => "-".to_owned(),
+        Some(record) if record.policies.is_empty() => record.outcome.to_string(),
+        Some(record) => format!("{} by {}", record.outcome, record.policies.join(",")),
+    }
 }
 
 /// A receipt's outcome in a word: `ok`, `pending`, `unknown` or `failed`.

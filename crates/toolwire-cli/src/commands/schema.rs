@@ -38,7 +38,7 @@ pub(crate) async fn run(manifest: &Path, provider: Provider) -> Result<Exit, Cli
     let loaded = Manifest::load(manifest)?;
     let mut imported = crate::remote::load(manifest, &loaded).await?;
     let (tools, deferral) = imported.take_tools();
-    let registry = build::registry_with(loaded, None, tools, deferral)?;
+    let (registry, _policy) = build::registry_with(loaded, None, tools, deferral)?;
     imported.close().await;
     let definitions: Vec<_> =
         registry.tools().iter().map(|tool| tool.definition(provider)).collect();

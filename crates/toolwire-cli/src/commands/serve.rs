@@ -9,6 +9,9 @@ use crate::exit::{CliError, Exit};
 use crate::hint::Places;
 use crate::journal;
 
+/// How often the policy's files are read for changes.
+const POLICY_POLL: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Serves until the client leaves (stdio) or the process is stopped (HTTP).
 ///
 /// # Errors
@@ -21,8 +24,22 @@ pub(crate) async fn run(places: Places<'_>, args: ServeArgs) -> Result<Exit, Cli
         Some(_) => Some(journal::open(places).await?),
         None => None,
     };
-    let (registry, _servers) = crate::remote::registry(places, journal.as_ref()).await?;
+    let (registry, _servers, policy) = crate::remote::registry(places, journal.as_ref()).await?;
     let mut server = McpServer::new(registry).name("toolwire", env!("CARGO_PKG_VERSION"));
+    if args.http.is_none() {
+        // Over stdio, the client is a program the local user started.
+        server = server.principal(crate::principal::local_user());
+    }
+    // The policy follows its file: a change is put in force at once, and a bad one is
+    // refused, keeping the policies in force.
+    let _watch = policy.as_ref().map(|policy| {
+        policy.watch(POLICY_POLL, |outcome| match outcome {
+            Ok(count) => eprintln!("note: policy reloaded: {count} policies in force"),
+            Err(error) => {
+                eprintln!("error: the changed policy was refused, the one in force stays: {error}")
+            }
+        })
+    });
     if let Some(journal) = &journal {
         // MCP tasks are kept in the journal too: they survive a restart, and servers sharing
         // a PostgreSQL journal serve (and take over) each other's.
@@ -51,6 +68,9 @@ pub(crate) async fn run(places: Places<'_>, args: ServeArgs) -> Result<Exit, Cli
             CliError::usage(format!("the environment variable {name} for --token-env is not set"))
         })?;
         options = options.bearer_token(token);
+    }
+    if let Some(file) = &args.users {
+        options = options.users(crate::users::load(file)?);
     }
     eprintln!("serving MCP at http://{addr}{}", options.path);
     serve_http_with(server, addr.as_str(), options)

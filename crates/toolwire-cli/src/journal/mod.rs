@@ -97,6 +97,11 @@ pub(crate) fn data_folder() -> Option<PathBuf> {
 }
 
 /// A journal failure, as the program's error.
+/// The options of a call made as the local user.
+fn as_local() -> toolwire::CallOptions {
+    toolwire::CallOptions::new().principal(crate::principal::local_user())
+}
+
 fn failed(error: JournalError) -> CliError {
     CliError::with_exit(Exit::ToolFailure, format!("journal: {error}"))
 }
@@ -124,7 +129,8 @@ impl Journal {
         timeout: Option<Duration>,
     ) -> Result<Receipt, CliError> {
         self.note_a_wait(call_id).await;
-        let mut call = self.inner.invoke(registry, tool, input).call_id(call_id);
+        let mut call =
+            self.inner.invoke(registry, tool, input).call_id(call_id).options(as_local());
         if let Some(timeout) = timeout {
             call = call.timeout(timeout);
         }
@@ -157,7 +163,8 @@ impl Journal {
             Err(error) if error.kind() == JournalErrorKind::AlreadyAnswered => {}
             Err(error) => return Err(failed(error)),
         }
-        self.inner.resume(registry, &answer.id).await.map_err(failed)
+        // The call goes on as the one who resumes it: the local user.
+        self.inner.resume(registry, &answer.id).options(as_local()).await.map_err(failed)
     }
 
     /// The calls that wait for an approval.

@@ -1,5 +1,6 @@
 //! What every sandbox of a manifest keeps from the programs it runs, whatever each tool's
-//! table says: toolwire's own files read-only (the manifest, its lock file, its `mcp.json`),
+//! table says: toolwire's own files read-only (the manifest, its lock file, its `mcp.json`,
+//! its Cedar policy),
 //! toolwire's state out of reach (the journal, which holds earlier results and the key that
 //! mints approvals, and its data folder), and no symlink followed where another of the
 //! manifest's sandboxes may write.
@@ -23,7 +24,14 @@ pub(crate) struct Guarded {
 impl Guarded {
     /// What to guard for the manifest at `manifest` and the journal at `journal` (the
     /// default one when `None`; a PostgreSQL URL is no file).
-    pub(crate) fn of(manifest: &Path, mcp_config: Option<&Path>, journal: Option<&Path>) -> Self {
+    pub(crate) fn of(manifest: &Manifest, path: &Path, journal: Option<&Path>) -> Self {
+        let mut guarded = Self::paths(path, manifest.mcp_config.as_deref(), journal);
+        // A tool that could rewrite the policy would choose its own next verdict.
+        guarded.protected.extend(manifest.policy.clone());
+        guarded
+    }
+
+    fn paths(manifest: &Path, mcp_config: Option<&Path>, journal: Option<&Path>) -> Self {
         let here = std::env::current_dir().unwrap_or_default();
         let (manifest, journal) = (here.join(manifest), journal.map(|journal| here.join(journal)));
         let mut guarded = Self::default();

@@ -47,6 +47,8 @@ pub(crate) struct Manifest {
     /// The number of tools from which every tool not set otherwise is deferred; `None` when
     /// the manifest turned it off.
     pub(crate) defer_threshold: Option<usize>,
+    /// The Cedar policy file or folder that decides every call, if any.
+    pub(crate) policy: Option<std::path::PathBuf>,
     /// The file's path, as shown in errors.
     path: String,
     /// The file's text, for errors found after reading.
@@ -144,9 +146,10 @@ impl Manifest {
             Some(0) => None,
             Some(threshold) => Some(usize::try_from(threshold).unwrap_or(usize::MAX)),
         };
+        let policy = spec.policy.as_ref().map(|policy| folder.join(policy.get_ref()));
         let path = path.to_owned();
         let source = source.to_owned();
-        Ok(Self { tools, servers, mcp_config, defer_threshold, path, source })
+        Ok(Self { tools, servers, mcp_config, defer_threshold, policy, path, source })
     }
 
     /// An error at `span` of this manifest.

@@ -58,7 +58,8 @@ impl Imported {
 }
 
 /// The registry of the manifest at `places.manifest`: its own tools and its MCP servers',
-/// sealed for `journal` when given; with the live connections, to close at the end.
+/// sealed for `journal` when given; with the live connections, to close at the end, and the
+/// manifest's Cedar policy, if it has one (to reload it).
 ///
 /// # Errors
 ///
@@ -66,18 +67,14 @@ impl Imported {
 pub(crate) async fn registry(
     places: crate::hint::Places<'_>,
     journal: Option<&crate::journal::Journal>,
-) -> Result<(toolwire::Registry, Imported), CliError> {
+) -> Result<(toolwire::Registry, Imported, Option<toolwire_cedar::CedarPolicy>), CliError> {
     let mut manifest = Manifest::load(places.manifest)?;
-    let guarded = crate::manifest::Guarded::of(
-        places.manifest,
-        manifest.mcp_config.as_deref(),
-        places.journal,
-    );
+    let guarded = crate::manifest::Guarded::of(&manifest, places.manifest, places.journal);
     manifest.guard(&guarded);
     let mut imported = load(places.manifest, &manifest).await?;
     let (tools, deferral) = imported.take_tools();
-    let registry = crate::build::registry_with(manifest, journal, tools, deferral)?;
-    Ok((registry, imported))
+    let (registry, policy) = crate::build::registry_with(manifest, journal, tools, deferral)?;
+    Ok((registry, imported, policy))
 }
 
 /// The tools of the servers of the manifest at `path` (as loaded into `manifest`), checked

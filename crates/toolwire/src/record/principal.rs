@@ -21,10 +21,33 @@ use serde::{Deserialize, Serialize};
 /// assert_eq!(who.name(), "ci-bot");
 /// assert_eq!(who.to_string(), "client ci-bot");
 /// ```
+#[derive(Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(from = "Named", into = "Named")]
+pub struct Principal(Arc<Named>);
+
+/// A principal's parts, shared by its clones: one pointer in a receipt.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Principal {
+struct Named {
     kind: PrincipalKind,
-    name: Arc<str>,
+    name: Box<str>,
+}
+
+impl From<Named> for Principal {
+    fn from(named: Named) -> Self {
+        Principal(Arc::new(named))
+    }
+}
+
+impl From<Principal> for Named {
+    fn from(principal: Principal) -> Self {
+        Arc::unwrap_or_clone(principal.0)
+    }
+}
+
+impl fmt::Debug for Principal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Principal").field("kind", &self.0.kind).field("name", &self.0.name).finish()
+    }
 }
 
 /// What kind of caller a [`Principal`] is.
@@ -53,38 +76,38 @@ impl PrincipalKind {
 
 impl Principal {
     /// A principal of `kind` named `name`.
-    pub fn new(kind: PrincipalKind, name: impl Into<Arc<str>>) -> Self {
-        Self { kind, name: name.into() }
+    pub fn new(kind: PrincipalKind, name: impl Into<Box<str>>) -> Self {
+        Principal(Arc::new(Named { kind, name: name.into() }))
     }
 
     /// A local user named `name`.
-    pub fn user(name: impl Into<Arc<str>>) -> Self {
+    pub fn user(name: impl Into<Box<str>>) -> Self {
         Self::new(PrincipalKind::User, name)
     }
 
     /// A network client named `name`.
-    pub fn client(name: impl Into<Arc<str>>) -> Self {
+    pub fn client(name: impl Into<Box<str>>) -> Self {
         Self::new(PrincipalKind::Client, name)
     }
 
     /// An agent run named `name`.
-    pub fn agent(name: impl Into<Arc<str>>) -> Self {
+    pub fn agent(name: impl Into<Box<str>>) -> Self {
         Self::new(PrincipalKind::Agent, name)
     }
 
     /// What kind of caller it is.
     pub fn kind(&self) -> PrincipalKind {
-        self.kind
+        self.0.kind
     }
 
     /// Its name.
     pub fn name(&self) -> &str {
-        &self.name
+        &self.0.name
     }
 }
 
 impl fmt::Display for Principal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.kind.as_str(), self.name)
+        write!(f, "{} {}", self.0.kind.as_str(), self.0.name)
     }
 }

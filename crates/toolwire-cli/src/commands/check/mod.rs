@@ -44,13 +44,17 @@ impl Findings {
 /// A bad manifest.
 pub(crate) async fn run(path: &Path, journal: Option<&Path>) -> Result<Exit, CliError> {
     let mut manifest = Manifest::load(path)?;
-    manifest.guard(&Guarded::of(path, manifest.mcp_config.as_deref(), journal));
+    let guarded = Guarded::of(&manifest, path, journal);
+    manifest.guard(&guarded);
     let mut findings = Findings::default();
     manifest.tools.iter().for_each(|tool| runtime(tool, &mut findings));
     let sandboxes: Vec<String> = manifest.tools.iter().filter_map(sandbox).collect();
     let (imported, deferral, left_out) = servers(path, &manifest, &mut findings).await?;
-    let registry = build::registry_with(manifest, None, imported, deferral)?;
+    let (registry, policy) = build::registry_with(manifest, None, imported, deferral)?;
     sandboxes.iter().for_each(|line| eprintln!("note: {line}"));
+    if let Some(policy) = &policy {
+        policy_report(policy, &registry, &mut findings);
+    }
     let providers = linted();
     catalog::report(&registry, &providers).iter().for_each(|line| eprintln!("note: {line}"));
     for provider in providers.iter().copied() {
@@ -70,6 +74,37 @@ pub(crate) async fn run(path: &Path, journal: Option<&Path>) -> Result<Exit, Cli
         (count(tools, "tool"), count(errors, "error"), count(warnings, "warning"));
     eprintln!("checked {tools} for {providers} providers: {errors}, {warnings}");
     Ok(exit)
+}
+
+/// What the Cedar policy says of the tools: how many policies, the tools no policy permits
+/// (every call of them is denied) and the arguments no policy can read. The seal validated
+/// the policies already; an error there ended the check before this.
+fn policy_report(
+    policy: &toolwire_cedar::CedarPolicy,
+    registry: &toolwire::Registry,
+    findings: &mut Findings,
+) {
+    let shown = policy.path().map_or_else(String::new, |p| format!(" from {}", p.display()));
+    match policy.check_tools(registry.tools()) {
+        Ok(report) => {
+            let policies = match report.policies {
+                1 => "1 policy".to_owned(),
+                n => format!("{n} policies"),
+            };
+            eprintln!("note: policy: {policies}{shown}, checked against every tool");
+            for tool in &report.unpermitted {
+                findings.warning(format!(
+                    "policy: no policy permits {tool:?}: every call of it is denied"
+                ));
+            }
+            for (tool, argument) in &report.hidden {
+                eprintln!(
+                    "note: policy: argument {argument:?} of {tool:?} has no single type: policies cannot read it"
+                );
+            }
+        }
+        Err(error) => findings.error(format!("policy: {error}")),
+    }
 }
 
 /// The tools the servers give, the catalog settings of their servers, and the names of

@@ -27,6 +27,8 @@ pub(crate) struct ManifestSpec {
     /// With at least this many tools, every tool not set otherwise is deferred (100 unless
     /// given); 0 turns automatic deferral off.
     pub(crate) defer_threshold: Option<Spanned<u64>>,
+    /// A Cedar policy file, or a folder of `.cedar` files, that decides every call.
+    pub(crate) policy: Option<Spanned<String>>,
 }
 
 /// One `[[tool]]` table.
