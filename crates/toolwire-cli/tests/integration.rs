@@ -21,6 +21,7 @@ mod manifest_errors;
 mod mcp_servers;
 mod media;
 mod option_injection;
+mod policy;
 mod process_tree;
 mod remote_questions;
 mod sandbox_escape;

@@ -26,12 +26,18 @@ impl Drop for Served {
 impl Served {
     /// Serves `manifest` on a free port, with `flags` before the subcommand, once it listens.
     pub(crate) fn start(manifest: &Path, flags: &[&str]) -> Self {
+        Self::start_with_args(manifest, flags, &[])
+    }
+
+    /// [`start`](Self::start), with `args` after `serve --http ADDR`.
+    pub(crate) fn start_with_args(manifest: &Path, flags: &[&str], args: &[&str]) -> Self {
         let port = free_port();
         let child = Command::new(super::binary())
             .args(flags)
             .arg("-m")
             .arg(manifest)
             .args(["serve", "--http", &format!("127.0.0.1:{port}")])
+            .args(args)
             .env("XDG_DATA_HOME", super::scratch("data"))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
