@@ -425,3 +425,40 @@ async fn the_hosts_meta_travels_with_the_run_state() {
     let plain = agent.run("no meta").await;
     assert!(serde_json::to_value(&plain.state).expect("to JSON").get("meta").is_none());
 }
+
+#[tokio::test]
+async fn every_call_of_a_run_is_made_as_the_agent_s_principal() {
+    let whoami = Tool::define("whoami")
+        .execute_sync(|_: Value, ctx| {
+            let who = ctx.principal().map_or_else(|| "nobody".to_owned(), ToString::to_string);
+            ToolResult::ok(json!({}), who)
+        })
+        .build()
+        .unwrap();
+    let registry = Registry::builder()
+        .register(whoami)
+        .policy_sync(|_, _, ctx| match ctx.principal() {
+            Some(who) if who.kind() == toolwire::PrincipalKind::Agent => {
+                toolwire::policy::Decision::Allow
+            }
+            _ => toolwire::policy::Decision::Deny("agents only".into()),
+        })
+        .seal()
+        .unwrap();
+    let turns = vec![vec![call("c1", "whoami", json!({}))], vec![call("c2", "whoami", json!({}))]];
+    let agent = Agent::builder(Scripted::new(turns), registry.clone())
+        .principal(toolwire::Principal::agent("ada"))
+        .build();
+    let outcome = agent.run("who am I?").await;
+    let texts: Vec<Option<&str>> = outcome.receipts.iter().map(|r| r.result.text()).collect();
+    assert_eq!(texts, [Some("agent ada"), Some("agent ada")]);
+    assert!(
+        outcome.receipts.iter().all(|r| r.principal == Some(toolwire::Principal::agent("ada")))
+    );
+    // Without it, the same calls are nobody's, and the policy denies them.
+    let anonymous =
+        Agent::builder(Scripted::new(vec![vec![call("c1", "whoami", json!({}))]]), registry)
+            .build();
+    let outcome = anonymous.run("who am I?").await;
+    assert_eq!(outcome.receipts[0].result.failure_kind(), Some(FailureKind::Denied));
+}
