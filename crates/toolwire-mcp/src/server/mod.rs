@@ -256,7 +256,7 @@ impl<H: Extras> McpServer<H> {
 
     /// The principal of calls whose transport proves none: over stdio, the local user who
     /// started the server. A named client of an HTTP server
-    /// ([`HttpOptions::users`](crate::server::HttpOptions::users)) is its own principal
+    /// (`HttpOptions::users`, with the `server-http` feature) is its own principal
     /// instead.
     pub fn principal(self, principal: toolwire::Principal) -> Self {
         self.map_shared(|shared| shared.options = shared.options.clone().principal(principal))
