@@ -46,22 +46,15 @@ fn decided(receipt: &Receipt) -> (Option<PolicyOutcome>, Vec<String>) {
     )
 }
 
-const PROD_ASKS: &str = r#"
-@id("staging-runs")
-permit(principal, action == Action::"deploy", resource)
-when { context.input.env == "staging" };
-
-@id("prod-asks") @ask("Deploy to production?")
-permit(principal, action == Action::"deploy", resource)
-when { context.input.env == "prod" };
-"#;
+/// The README's first recipe.
+const PROD_ASKS: &str = include_str!("../recipes/prod_asks.cedar");
 
 #[tokio::test]
 async fn recipe_staging_runs_production_asks_and_the_approval_runs_once() {
     let registry = registry(PROD_ASKS, vec![deploy()]);
     let staging = registry.invoke("deploy", json!({"env": "staging"})).await;
     assert!(staging.result.is_success(), "{:?}", staging.result);
-    assert_eq!(decided(&staging), (Some(PolicyOutcome::Allowed), vec!["staging-runs".into()]));
+    assert_eq!(decided(&staging), (Some(PolicyOutcome::Allowed), vec!["staging".into()]));
 
     let prod = registry.invoke("deploy", json!({"env": "prod"})).call_id("c1").await;
     let request = prod.result.pending_request().expect("production asks").clone();
@@ -118,15 +111,8 @@ async fn no_permit_denies_saying_so_and_a_forbid_gives_its_reason() {
     assert_eq!(decided(&secret), (Some(PolicyOutcome::Denied), vec!["no-secrets".into()]));
 }
 
-const DOCS_ONLY: &str = r#"
-@id("docs")
-permit(principal, action == Action::"read_file", resource)
-when { context.input.path like "docs/*" };
-
-@id("no-climbing") @reason("a path may not contain ..")
-forbid(principal, action == Action::"read_file", resource)
-when { context.input.path like "*..*" };
-"#;
+/// The README's second recipe.
+const DOCS_ONLY: &str = include_str!("../recipes/docs_only.cedar");
 
 #[tokio::test]
 async fn recipe_path_prefix_refuses_what_only_looks_like_docs() {
@@ -154,11 +140,7 @@ async fn recipe_path_prefix_refuses_what_only_looks_like_docs() {
 
 #[tokio::test]
 async fn recipe_read_only_tools_of_one_server() {
-    let policy = r#"
-        @id("github-reads")
-        permit(principal, action, resource)
-        when { resource.server == "github" && resource.read_only };
-    "#;
+    let policy = include_str!("../recipes/server_reads.cedar");
     let list = tool("github__list_issues", json!({"type": "object"}))
         .server("github")
         .read_only(true)
@@ -168,9 +150,14 @@ async fn recipe_read_only_tools_of_one_server() {
         tool("github__close_issue", json!({"type": "object"})).server("github").build().unwrap();
     let local = tool("local_read", json!({"type": "object"})).read_only(true).build().unwrap();
     let registry = registry(policy, vec![list, close, local]);
-    assert!(registry.invoke("github__list_issues", json!({})).await.result.is_success());
+    let bot = Principal::client("ci-bot");
+    let listed = registry.invoke("github__list_issues", json!({})).principal(bot.clone()).await;
+    assert!(listed.result.is_success());
+    let other =
+        registry.invoke("github__list_issues", json!({})).principal(Principal::client("x")).await;
+    assert_eq!(other.result.failure_kind(), Some(FailureKind::Denied), "another client");
     for denied in ["github__close_issue", "local_read"] {
-        let receipt = registry.invoke(denied, json!({})).await;
+        let receipt = registry.invoke(denied, json!({})).principal(bot.clone()).await;
         assert_eq!(receipt.result.failure_kind(), Some(FailureKind::Denied), "{denied}");
     }
 }

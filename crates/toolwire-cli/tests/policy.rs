@@ -3,14 +3,12 @@
 //! reloaded by `serve` when the file changes (a bad file keeps the old policies), and paired
 //! with the sandbox for what a text rule cannot see.
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::common::http::Served;
+use crate::common::http::{Served, post_with};
 use crate::common::{scratch, stderr, stdout, toolwire};
 
 const DEPLOY: &str = r#"
@@ -29,18 +27,11 @@ name = "billing"
 argv = ["echo", "billed"]
 "#;
 
-const PROD_ASKS: &str = r#"
-@id("staging")
-permit(principal, action == Action::"deploy", resource)
-when { context.input.env == "staging" };
-
-@id("prod-asks") @ask("Deploy to production?")
-permit(principal, action == Action::"deploy", resource)
-when { context.input.env == "prod" };
-
-@id("finance-bills")
-permit(principal == Client::"finance", action == Action::"billing", resource);
-"#;
+/// The README's first recipe, and a permit of billing for one named client.
+const PROD_ASKS: &str = concat!(
+    include_str!("../../toolwire-cedar/recipes/prod_asks.cedar"),
+    "\n@id(\"finance-bills\")\npermit(principal == Client::\"finance\", action == Action::\"billing\", resource);\n"
+);
 
 /// A folder with the manifest `text` and the policy `policy`; the manifest's path.
 fn folder(text: &str, policy: &str) -> PathBuf {
@@ -95,42 +86,23 @@ fn calls_are_allowed_asked_or_denied_and_the_log_names_who_and_which_policies() 
     let manifest = folder(DEPLOY, PROD_ASKS);
     let journal = manifest.with_file_name("journal.db");
     let journal = journal.to_str().expect("a UTF-8 path");
-    let staging = run(
-        &manifest,
-        &[
-            "--journal",
-            journal,
-            "call",
-            "deploy",
-            "--args",
-            r#"{"env": "staging"}"#,
-            "--call-id",
-            "s1",
-        ],
-    );
+    let at = |args: &[&str]| {
+        let all: Vec<&str> =
+            ["--journal", journal].into_iter().chain(args.iter().copied()).collect();
+        run(&manifest, &all)
+    };
+    let staging = at(&["call", "deploy", "--args", r#"{"env": "staging"}"#, "--call-id", "s1"]);
     assert_eq!(
         (staging.status.code(), stdout(&staging).as_str()),
         (Some(0), "deployed to staging\n")
     );
-    let prod = run(
-        &manifest,
-        &[
-            "--journal",
-            journal,
-            "call",
-            "deploy",
-            "--args",
-            r#"{"env": "prod"}"#,
-            "--call-id",
-            "p1",
-        ],
-    );
+    let prod = at(&["call", "deploy", "--args", r#"{"env": "prod"}"#, "--call-id", "p1"]);
     assert_eq!(prod.status.code(), Some(3), "parked for approval: {}", stderr(&prod));
     // The local user is no finance client: billing is denied, saying so.
-    let billing = run(&manifest, &["--journal", journal, "call", "billing", "--call-id", "b1"]);
+    let billing = at(&["call", "billing", "--call-id", "b1"]);
     assert_eq!(billing.status.code(), Some(1));
     assert!(stderr(&billing).contains("no policy permits user "), "{}", stderr(&billing));
-    let log = stdout(&run(&manifest, &["--journal", journal, "log"]));
+    let log = stdout(&at(&["log"]));
     let rows: Vec<Vec<&str>> = log.lines().map(|line| line.split('\t').collect()).collect();
     let decided: Vec<(&str, &str, &str)> = rows.iter().map(|r| (r[2], r[5], r[6])).collect();
     assert_eq!(
@@ -143,7 +115,7 @@ fn calls_are_allowed_asked_or_denied_and_the_log_names_who_and_which_policies() 
         "{log}"
     );
     assert!(rows.iter().all(|r| r[4].starts_with("user ")), "{log}");
-    let json = stdout(&run(&manifest, &["--journal", journal, "log", "--json"]));
+    let json = stdout(&at(&["log", "--json"]));
     let first: Value = serde_json::from_str(json.lines().next().unwrap_or("{}")).expect("JSON");
     assert_eq!(first["policy"], json!({"outcome": "allowed", "policies": ["staging"]}));
     assert_eq!(first["principal"]["kind"], "user");
@@ -166,15 +138,8 @@ cwd = "work"
 read = ["/usr", "/lib", "/etc", "docs"]
 "#;
 
-const DOCS_ONLY: &str = r#"
-@id("docs")
-permit(principal, action == Action::"read_file", resource)
-when { context.input.path like "docs/*" };
-
-@id("no-climbing") @reason("a path may not contain ..")
-forbid(principal, action == Action::"read_file", resource)
-when { context.input.path like "*..*" };
-"#;
+/// The README's second recipe.
+const DOCS_ONLY: &str = include_str!("../../toolwire-cedar/recipes/docs_only.cedar");
 
 #[test]
 fn the_path_recipe_with_the_sandbox_holds_against_paths_that_only_look_like_docs() {
@@ -219,7 +184,8 @@ fn the_path_recipe_with_the_sandbox_holds_against_paths_that_only_look_like_docs
     assert!(said.contains("No such file"), "{said}");
 }
 
-/// A 2026-07-28 `tools/call` with a bearer token.
+/// A 2026-07-28 `tools/call` with a bearer token, from a client that also claims to be
+/// `finance` in a header and in `_meta`; the reply, with its HTTP status line as `status`.
 fn call_as(port: u16, token: &str, tool: &str, arguments: Value) -> Value {
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
         "name": tool, "arguments": arguments,
@@ -228,24 +194,11 @@ fn call_as(port: u16, token: &str, tool: &str, arguments: Value) -> Value {
             "io.modelcontextprotocol/clientCapabilities": {},
             "principal": "finance",
         }
-    }})
-    .to_string();
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
-    stream.set_read_timeout(Some(Duration::from_secs(30))).expect("a timeout");
-    let head = format!(
-        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n\
-         Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n\
-         Mcp-Method: tools/call\r\nMcp-Name: {tool}\r\nAuthorization: Bearer {token}\r\n\
-         X-Toolwire-User: finance\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
-    );
-    stream.write_all(head.as_bytes()).expect("writes");
-    stream.write_all(body.as_bytes()).expect("writes");
-    let mut raw = String::new();
-    stream.read_to_string(&mut raw).expect("reads");
-    let (head, payload) = raw.split_once("\r\n\r\n").unwrap_or_default();
-    let mut reply: Value = serde_json::from_str(payload).unwrap_or(Value::Null);
-    reply["status"] = json!(head.lines().next());
+    }});
+    let headers =
+        [("Authorization", format!("Bearer {token}")), ("X-Toolwire-User", "finance".to_owned())];
+    let (status, mut reply) = post_with(port, ("tools/call", tool), &body.to_string(), &headers);
+    reply["status"] = json!(status);
     reply
 }
 

@@ -92,12 +92,25 @@ pub(crate) fn call_tool(
 /// POSTs `body`, a request of `method` whose `Mcp-Name` is `name`, to the server's `/mcp` and
 /// reads the JSON-RPC reply (plain JSON, or the last message of an SSE stream).
 pub(crate) fn post(port: u16, (method, name): (&str, &str), body: &str) -> Value {
+    let (status, reply) = post_with(port, (method, name), body, &[]);
+    assert!(!reply.is_null(), "no JSON-RPC reply: {status}");
+    reply
+}
+
+/// [`post`] with more `headers`; the status line, and the reply (null when there is none).
+pub(crate) fn post_with(
+    port: u16,
+    (method, name): (&str, &str),
+    body: &str,
+    headers: &[(&str, String)],
+) -> (String, Value) {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
     stream.set_read_timeout(Some(Duration::from_secs(30))).expect("a timeout");
+    let extra: String = headers.iter().map(|(n, v)| format!("{n}: {v}\r\n")).collect();
     let head = format!(
         "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n\
          Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n\
-         Mcp-Method: {method}\r\nMcp-Name: {name}\r\nContent-Length: {}\r\n\
+         Mcp-Method: {method}\r\nMcp-Name: {name}\r\n{extra}Content-Length: {}\r\n\
          Connection: close\r\n\r\n",
         body.len()
     );
@@ -105,12 +118,19 @@ pub(crate) fn post(port: u16, (method, name): (&str, &str), body: &str) -> Value
     stream.write_all(body.as_bytes()).expect("writes");
     let mut raw = String::new();
     stream.read_to_string(&mut raw).expect("reads the reply");
-    let (_, payload) = raw.split_once("\r\n\r\n").unwrap_or_default();
+    let (head, payload) = raw.split_once("\r\n\r\n").unwrap_or_default();
+    let status = head.lines().next().unwrap_or_default().to_owned();
+    (status, reply_of(payload))
+}
+
+/// The JSON-RPC message of a reply's body: plain JSON, or the last message of an SSE stream;
+/// null when there is none.
+fn reply_of(payload: &str) -> Value {
     if let Ok(value) = serde_json::from_str(payload) {
         return value;
     }
     let data = payload.lines().filter_map(|line| line.strip_prefix("data:")).map(str::trim);
     let mut data = data.filter(|d| d.starts_with('{'));
     let last = data.next_back().unwrap_or("null");
-    serde_json::from_str(last).unwrap_or_else(|_| panic!("no JSON-RPC reply in {raw:?}"))
+    serde_json::from_str(last).unwrap_or(Value::Null)
 }
