@@ -87,6 +87,26 @@ impl Terminal {
     }
 }
 
+impl Drop for Terminal {
+    /// A test that fails while the program waits at a prompt leaves no program behind.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn regression_a_terminal_dropped_at_a_prompt_leaves_no_process() {
+    let mut terminal = Terminal::start(&["call", "deploy", "--args", r#"{"env": "staging"}"#]);
+    terminal.expect(r#"allow a call of "deploy"?"#);
+    let pid = terminal.child.id();
+    drop(terminal);
+    assert!(
+        !std::path::Path::new(&format!("/proc/{pid}")).exists(),
+        "toolwire {pid} was left running"
+    );
+}
+
 #[test]
 fn the_approval_prompt_runs_the_call_when_accepted() {
     let mut terminal = Terminal::start(&["call", "deploy", "--args", r#"{"env": "staging"}"#]);
