@@ -97,7 +97,7 @@ impl Drop for Terminal {
 
 #[test]
 fn regression_a_terminal_dropped_at_a_prompt_leaves_no_process() {
-    let mut terminal = Terminal::start(&["call", "deploy", "--args", r#"{"env": "staging"}"#]);
+    let terminal = Terminal::start(&["call", "deploy", "--args", r#"{"env": "staging"}"#]);
     terminal.expect(r#"allow a call of "deploy"?"#);
     let pid = terminal.child.id();
     drop(terminal);
