@@ -15,6 +15,7 @@ mod form;
 mod hint;
 mod http_tool;
 mod import;
+mod inbox;
 mod interrupt;
 mod journal;
 mod manifest;
@@ -84,7 +85,7 @@ fn traces(otlp: Option<&str>) -> Result<Option<toolwire_otel::OtelGuard>, CliErr
 /// A runtime on this thread for one call; worker threads for a server.
 fn runtime(command: &Command) -> Result<tokio::runtime::Runtime, CliError> {
     let mut builder = match command {
-        Command::Serve(_) => tokio::runtime::Builder::new_multi_thread(),
+        Command::Serve(_) | Command::Inbox(_) => tokio::runtime::Builder::new_multi_thread(),
         _ => tokio::runtime::Builder::new_current_thread(),
     };
     builder.enable_all().build().map_err(|error| {
@@ -123,6 +124,11 @@ async fn run(cli: Cli) -> Result<Exit, CliError> {
         Command::Approvals(command) => commands::journaled::approvals(places, command).await,
         Command::Resolve(args) => commands::resolve::run(places, args).await,
         Command::Log(args) => commands::journaled::log(places, args).await,
+        Command::Inbox(args) => {
+            let options =
+                inbox::Options { addr: args.addr, users: args.users, notify: args.notify };
+            inbox::run(places, options).await
+        }
     }
 }
 

@@ -96,9 +96,32 @@ pub(crate) enum Command {
     Resolve(ResolveArgs),
     /// Show the audit trail from the journal.
     Log(LogArgs),
-    /// Manage the users file: the named clients of `serve --http --users FILE`.
+    /// Manage the users file: the named clients of `serve --http --users FILE`, or the
+    /// approvers of `inbox --users FILE`.
     #[command(subcommand)]
     Users(UsersCommand),
+    /// Answer waiting calls in the browser: a page listing every call, agent run and MCP
+    /// task that waits for an approval in the journal, with a JSON API under it.
+    ///
+    /// It prints its address with an access token (http://127.0.0.1:PORT/?token=...), which
+    /// the page exchanges for a session cookie. An approval runs the call (or continues the
+    /// run) exactly once, and the journal records who gave it.
+    Inbox(InboxArgs),
+}
+
+/// `toolwire inbox`.
+#[derive(Debug, Args)]
+pub(crate) struct InboxArgs {
+    /// Listen at ADDR (loopback by default).
+    #[arg(long, value_name = "ADDR", default_value = crate::inbox::DEFAULT_ADDR)]
+    pub(crate) addr: String,
+    /// Approvers: a users file (`toolwire users add NAME --file FILE`); each token logs in
+    /// as its name, which the journal records with every answer.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) users: Option<PathBuf>,
+    /// POST a small JSON message to URL whenever a call starts waiting.
+    #[arg(long, value_name = "URL")]
+    pub(crate) notify: Option<String>,
 }
 
 /// `toolwire users`.
@@ -129,6 +152,17 @@ pub(crate) struct ServeArgs {
     /// see as `Client::"NAME"`. With --token-env too, either token is accepted.
     #[arg(long, value_name = "FILE", requires = "http")]
     pub(crate) users: Option<PathBuf>,
+    /// Serve the approvals inbox too, at ADDR (without ADDR, 127.0.0.1:8380), as
+    /// `toolwire inbox` does; needs --journal.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = crate::inbox::DEFAULT_ADDR)]
+    pub(crate) inbox: Option<String>,
+    /// The inbox's approvers: a users file of their tokens (not --users: the MCP clients
+    /// named there do not approve their own calls).
+    #[arg(long, value_name = "FILE", requires = "inbox")]
+    pub(crate) inbox_users: Option<PathBuf>,
+    /// With --inbox: POST a small JSON message to URL whenever a call starts waiting.
+    #[arg(long, value_name = "URL", requires = "inbox")]
+    pub(crate) notify: Option<String>,
 }
 
 /// `toolwire call`.

@@ -33,6 +33,8 @@ pub(crate) async fn approvals(
                     Answer::accept(&id, data)
                 }
             };
+            // The journal records who answered: the local user.
+            let answer = answer.by(crate::principal::local_user());
             let how = if answer.ok { "accepted" } else { "declined" };
             let waiter = journal.answer(&id, answer).await?;
             eprintln!("{how} {waiter}");
@@ -92,16 +94,17 @@ async fn list(journal: &Journal) -> Result<Exit, CliError> {
 }
 
 /// The flags of `approvals resume` for a run.
-struct RunFlags {
-    model: Option<String>,
-    base_url: Option<String>,
-    max_turns: Option<u32>,
+#[derive(Debug, Default)]
+pub(crate) struct RunFlags {
+    pub(crate) model: Option<String>,
+    pub(crate) base_url: Option<String>,
+    pub(crate) max_turns: Option<u32>,
 }
 
 impl RunFlags {
     /// The model, base URL and turn limit: each as given, or else as `toolwire run` kept
     /// them with the run.
-    fn or_kept(self, run: &PausedRun) -> (String, Option<String>, u32) {
+    pub(crate) fn or_kept(self, run: &PausedRun) -> (String, Option<String>, u32) {
         let meta = run.state.get("meta");
         let kept = |key: &str| meta.and_then(|m| m.get(key));
         let model = self.model.unwrap_or_else(|| run.label.clone());
@@ -153,7 +156,7 @@ fn decided(record: Option<&toolwire::policy::PolicyRecord>) -> String {
 }
 
 /// A receipt's outcome in a word: `ok`, `pending`, `unknown` or `failed`.
-fn outcome(result: &toolwire::ToolResult) -> &'static str {
+pub(crate) fn outcome(result: &toolwire::ToolResult) -> &'static str {
     match result.failure_kind() {
         None => "ok",
         Some(FailureKind::Pending) => "pending",

@@ -25,6 +25,7 @@ pub(crate) async fn run(places: Places<'_>, args: ServeArgs) -> Result<Exit, Cli
         None => None,
     };
     let (registry, _servers, policy) = crate::remote::registry(places, journal.as_ref()).await?;
+    let registry_for_inbox = registry.clone();
     let mut server = McpServer::new(registry).name("toolwire", env!("CARGO_PKG_VERSION"));
     if args.http.is_none() {
         // Over stdio, the client is a program the local user started.
@@ -52,6 +53,24 @@ pub(crate) async fn run(places: Places<'_>, args: ServeArgs) -> Result<Exit, Cli
         if let Some(lease) = places.lease {
             server = server.task_lease(lease);
         }
+    }
+    if let Some(addr) = &args.inbox {
+        // The inbox answers what the journal holds, with the server's own tools.
+        if journal.is_none() {
+            return Err(CliError::usage(
+                "--inbox needs --journal: the inbox lists and answers the calls a journal keeps",
+            ));
+        }
+        let places = crate::inbox::forever(places);
+        let options = crate::inbox::Options {
+            addr: addr.clone(),
+            users: args.inbox_users.clone(),
+            notify: args.notify.clone(),
+        };
+        let inbox_journal = journal::open(places).await?;
+        let serving =
+            crate::inbox::start(places, inbox_journal, registry_for_inbox, &options).await?;
+        tokio::spawn(serving);
     }
     let counted = server.clone();
     crate::interrupt::count_calls(move || counted.calls_running());

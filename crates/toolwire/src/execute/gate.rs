@@ -96,6 +96,8 @@ impl Gate {
     ) -> Result<Option<SpentApproval>, ToolResult> {
         let Ruling { decision, policies } = ruling;
         let refusal = matches!(decision, Decision::Deny(_));
+        // Who answered, read before `apply` takes an approval's answer out of the context.
+        let answered = ctx.answer.as_deref().map(|answer| (answer.by.clone(), answer.at.clone()));
         let settled = self.apply(tool, args, ctx, decision);
         let outcome = match &settled {
             Err(_) if refusal => PolicyOutcome::Denied,
@@ -105,7 +107,11 @@ impl Gate {
             Ok(None) => PolicyOutcome::Allowed,
         };
         super::span::record_policy(outcome.as_str(), &policies);
-        self.keep(|record| *record = Some(PolicyRecord::new(outcome, policies)));
+        let mut record = PolicyRecord::new(outcome, policies);
+        if let Some((by, at)) = answered.filter(|_| outcome != PolicyOutcome::Asked) {
+            (record.answered_by, record.answered_at) = (by, at);
+        }
+        self.keep(|slot| *slot = Some(record));
         settled
     }
 

@@ -5,6 +5,8 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use super::principal::Principal;
+
 /// What the policy step of one call decided, as its [`Receipt`](crate::Receipt) records it:
 /// the outcome, and the ids of the policies that decided it (empty for a policy that names
 /// none, such as a closure). It serializes as
@@ -17,12 +19,19 @@ pub struct PolicyRecord {
     /// The ids of the policies that decided, in the order the policy gave them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub policies: Vec<Arc<str>>,
+    /// Who gave the answer the call spent or was refused with, when the answer named them
+    /// ([`Answer::by`](crate::Answer::by)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answered_by: Option<Principal>,
+    /// When that answer was given, as an RFC 3339 UTC timestamp.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answered_at: Option<String>,
 }
 
 impl PolicyRecord {
     /// The record of `outcome`, decided by `policies`.
     pub fn new(outcome: PolicyOutcome, policies: Vec<Arc<str>>) -> Self {
-        Self { outcome, policies }
+        Self { outcome, policies, answered_by: None, answered_at: None }
     }
 }
 

@@ -3,6 +3,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::principal::Principal;
+
 /// What a suspended call waits for: a question for a human or another system.
 ///
 /// Serializes as `{"id", "kind", "prompt", "url"?, "data"?, "expiresAt"?, "digest"?}`; the
@@ -114,16 +116,41 @@ pub struct Answer {
     /// Why the request was declined, when a reason was given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// Who answered, when the host said (see [`by`](Self::by)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<Principal>,
+    /// When it was answered, as an RFC 3339 UTC timestamp, set with [`by`](Self::by).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
 }
 
 impl Answer {
     /// Accepts request `id` with `data`.
     pub fn accept(id: impl Into<String>, data: Value) -> Self {
-        Self { id: id.into(), ok: true, data, reason: None }
+        Self { id: id.into(), ok: true, data, reason: None, by: None, at: None }
     }
 
     /// Declines request `id`, saying why.
     pub fn decline(id: impl Into<String>, reason: impl Into<String>) -> Self {
-        Self { id: id.into(), ok: false, data: Value::Null, reason: Some(reason.into()) }
+        let reason = Some(reason.into());
+        Self { id: id.into(), ok: false, data: Value::Null, reason, by: None, at: None }
+    }
+
+    /// Records that `who` gives this answer, now: a journal keeps both with the answer, and
+    /// the receipt of the call it settles names them in its policy record
+    /// ([`PolicyRecord::answered_by`](crate::policy::PolicyRecord::answered_by)).
+    ///
+    /// ```
+    /// use toolwire::{Answer, Principal};
+    ///
+    /// let yes = Answer::accept("req-1", serde_json::Value::Null).by(Principal::user("ana"));
+    /// assert_eq!(yes.by.as_ref().map(|p| p.name()), Some("ana"));
+    /// assert!(yes.at.is_some());
+    /// ```
+    #[must_use]
+    pub fn by(mut self, who: Principal) -> Self {
+        self.by = Some(who);
+        self.at = Some(humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string());
+        self
     }
 }
