@@ -16,6 +16,7 @@ mod commands;
 mod crash;
 mod escape;
 mod help;
+mod inbox;
 mod journaled;
 mod manifest_errors;
 mod mcp_servers;

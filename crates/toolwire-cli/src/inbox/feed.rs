@@ -152,6 +152,7 @@ async fn notify(url: String, base: String, item: Item) {
         "expires_at": item.expires_at,
         "inbox": base,
     });
+    toolwire_agent::install_tls_provider();
     let client = reqwest::Client::new();
     let sent = client.post(&url).json(&message).timeout(Duration::from_secs(10)).send().await;
     match sent.map(|response| response.status()) {

@@ -163,13 +163,18 @@ pub(crate) async fn gather(journal: &Journal, registry: &Registry) -> Result<Vec
             true => (Kind::McpCall, "an MCP client (its retry runs the call)".to_owned()),
             false => (Kind::Task, format!("an MCP client's task {}", task.id)),
         };
+        // A parked call's record keeps no arguments; its approval request carries them.
+        let arguments = match &task.arguments {
+            Value::Null => request.data.as_ref().and_then(|d| d.get("arguments")).cloned(),
+            kept => Some(kept.clone()),
+        };
         let mut item = item(
             registry,
             Base {
                 request: request.clone(),
                 call_id: task.call_id.clone(),
                 tool: &task.tool,
-                arguments: task.arguments.clone(),
+                arguments: arguments.unwrap_or(Value::Null),
                 kind,
                 asked_by,
                 since: task.updated_at,

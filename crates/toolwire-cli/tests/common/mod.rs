@@ -6,7 +6,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use assert_cmd::Command;
 
+pub(crate) mod browser;
 pub(crate) mod http;
+pub(crate) mod inbox;
 pub(crate) mod model;
 pub(crate) mod otlp;
 pub(crate) mod stdio;
