@@ -17,6 +17,7 @@ mod crash;
 mod escape;
 mod help;
 mod inbox;
+mod inbox_browser;
 mod journaled;
 mod manifest_errors;
 mod mcp_servers;

@@ -218,7 +218,11 @@ fn item(registry: &Registry, base: Base<'_>) -> Item {
     };
     let fields = found.map_or_else(Vec::new, |tool| fields(tool.parameters(), &base.arguments));
     let form = crate::form::fields(&base.request).and(base.request.data.clone());
-    let expires_at = base.request.expires_at.clone();
+    // To the second, as the rest of the page shows time.
+    let expires_at = base.request.expires_at.as_deref().map(|at| {
+        humantime::parse_rfc3339_weak(at)
+            .map_or_else(|_| at.to_owned(), |t| humantime::format_rfc3339_seconds(t).to_string())
+    });
     Item {
         request_id: base.request.id,
         call_id: base.call_id,

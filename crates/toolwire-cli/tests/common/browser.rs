@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use super::http::free_port;
 
 /// The W3C name of an element reference in WebDriver's JSON.
-const ELEMENT: &str = "element-6066-11e4-a4ff-4a9c1d4f4d1f";
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 /// A program on `PATH` or at one of `places`.
 fn program(names: &[&str], places: &[&str]) -> Option<PathBuf> {
@@ -111,10 +111,9 @@ impl Browser {
         loop {
             let path = format!("/session/{}/element", self.session);
             let body = json!({"using": "css selector", "value": css});
-            if let Ok(found) = request(self.port, "POST", &path, Some(&body)) {
-                if let Some(id) = found[ELEMENT].as_str() {
-                    return id.to_owned();
-                }
+            let found = request(self.port, "POST", &path, Some(&body)).unwrap_or_default();
+            if let Some(id) = found[ELEMENT].as_str() {
+                return id.to_owned();
             }
             assert!(Instant::now() < deadline, "no element {css:?} in the page");
             std::thread::sleep(Duration::from_millis(100));
@@ -194,14 +193,35 @@ fn request(port: u16, method: &str, path: &str, body: Option<&Value>) -> Result<
     );
     stream.write_all(head.as_bytes()).map_err(|e| e.to_string())?;
     stream.write_all(body.as_bytes()).map_err(|e| e.to_string())?;
+    // The driver keeps the connection open: the reply ends where its length says.
     let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).map_err(|e| e.to_string())?;
-    let raw = String::from_utf8_lossy(&raw);
-    let (head, payload) = raw.split_once("\r\n\r\n").ok_or("no HTTP reply")?;
-    let payload = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
-        dechunk(payload)
-    } else {
-        payload.to_owned()
+    let mut buffer = [0u8; 16 * 1024];
+    let payload = loop {
+        let n = stream.read(&mut buffer).map_err(|e| e.to_string())?;
+        if n == 0 {
+            return Err(format!(
+                "the driver closed the connection: {}",
+                String::from_utf8_lossy(&raw)
+            ));
+        }
+        raw.extend_from_slice(&buffer[..n]);
+        let text = String::from_utf8_lossy(&raw);
+        let Some((head, body)) = text.split_once("\r\n\r\n") else { continue };
+        let head = head.to_ascii_lowercase();
+        if head.contains("transfer-encoding: chunked") {
+            if body.ends_with("0\r\n\r\n") {
+                break dechunk(body);
+            }
+            continue;
+        }
+        let length = head
+            .lines()
+            .find_map(|line| line.strip_prefix("content-length:"))
+            .and_then(|value| value.trim().parse::<usize>().ok())
+            .unwrap_or(0);
+        if body.len() >= length {
+            break body.to_owned();
+        }
     };
     let reply: Value = serde_json::from_str(&payload).map_err(|e| format!("{e}: {payload}"))?;
     let value = reply["value"].clone();

@@ -11,7 +11,7 @@
     list.querySelector(`li.item[data-request-id="${CSS.escape(id)}"]`);
 
   const recount = () => {
-    const open = list.querySelectorAll("li.item:not(.done)").length;
+    const open = list.querySelectorAll("li.item:not(.answering)").length;
     const count = document.getElementById("count");
     if (count) count.textContent = String(open);
     const empty = document.getElementById("empty");
@@ -45,6 +45,8 @@
     if (action === "decline" && reason && reason.value.trim() !== "") body.reason = reason.value;
     if (action === "submit") body.data = collect(form);
     for (const button of form.querySelectorAll("button")) button.disabled = true;
+    // Answered here: it stays, with its result, even when the stream says it left.
+    item.classList.add("answering");
     status.textContent = "Sending…";
     let reply;
     let ok = false;
@@ -84,7 +86,7 @@
     const { request_id: id } = JSON.parse(message.data);
     const element = byRequest(id);
     // An item this page answered stays, with its result, until the page is left.
-    if (element && !element.classList.contains("done")) element.remove();
+    if (element && !element.classList.contains("answering")) element.remove();
     recount();
   });
   events.addEventListener("reload", () => window.location.reload());
