@@ -377,3 +377,50 @@ fn serve_inbox_answers_an_mcp_call_and_needs_a_journal() {
     assert_eq!(retry["result"]["content"][0]["text"], "deployed production", "{retry}");
     assert_eq!(runs(&tools), ["production"]);
 }
+
+#[test]
+fn an_answered_agent_run_is_continued_by_the_inbox_with_the_model_it_was_made_with() {
+    use crate::common::model::{calling, mock_model, saying};
+    let tools = deploy_manifest();
+    let mut turn =
+        vec![json!({"choices": [{"index": 0, "delta": {"content": "Shipping to staging now."}}]})];
+    turn.extend(calling("call_9", "deploy", r#"{"env": "staging"}"#));
+    let (url, model) = mock_model(vec![turn, saying("shipped it")]);
+    let paused = toolwire()
+        .arg("--journal")
+        .arg(journal_of(&tools))
+        .arg("-m")
+        .arg(&tools)
+        .args(["run", "ship it", "--model", "openai:test-model", "--base-url", &url])
+        .output()
+        .expect("runs");
+    assert_eq!(paused.status.code(), Some(3), "{}", stderr(&paused));
+
+    let inbox = Inbox::start(&tools, &[]);
+    let request = inbox.request_of("call_9");
+    let item = inbox.waiting().into_iter().find(|i| i["call_id"] == "call_9").expect("listed");
+    assert_eq!(item["kind"], "run", "{item}");
+    assert_eq!(item["arguments"], json!({"env": "staging"}), "{item}");
+    assert_eq!(item["model_text"], "Shipping to staging now.", "{item}");
+    assert!(item["asked_by"].as_str().unwrap_or_default().contains("openai:test-model"), "{item}");
+
+    let answered = inbox.api("POST", "/api/answer", &inbox.token, &answer(&request, "approve"));
+    assert_eq!(answered.status, 200, "{}", answered.body);
+    assert_eq!(answered.json()["status"], "resuming", "{}", answered.body);
+    let seen = model.join().expect("the model server");
+    assert_eq!(seen.len(), 2, "the run went back to the model");
+    assert!(seen[1].body.contains("deployed staging"), "{}", seen[1].body);
+    assert_eq!(runs(&tools), ["staging"], "ran once");
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !inbox.stderr().contains("continued run") {
+        assert!(std::time::Instant::now() < deadline, "{}", inbox.stderr());
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let listed = toolwire()
+        .arg("--journal")
+        .arg(journal_of(&tools))
+        .args(["approvals", "list"])
+        .output()
+        .expect("runs");
+    assert_eq!(stdout(&listed), "", "nothing waits any more");
+}

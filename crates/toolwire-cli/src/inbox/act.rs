@@ -226,7 +226,9 @@ async fn continue_run(shared: &Shared, item: &Item, answer: &Answer) -> Result<A
     if left > 0 {
         return Ok(Acted {
             status: "answered",
-            message: format!("answered; run {run_id} goes on once its {left} other calls are"),
+            message: format!(
+                "answered; run {run_id} goes on once its other waiting calls ({left}) are answered"
+            ),
             result: None,
         });
     }
@@ -235,7 +237,7 @@ async fn continue_run(shared: &Shared, item: &Item, answer: &Answer) -> Result<A
     };
     let (model, base_url, max_turns) =
         crate::commands::journaled::RunFlags::default().or_kept(&run);
-    let (shared, run_id2) = (shared.clone(), run_id.clone());
+    let (shared, id) = (shared.clone(), run_id.clone());
     let tool = item.tool.name.clone();
     tokio::spawn(async move {
         let spec =
@@ -244,13 +246,13 @@ async fn continue_run(shared: &Shared, item: &Item, answer: &Answer) -> Result<A
             shared.registry.clone(),
             &shared.journal,
             &spec,
-            &run_id2,
+            &id,
             shared.places,
         )
         .await;
         match resumed {
-            Ok(exit) => eprintln!("note: the inbox continued run {run_id2} ({tool}): {exit:?}"),
-            Err(error) => eprintln!("error: the inbox could not continue run {run_id2}: {error}"),
+            Ok(exit) => eprintln!("note: the inbox continued run {id} ({tool}): {exit:?}"),
+            Err(error) => eprintln!("error: the inbox could not continue run {id}: {error}"),
         }
         shared.feed.poke();
     });

@@ -14,6 +14,9 @@ use super::items::{self, Item};
 /// How often the journal is read.
 const POLL: Duration = Duration::from_millis(500);
 
+/// How many reads of the journal between two expiries of lapsed requests.
+const EXPIRE_EVERY: u32 = 20;
+
 /// How many past events are kept for a stream that reconnects.
 const KEPT: usize = 4096;
 
@@ -117,7 +120,16 @@ impl Feed {
 /// stay as they were.
 pub(crate) async fn poll(shared: Shared) {
     let mut failing = false;
+    let mut tick: u32 = 0;
     loop {
+        // Every ten seconds, the requests that lapsed are settled as declined ("expired"):
+        // their calls never run, and they leave the list.
+        if tick.is_multiple_of(EXPIRE_EVERY)
+            && let Err(error) = shared.journal.library().expire_due().await
+        {
+            eprintln!("warning: the inbox cannot expire lapsed requests: {error}");
+        }
+        tick = tick.wrapping_add(1);
         match items::gather(&shared.journal, &shared.registry).await {
             Ok(now) => {
                 failing = false;
