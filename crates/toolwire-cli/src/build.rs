@@ -35,6 +35,15 @@ impl Runner {
     }
 }
 
+/// Who appends a journaled registry's receipts to the journal's audit log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Audit {
+    /// Its caller: the journal's own calls and resumes, or the agent's run.
+    Caller,
+    /// The registry itself, for every receipt (`serve`).
+    Registry,
+}
+
 /// The manifest's tools and `imported` (the tools of its MCP servers), in a registry sealed
 /// for `journal` when given: with its key for approvals, spent in it. The catalog follows the
 /// manifest's `defer_threshold` and each tool's `defer_loading`, then `deferral` (each
@@ -50,7 +59,7 @@ impl Runner {
 /// fit the tools (with the policy's own file and line).
 pub(crate) fn registry_with(
     mut manifest: Manifest,
-    journal: Option<&crate::journal::Journal>,
+    journal: Option<(&crate::journal::Journal, Audit)>,
     imported: Vec<Tool>,
     deferral: Vec<(String, bool)>,
 ) -> Result<(Registry, Option<CedarPolicy>), ManifestError> {
@@ -67,11 +76,14 @@ pub(crate) fn registry_with(
     for (name, defer) in own.into_iter().chain(deferral) {
         builder = builder.defer_loading(name, defer);
     }
-    if let Some(journal) = journal {
+    if let Some((journal, audit)) = journal {
         // Every process sharing the journal resumes the others' approvals, and spends each
         // one in the journal, so it runs one call across all of them.
         builder =
             builder.approval_key(journal.approval_key()).approval_store(journal.library().clone());
+        if audit == Audit::Registry {
+            builder = builder.on_receipt(journal.library().audit_hook());
+        }
     }
     let policy = match &manifest.policy {
         Some(path) => Some(CedarPolicy::from_file(path).map_err(|error| {

@@ -376,6 +376,39 @@ fn serve_inbox_answers_an_mcp_call_and_needs_a_journal() {
     );
     assert_eq!(retry["result"]["content"][0]["text"], "deployed production", "{retry}");
     assert_eq!(runs(&tools), ["production"]);
+    // The server's receipt of the call names the inbox's user as its approver.
+    let log = toolwire().arg("--journal").arg(journal_of(&tools)).args(["log", "--json"]).output();
+    let log = stdout(&log.expect("runs"));
+    let approved = log
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .find(|receipt| receipt["policy"]["outcome"] == "approved")
+        .unwrap_or_else(|| panic!("no approved receipt: {log}"));
+    assert_eq!(approved["policy"]["answered_by"]["name"], "operator", "{approved}");
+}
+
+#[test]
+fn approvals_answer_records_the_local_user_as_the_approver() {
+    let tools = deploy_manifest();
+    waiting_call(&tools, "c1", r#"{"env": "staging"}"#);
+    let at = |args: &[&str]| {
+        toolwire()
+            .env("USER", "grace")
+            .arg("--journal")
+            .arg(journal_of(&tools))
+            .arg("-m")
+            .arg(&tools)
+            .args(args)
+            .output()
+            .expect("runs")
+    };
+    let answered = at(&["approvals", "answer", "c1"]);
+    assert!(answered.status.success(), "{}", stderr(&answered));
+    let resumed = at(&["approvals", "resume", "c1"]);
+    assert_eq!(stdout(&resumed).trim(), "deployed staging", "{}", stderr(&resumed));
+    let log = stdout(&at(&["log", "--json"]));
+    let last: Value = serde_json::from_str(log.lines().last().unwrap_or("null")).expect("JSON");
+    assert_eq!(last["policy"]["answered_by"], json!({"kind": "user", "name": "grace"}), "{last}");
 }
 
 #[test]

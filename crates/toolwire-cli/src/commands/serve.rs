@@ -24,8 +24,10 @@ pub(crate) async fn run(places: Places<'_>, args: ServeArgs) -> Result<Exit, Cli
         Some(_) => Some(journal::open(places).await?),
         None => None,
     };
-    let (registry, _servers, policy) = crate::remote::registry(places, journal.as_ref()).await?;
-    let registry_for_inbox = registry.clone();
+    // Its calls' receipts go to the journal's audit log: `toolwire log` and the inbox's
+    // history show them.
+    let (registry, _servers, policy) =
+        crate::remote::registry_audited(places, journal.as_ref()).await?;
     let mut server = McpServer::new(registry).name("toolwire", env!("CARGO_PKG_VERSION"));
     if args.http.is_none() {
         // Over stdio, the client is a program the local user started.
@@ -68,9 +70,14 @@ pub(crate) async fn run(places: Places<'_>, args: ServeArgs) -> Result<Exit, Cli
             notify: args.notify.clone(),
         };
         let inbox_journal = journal::open(places).await?;
-        let serving =
-            crate::inbox::start(places, inbox_journal, registry_for_inbox, &options).await?;
-        tokio::spawn(serving);
+        // A registry of its own, without the server's audit hook: the journal records the
+        // calls the inbox resumes itself, and they would be logged twice.
+        let (registry, servers, _) = crate::remote::registry(places, Some(&inbox_journal)).await?;
+        let serving = crate::inbox::start(places, inbox_journal, registry, &options).await?;
+        tokio::spawn(async move {
+            serving.await;
+            drop(servers);
+        });
     }
     let counted = server.clone();
     crate::interrupt::count_calls(move || counted.calls_running());

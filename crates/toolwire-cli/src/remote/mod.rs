@@ -68,6 +68,26 @@ pub(crate) async fn registry(
     places: crate::hint::Places<'_>,
     journal: Option<&crate::journal::Journal>,
 ) -> Result<(toolwire::Registry, Imported, Option<toolwire_cedar::CedarPolicy>), CliError> {
+    registry_for(places, journal.map(|journal| (journal, crate::build::Audit::Caller))).await
+}
+
+/// [`registry`], whose every receipt also goes to `journal`'s audit log: for `serve`, whose
+/// calls (unlike the journal's own, which it records itself) would otherwise leave none.
+///
+/// # Errors
+///
+/// As [`registry`].
+pub(crate) async fn registry_audited(
+    places: crate::hint::Places<'_>,
+    journal: Option<&crate::journal::Journal>,
+) -> Result<(toolwire::Registry, Imported, Option<toolwire_cedar::CedarPolicy>), CliError> {
+    registry_for(places, journal.map(|journal| (journal, crate::build::Audit::Registry))).await
+}
+
+async fn registry_for(
+    places: crate::hint::Places<'_>,
+    journal: Option<(&crate::journal::Journal, crate::build::Audit)>,
+) -> Result<(toolwire::Registry, Imported, Option<toolwire_cedar::CedarPolicy>), CliError> {
     let mut manifest = Manifest::load(places.manifest)?;
     let guarded = crate::manifest::Guarded::of(&manifest, places.manifest, places.journal);
     manifest.guard(&guarded);
