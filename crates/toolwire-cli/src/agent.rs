@@ -92,15 +92,49 @@ fn client(spec: &ModelSpec<'_>) -> Result<HttpClient, CliError> {
     builder.build().map_err(|e| CliError::usage(format!("cannot make the model client: {e}")))
 }
 
-/// The agent of `client` over `registry`, keeping its pending runs in `journal`.
+/// Continues the paused run `run_id` for the inbox, unattended: nothing is asked or printed
+/// (a call that needs approval again waits in the journal, where the inbox lists it), and
+/// the receipts go to the audit log. How it ended, in words.
+///
+/// # Errors
+///
+/// A model that cannot be reached with `spec`, or a run that cannot be resumed.
+pub(crate) async fn continue_unattended(
+    registry: Registry,
+    journal: &Journal,
+    spec: &ModelSpec<'_>,
+    run_id: &str,
+) -> Result<String, CliError> {
+    let agent = builder(client(spec)?, registry, journal, spec).build();
+    let outcome = agent.resume_stored(run_id, []).await.map_err(|e| {
+        CliError::with_exit(Exit::ToolFailure, format!("cannot resume run {run_id}: {e}"))
+    })?;
+    journal.append(&outcome.receipts).await;
+    Ok(match &outcome.stop {
+        StopReason::Finished(_) => "finished".to_owned(),
+        StopReason::Pending => "waits for approval again".to_owned(),
+        other => format!("stopped: {other}"),
+    })
+}
+
+/// The agent of `client` over `registry`, keeping its pending runs in `journal`, showing its
+/// events in the terminal.
 fn agent(client: HttpClient, registry: Registry, journal: &Journal, spec: &ModelSpec<'_>) -> Agent {
+    builder(client, registry, journal, spec).on_event(show).build()
+}
+
+/// The agent's settings but for its events.
+fn builder(
+    client: HttpClient,
+    registry: Registry,
+    journal: &Journal,
+    spec: &ModelSpec<'_>,
+) -> toolwire_agent::AgentBuilder {
     Agent::builder(client, registry)
         .max_turns(spec.max_turns)
-        .on_event(show)
         .store(Arc::new(journal.runs_store()))
         // An agent run's calls are the agent's, acting for the local user.
         .principal(toolwire::Principal::agent(crate::principal::local_name()))
-        .build()
 }
 
 /// Answers the run's approvals here while someone can (`--yes` or a terminal), appends the

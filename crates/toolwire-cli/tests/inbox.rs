@@ -27,7 +27,8 @@ fn the_token_is_exchanged_for_a_strict_http_only_cookie_and_nothing_else_gets_in
     for path in ["/", "/history", "/api/waiting", "/api/history", "/api/events"] {
         let anonymous = inbox.send("GET", path, &[], "");
         assert_eq!(anonymous.status, 401, "{path}: {}", anonymous.head);
-        let forged = inbox.send("GET", path, &[("Cookie", "toolwire_inbox=00ff")], "");
+        let forged_cookie = format!("toolwire_inbox_{}=00ff", inbox.port);
+        let forged = inbox.send("GET", path, &[("Cookie", &forged_cookie)], "");
         assert_eq!(forged.status, 401, "{path}: {}", forged.head);
         let bearer = inbox.api("GET", path, "tw_guess", "");
         assert_eq!(bearer.status, 401, "{path}: {}", bearer.head);
@@ -39,6 +40,8 @@ fn the_token_is_exchanged_for_a_strict_http_only_cookie_and_nothing_else_gets_in
     let cookie = login.header("set-cookie").expect("a cookie");
     assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), "{cookie}");
     let session = cookie.split(';').next().expect("a session");
+    // Named for the port: browsers send a host's cookies to all its ports.
+    assert!(session.starts_with(&format!("toolwire_inbox_{}=", inbox.port)), "{session}");
     let page = inbox.send("GET", "/", &[("Cookie", session)], "");
     assert_eq!(page.status, 200, "{}", page.head);
     let csp = page.header("content-security-policy").expect("a CSP");
@@ -67,14 +70,13 @@ fn dns_rebinding_and_other_sites_are_refused_and_nothing_runs() {
     let body = answer(&request, "approve");
     let port = inbox.port;
     let other_port = format!("http://127.0.0.1:{}", port + 1);
-    let cases: [(&str, &str, &str); 6] = [
+    let cases: [(&str, &str, &str); 5] = [
         // A rebound name resolves to 127.0.0.1, but the browser sends its own Host.
         ("Host", "attacker.example", "Host"),
         ("Host", &format!("rebind.attacker.example:{port}"), "Host"),
         ("Origin", "http://attacker.example", "another site"),
         ("Origin", &other_port, "another site"),
         ("Origin", "null", "another site"),
-        ("Sec-Fetch-Site", "cross-site", "another site"),
     ];
     for (name, value, said) in cases {
         let headers = [
@@ -89,8 +91,86 @@ fn dns_rebinding_and_other_sites_are_refused_and_nothing_runs() {
         let page = inbox.send("GET", "/", &[("Cookie", cookie.as_str()), (name, value)], "");
         assert_eq!(page.status, 403, "{name}: {value}");
     }
+    // A request the browser marks as another site's: an answer is refused; a page only
+    // reloads itself from the inbox's origin (a link from a chat), with nothing in it.
+    let cross = [
+        ("Cookie", cookie.as_str()),
+        ("X-CSRF-Token", csrf.as_str()),
+        ("Content-Type", "application/json"),
+        ("Sec-Fetch-Site", "cross-site"),
+    ];
+    let refused = inbox.send("POST", "/api/answer", &cross, &body);
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    for path in ["/", "/history"] {
+        let page = inbox.send(
+            "GET",
+            path,
+            &cross[..1].iter().chain(&cross[3..]).copied().collect::<Vec<_>>(),
+            "",
+        );
+        assert_eq!(page.status, 200, "{path}");
+        assert!(page.body.contains("http-equiv=\"refresh\""), "{}", page.body);
+        assert!(!page.body.contains("csrf") && !page.body.contains("c1"), "{}", page.body);
+    }
+    let api = inbox.send(
+        "GET",
+        "/api/waiting",
+        &[("Cookie", cookie.as_str()), ("Sec-Fetch-Site", "cross-site")],
+        "",
+    );
+    assert_eq!(api.status, 403, "{}", api.body);
     assert!(runs(&tools).is_empty(), "nothing ran");
     assert_eq!(inbox.request_of("c1"), request, "the call still waits");
+}
+
+/// Browsers send a host's cookies to every port: two inboxes on one host shared one cookie
+/// name, and each login logged the other out.
+#[test]
+fn regression_two_inboxes_on_one_host_shared_a_session_cookie() {
+    let tools = deploy_manifest();
+    let (first, second) = (Inbox::start(&tools, &[]), Inbox::start(&tools, &[]));
+    let (one, _) = first.session();
+    let (two, _) = second.session();
+    let both = format!("{one}; {two}");
+    for inbox in [&first, &second] {
+        let page = inbox.send("GET", "/", &[("Cookie", both.as_str())], "");
+        assert_eq!(page.status, 200, "{}", page.body);
+    }
+    // A second cookie of the name (planted by another page of the host) does not log out.
+    let planted = format!("toolwire_inbox_{}=0000; {one}", first.port);
+    assert_eq!(first.send("GET", "/", &[("Cookie", planted.as_str())], "").status, 200);
+}
+
+/// The answer ran in the request's own task: a client that left (a closed tab) dropped it,
+/// and with it the call, answered but never run or cut off halfway.
+#[test]
+fn regression_a_closed_tab_cut_an_approved_call_off() {
+    let tools = deploy_manifest();
+    let slow = std::fs::read_to_string(&tools)
+        .expect("reads")
+        .replace("sh\", \"-c\", \"", "sh\", \"-c\", \"sleep 1; ");
+    std::fs::write(&tools, slow).expect("writes");
+    waiting_call(&tools, "c1", r#"{"env": "production"}"#);
+    let inbox = Inbox::start(&tools, &[]);
+    let request = inbox.request_of("c1");
+    let body = answer(&request, "approve");
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", inbox.port)).expect("connects");
+    let head = format!(
+        "POST /api/answer HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Bearer {}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        inbox.port,
+        inbox.token,
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).expect("writes");
+    std::thread::sleep(Duration::from_millis(300));
+    drop(stream);
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while runs(&tools).is_empty() {
+        assert!(std::time::Instant::now() < deadline, "the approved call never ran");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(runs(&tools), ["production"]);
 }
 
 #[test]
@@ -456,4 +536,39 @@ fn an_answered_agent_run_is_continued_by_the_inbox_with_the_model_it_was_made_wi
         .output()
         .expect("runs");
     assert_eq!(stdout(&listed), "", "nothing waits any more");
+}
+
+/// A run's card looked its arguments up by the model's call id: of two calls given one id,
+/// both cards showed the first call's arguments, while each answer is bound to its own call.
+#[test]
+fn regression_a_run_s_two_calls_with_one_id_showed_one_call_s_arguments() {
+    use crate::common::model::mock_model;
+    let tools = deploy_manifest();
+    let call = |index: u64, env: &str| {
+        let arguments = json!({"env": env}).to_string();
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": index, "id": "dup",
+            "type": "function", "function": {"name": "deploy", "arguments": arguments}}]}}]})
+    };
+    let stop = json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]});
+    let (url, model) = mock_model(vec![vec![call(0, "staging"), call(1, "production"), stop]]);
+    let paused = toolwire()
+        .arg("--journal")
+        .arg(journal_of(&tools))
+        .arg("-m")
+        .arg(&tools)
+        .args(["run", "ship it", "--model", "openai:test-model", "--base-url", &url])
+        .output()
+        .expect("runs");
+    assert_eq!(paused.status.code(), Some(3), "{}", stderr(&paused));
+    drop(model.join());
+    let inbox = Inbox::start(&tools, &[]);
+    inbox.request_of("dup");
+    let mut shown: Vec<Value> = inbox
+        .waiting()
+        .into_iter()
+        .filter(|item| item["call_id"] == "dup")
+        .map(|item| item["arguments"]["env"].clone())
+        .collect();
+    shown.sort_by_key(ToString::to_string);
+    assert_eq!(shown, [json!("production"), json!("staging")], "each card its own call's");
 }

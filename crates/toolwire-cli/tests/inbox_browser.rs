@@ -38,7 +38,7 @@ fn the_page_lists_waiting_calls_approves_once_from_two_tabs_and_shows_the_histor
     // The token went for a cookie that scripts cannot read and other sites never send.
     let url = browser.js("return location.href;", &[]);
     assert_eq!(url, format!("http://127.0.0.1:{}/", inbox.port));
-    let cookie = browser.cookie("toolwire_inbox");
+    let cookie = browser.cookie(&format!("toolwire_inbox_{}", inbox.port));
     assert_eq!(cookie["httpOnly"], true, "{cookie}");
     assert_eq!(cookie["sameSite"], "Strict", "{cookie}");
     assert_eq!(browser.js("return document.cookie;", &[]), "");
@@ -47,7 +47,8 @@ fn the_page_lists_waiting_calls_approves_once_from_two_tabs_and_shows_the_histor
         .js("return [...document.querySelectorAll('li.item')].map(li => li.dataset.callId);", &[]);
     assert_eq!(order, json!(["c2", "c1"]), "newest first");
     let first = item("c1");
-    assert_eq!(browser.text(&format!("{first} h2")), "Deploy");
+    assert_eq!(browser.text(&format!("{first} h2")), "deploy", "the name, not the title");
+    assert_eq!(browser.text(&format!("{first} .title")), "Deploy");
     assert_eq!(browser.text(&format!("{first} .badge.destructive")), "destructive");
     assert!(browser.text(&format!("{first} .description")).contains("Deploy the service"));
     let env = browser.text(&format!("{first} tr[data-field=env]"));
@@ -134,6 +135,23 @@ fn a_call_arrives_without_a_reload_and_a_decline_runs_nothing() {
     let last: Value = serde_json::from_str(log.lines().last().unwrap_or("null")).expect("JSON");
     assert_eq!(last["policy"]["outcome"], "refused", "{last}");
     assert!(last["result"]["text"].as_str().unwrap_or_default().contains("not during the freeze"));
+}
+
+/// Enter in the reason's field "clicked" the form's first button, Approve: an approver who
+/// typed why they declined, and pressed Enter, ran the call.
+#[test]
+fn regression_enter_in_the_reason_field_approved_the_call() {
+    let tools = deploy_manifest();
+    waiting_call(&tools, "c1", r#"{"env": "production"}"#);
+    let inbox = Inbox::start(&tools, &[]);
+    let browser = Browser::start();
+    browser.go(&inbox.login_url());
+    let reason = format!("{} input[name=reason]", item("c1"));
+    browser.type_into(&reason, "too risky\u{E007}");
+    std::thread::sleep(Duration::from_secs(1));
+    assert!(runs(&tools).is_empty(), "nothing ran");
+    assert_eq!(browser.text(&format!("{} .status", item("c1"))), "");
+    assert!(inbox.waiting().iter().any(|i| i["call_id"] == "c1"), "the call still waits");
 }
 
 #[test]

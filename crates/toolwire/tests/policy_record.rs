@@ -177,3 +177,45 @@ async fn an_async_policy_closure_may_return_a_ruling() {
     assert_eq!(receipt.result.failure_kind(), Some(FailureKind::Denied));
     assert_eq!(ids(&receipt), ["shut"]);
 }
+
+/// The answer's giver is named where the answer decided: an approval that ran the call, and a
+/// decline.
+#[tokio::test]
+async fn the_approver_is_named_on_the_call_the_answer_decided() {
+    let registry = registry();
+    let ana = Principal::user("ana");
+    let ask = |call: &'static str| registry.invoke("deploy", json!({"env": "prod"})).call_id(call);
+    let request = ask("a1").await.result.pending_request().expect("parked").id.clone();
+    let approved = ask("a1").answer(Answer::accept(request, Value::Null).by(ana.clone())).await;
+    let record = approved.policy.as_deref().expect("a record");
+    assert_eq!(record.outcome, PolicyOutcome::Approved);
+    assert_eq!(record.answered_by.as_ref(), Some(&ana));
+    assert!(record.answered_at.is_some());
+    let json = serde_json::to_value(&approved).unwrap();
+    assert_eq!(json["policy"]["answered_by"], json!({"kind": "user", "name": "ana"}));
+
+    let request = ask("a2").await.result.pending_request().expect("parked").id.clone();
+    let declined = ask("a2").answer(Answer::decline(request, "no").by(ana.clone())).await;
+    let record = declined.policy.as_deref().expect("a record");
+    assert_eq!(record.outcome, PolicyOutcome::Refused);
+    assert_eq!(record.answered_by.as_ref(), Some(&ana));
+}
+
+/// A call refused for another reason than its answer (a policy's denial, an answer forged or
+/// spent) named the answer's giver as if they had refused it.
+#[tokio::test]
+async fn regression_the_approver_was_named_on_a_call_the_answer_did_not_decide() {
+    let registry = registry();
+    let ana = Principal::user("ana");
+    let forged = Answer::accept("apr-forged", Value::Null).by(ana.clone());
+    let denied = registry.invoke("wipe", json!({})).answer(forged.clone()).await;
+    let record = denied.policy.as_deref().expect("a record");
+    assert_eq!(record.outcome, PolicyOutcome::Denied);
+    assert_eq!(record.answered_by, None);
+
+    let refused =
+        registry.invoke("deploy", json!({"env": "prod"})).call_id("f1").answer(forged).await;
+    let record = refused.policy.as_deref().expect("a record");
+    assert_eq!(record.outcome, PolicyOutcome::Refused);
+    assert_eq!(record.answered_by, None, "a forged approval names nobody");
+}

@@ -154,7 +154,13 @@ pub(crate) struct ServeArgs {
     pub(crate) users: Option<PathBuf>,
     /// Serve the approvals inbox too, at ADDR (without ADDR, 127.0.0.1:8380), as
     /// `toolwire inbox` does; needs --journal.
-    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = crate::inbox::DEFAULT_ADDR)]
+    #[arg(
+        long,
+        value_name = "ADDR",
+        num_args = 0..=1,
+        default_missing_value = crate::inbox::DEFAULT_ADDR,
+        requires = "http"
+    )]
     pub(crate) inbox: Option<String>,
     /// The inbox's approvers: a users file of their tokens (not --users: the MCP clients
     /// named there do not approve their own calls).

@@ -63,7 +63,6 @@ pub(crate) async fn run(places: Places<'_>, args: ServeArgs) -> Result<Exit, Cli
                 "--inbox needs --journal: the inbox lists and answers the calls a journal keeps",
             ));
         }
-        let places = crate::inbox::forever(places);
         let options = crate::inbox::Options {
             addr: addr.clone(),
             users: args.inbox_users.clone(),
@@ -73,7 +72,7 @@ pub(crate) async fn run(places: Places<'_>, args: ServeArgs) -> Result<Exit, Cli
         // A registry of its own, without the server's audit hook: the journal records the
         // calls the inbox resumes itself, and they would be logged twice.
         let (registry, servers, _) = crate::remote::registry(places, Some(&inbox_journal)).await?;
-        let serving = crate::inbox::start(places, inbox_journal, registry, &options).await?;
+        let serving = crate::inbox::start(inbox_journal, registry, &options).await?;
         tokio::spawn(async move {
             serving.await;
             drop(servers);

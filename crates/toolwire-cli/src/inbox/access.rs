@@ -25,8 +25,9 @@ use toolwire_mcp::server::Users;
 use super::Shared;
 use crate::exit::CliError;
 
-/// The session cookie's name.
-const COOKIE: &str = "toolwire_inbox";
+/// How the session cookie's name begins; the inbox's port ends it, since browsers send a
+/// host's cookies to all its ports: two inboxes on one host keep their sessions apart.
+const COOKIE: &str = "toolwire_inbox_";
 
 /// How long a session lasts.
 const SESSION_LIFE: Duration = Duration::from_secs(12 * 60 * 60);
@@ -47,6 +48,8 @@ pub(crate) struct Access {
     users: Users,
     /// The `Host` values the inbox answers to.
     hosts: Vec<String>,
+    /// The session cookie's name.
+    cookie: String,
     /// The sessions, by cookie.
     sessions: Mutex<HashMap<String, Session>>,
 }
@@ -86,7 +89,8 @@ impl Access {
             hosts.extend([format!("localhost:{port}"), format!("127.0.0.1:{port}")]);
             hosts.push(format!("[::1]:{port}"));
         }
-        let access = Self { users, hosts, sessions: Mutex::new(HashMap::new()) };
+        let cookie = format!("{COOKIE}{port}");
+        let access = Self { users, hosts, cookie, sessions: Mutex::new(HashMap::new()) };
         Ok((access, token))
     }
 
@@ -109,11 +113,12 @@ impl Access {
         Ok(id)
     }
 
-    /// The session whose cookie `headers` carry, if it is live.
+    /// The session whose cookie `headers` carry, if one is live: every cookie of that name
+    /// is tried, since another page of the host may have set one too.
     fn session(&self, headers: &HeaderMap) -> Option<Session> {
-        let id = cookie(headers)?;
         let sessions = self.sessions.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        sessions.get(id).filter(|s| s.since.elapsed() < SESSION_LIFE).cloned()
+        cookies(headers, &self.cookie)
+            .find_map(|id| sessions.get(id).filter(|s| s.since.elapsed() < SESSION_LIFE).cloned())
     }
 
     /// Whether `Host` names this inbox.
@@ -124,8 +129,7 @@ impl Access {
 
     /// Whether `Origin`, when sent, is this inbox's own; a cross-site fetch is refused too.
     fn origin_ok(&self, headers: &HeaderMap) -> bool {
-        let site = headers.get("sec-fetch-site").and_then(|v| v.to_str().ok());
-        if site == Some("cross-site") {
+        if cross_site(headers) {
             return false;
         }
         let Some(origin) = headers.get(header::ORIGIN) else { return true };
@@ -144,8 +148,11 @@ pub(crate) async fn guard(
 ) -> Response {
     let access = &shared.access;
     let headers = request.headers();
+    let page = matches!(request.uri().path(), "/" | "/history");
     let mut response = if !access.host_ok(headers) {
         refuse(StatusCode::FORBIDDEN, "the Host header does not name this inbox")
+    } else if request.method() == Method::GET && page && cross_site(headers) {
+        reload_here()
     } else if !access.origin_ok(headers) {
         refuse(StatusCode::FORBIDDEN, "the request comes from another site (Origin)")
     } else if let Some(token) = login_token(&request) {
@@ -219,7 +226,7 @@ fn login(access: &Access, token: &str) -> Response {
         Ok(id) => id,
         Err(error) => return refuse(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string()),
     };
-    let cookie = format!("{COOKIE}={id}; HttpOnly; SameSite=Strict; Path=/");
+    let cookie = format!("{}={id}; HttpOnly; SameSite=Strict; Path=/", access.cookie);
     let mut response = (StatusCode::SEE_OTHER, [(header::LOCATION, "/")]).into_response();
     if let Ok(value) = HeaderValue::from_str(&cookie) {
         response.headers_mut().insert(header::SET_COOKIE, value);
@@ -234,10 +241,26 @@ fn refuse(status: StatusCode, why: &str) -> Response {
 }
 
 /// The session id in the request's cookie, if it has one.
-fn cookie(headers: &HeaderMap) -> Option<&str> {
-    headers.get_all(header::COOKIE).iter().filter_map(|v| v.to_str().ok()).find_map(|line| {
-        line.split(';').find_map(|pair| pair.trim().strip_prefix(COOKIE)?.strip_prefix('='))
-    })
+fn cookies<'a>(headers: &'a HeaderMap, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+    (headers.get_all(header::COOKIE).iter())
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|line| line.split(';'))
+        .filter_map(move |pair| pair.trim().strip_prefix(name)?.strip_prefix('='))
+}
+
+/// Whether the browser says the request comes from another site.
+fn cross_site(headers: &HeaderMap) -> bool {
+    headers.get("sec-fetch-site").and_then(|v| v.to_str().ok()) == Some("cross-site")
+}
+
+/// The answer to a link followed from another site (a chat's notification) to a page: the
+/// browser sends no `SameSite=Strict` cookie with it, so the page reloads itself, from the
+/// inbox's own origin, which does. No data, and no script.
+fn reload_here() -> Response {
+    let page = "<!DOCTYPE html><html><head><meta charset=\"utf-8\">\
+                <meta http-equiv=\"refresh\" content=\"0\"><title>toolwire inbox</title>\
+                </head><body>Opening the inbox…</body></html>";
+    (StatusCode::OK, [(header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response()
 }
 
 /// Whether `a` and `b` are equal, in a time that does not depend on where they differ.

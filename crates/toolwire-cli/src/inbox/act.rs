@@ -239,19 +239,14 @@ async fn continue_run(shared: &Shared, item: &Item, answer: &Answer) -> Result<A
         crate::commands::journaled::RunFlags::default().or_kept(&run);
     let (shared, id) = (shared.clone(), run_id.clone());
     let tool = item.tool.name.clone();
+    // The run goes on in the background, for as long as its model takes; the page learns
+    // what became of it from the journal (its calls, and the history).
     tokio::spawn(async move {
         let spec =
             crate::agent::ModelSpec { model: &model, base_url: base_url.as_deref(), max_turns };
-        let resumed = crate::agent::resume(
-            shared.registry.clone(),
-            &shared.journal,
-            &spec,
-            &id,
-            shared.places,
-        )
-        .await;
-        match resumed {
-            Ok(exit) => eprintln!("note: the inbox continued run {id} ({tool}): {exit:?}"),
+        let registry = shared.registry.clone();
+        match crate::agent::continue_unattended(registry, &shared.journal, &spec, &id).await {
+            Ok(how) => eprintln!("note: the inbox continued run {id} ({tool}): it {how}"),
             Err(error) => eprintln!("error: the inbox could not continue run {id}: {error}"),
         }
         shared.feed.poke();

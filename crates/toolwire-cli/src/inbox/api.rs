@@ -3,12 +3,13 @@
 //!
 //! | route | what |
 //! |---|---|
-//! | `GET /api/waiting` | `{"seq": N, "items": [...]}`: every waiting request, newest first |
+//! | `GET /api/waiting` | `{"event": ID, "items": [...]}`: every waiting request, newest first |
 //! | `POST /api/answer` | `{"request_id", "action": "approve"/"decline"/"submit", "reason"?, "data"?}` |
 //! | `GET /api/history?tool=&outcome=&limit=` | `{"receipts": [...]}`, newest first |
-//! | `GET /api/events?since=N` | server-sent events `added` and `removed` after event N |
+//! | `GET /api/events?since=ID` | server-sent events `added` and `removed` after event ID |
 
 use std::convert::Infallible;
+use std::sync::Arc;
 
 use axum::Extension;
 use axum::body::Bytes;
@@ -35,14 +36,14 @@ pub(crate) async fn waiting_page(
     State(shared): State<Shared>,
     Extension(caller): Extension<Caller>,
 ) -> Html<String> {
-    let (seq, items) = shared.feed.snapshot();
-    Html(page::waiting(&caller, seq, &items))
+    let (event, items) = shared.feed.snapshot();
+    Html(page::waiting(&caller, &event, &items))
 }
 
 /// `GET /api/waiting`.
 pub(crate) async fn waiting(State(shared): State<Shared>) -> Response {
-    let (seq, items) = shared.feed.snapshot();
-    axum::Json(json!({"seq": seq, "items": *items})).into_response()
+    let (event, items) = shared.feed.snapshot();
+    axum::Json(json!({"event": event, "items": *items})).into_response()
 }
 
 /// `POST /api/answer`.
@@ -55,7 +56,13 @@ pub(crate) async fn answer(
         Ok(body) => body,
         Err(error) => return refusal(StatusCode::BAD_REQUEST, &format!("invalid answer: {error}")),
     };
-    match act::answer(&shared, caller.who, body).await {
+    // Its own task: a client that goes (a closed tab) does not cut the answer off between
+    // its record and its run, nor the call it runs.
+    let acting = tokio::spawn(async move { act::answer(&shared, caller.who, body).await });
+    let acted = acting.await.unwrap_or_else(|error| {
+        Err(act::Refused { status: 500, message: format!("the answer failed: {error}") })
+    });
+    match acted {
         Ok(acted) => axum::Json(acted).into_response(),
         Err(refused) => {
             let status =
@@ -130,31 +137,34 @@ pub(crate) async fn history(
 /// Where the event stream starts.
 #[derive(Debug, Deserialize)]
 pub(crate) struct EventsQuery {
-    /// After this event; by default, after the last one.
+    /// After this event (an id from `/api/waiting`, the page, or the stream); by default,
+    /// after the last one.
     #[serde(default)]
-    since: Option<u64>,
+    since: Option<String>,
 }
 
 /// `GET /api/events`: the events after `since` (or the `Last-Event-ID` a reconnecting
-/// stream sends), then each as it comes. A stream too far behind gets `reload`.
+/// stream sends), then each as it comes. A stream that cannot be caught up (too far behind,
+/// or from before a restart) gets `reload`.
 pub(crate) async fn events(
     State(shared): State<Shared>,
     headers: HeaderMap,
     Query(query): Query<EventsQuery>,
 ) -> Sse<impl Stream<Item = Result<SseEvent, Infallible>>> {
-    let resumed = headers.get("last-event-id").and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
-    let since = resumed.or(query.since).unwrap_or_else(|| shared.feed.snapshot().0);
-    let (past, receiver) = shared.feed.since(since);
+    let resumed = headers.get("last-event-id").and_then(|v| v.to_str().ok()).map(str::to_owned);
+    let (past, receiver) = shared.feed.since(resumed.or(query.since).as_deref());
+    let shared_for_ids = Arc::clone(&shared);
+    let sse = move |event: &Event| sse(&shared_for_ids, event);
     let head: Vec<SseEvent> = match past {
-        Some(past) => past.iter().map(sse).collect(),
+        Some(past) => past.iter().map(&sse).collect(),
         None => vec![SseEvent::default().event("reload").data("{}")],
     };
-    let live = stream::unfold(receiver, |mut receiver| async move {
+    let live = stream::unfold((receiver, sse.clone()), |(mut receiver, sse)| async move {
         match receiver.recv().await {
-            Ok(event) => Some((sse(&event), receiver)),
+            Ok(event) => Some((sse(&event), (receiver, sse))),
             // Fell behind: the page reloads rather than miss a change.
             Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                Some((SseEvent::default().event("reload").data("{}"), receiver))
+                Some((SseEvent::default().event("reload").data("{}"), (receiver, sse)))
             }
             Err(tokio::sync::broadcast::error::RecvError::Closed) => None,
         }
@@ -162,8 +172,9 @@ pub(crate) async fn events(
     Sse::new(stream::iter(head).chain(live).map(Ok)).keep_alive(KeepAlive::default())
 }
 
-fn sse(event: &Event) -> SseEvent {
-    SseEvent::default().id(event.seq.to_string()).event(event.name).data(event.data.to_string())
+fn sse(shared: &Shared, event: &Event) -> SseEvent {
+    let id = shared.feed.id(event.seq);
+    SseEvent::default().id(id).event(event.name).data(event.data.to_string())
 }
 
 /// `GET /assets/inbox.js`.

@@ -47,32 +47,60 @@ pub(crate) struct Feed {
     sender: broadcast::Sender<Event>,
     /// Wakes the poller early, after an answer.
     poke: Notify,
+    /// This process's part of every event id.
+    epoch: String,
 }
 
 impl Feed {
     /// An empty feed.
     pub(crate) fn new() -> Self {
         let (sender, _) = broadcast::channel(KEPT);
-        Self { known: Mutex::new(Known::default()), sender, poke: Notify::new() }
+        let mut bytes = [0u8; 6];
+        // Without randomness, the time tells processes apart well enough.
+        let epoch = match getrandom::fill(&mut bytes) {
+            Ok(()) => bytes.iter().map(|b| format!("{b:02x}")).collect(),
+            Err(_) => {
+                let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+                format!("{:x}", since.map_or(0, |d| d.as_millis()))
+            }
+        };
+        Self { known: Mutex::new(Known::default()), sender, poke: Notify::new(), epoch }
     }
 
-    /// The items waiting now, and the number of the last event they include.
-    pub(crate) fn snapshot(&self) -> (u64, Arc<Vec<Item>>) {
+    /// The items waiting now, and the id of the last event they include.
+    pub(crate) fn snapshot(&self) -> (String, Arc<Vec<Item>>) {
         let known = self.known.lock().unwrap_or_else(PoisonError::into_inner);
-        (known.seq, Arc::clone(&known.items))
+        (self.id(known.seq), Arc::clone(&known.items))
     }
 
-    /// The events after `seq` (`None` when some of them are no longer kept), and a receiver
-    /// of the ones to come.
-    pub(crate) fn since(&self, seq: u64) -> (Option<Vec<Event>>, broadcast::Receiver<Event>) {
+    /// The id of event `seq`: this process's epoch and the number, so that an id from an
+    /// earlier process (a page open across a restart) is told apart.
+    pub(crate) fn id(&self, seq: u64) -> String {
+        format!("{}-{seq}", self.epoch)
+    }
+
+    /// The events after the event `id` (after the last one when `None`), or `None` when they
+    /// cannot be told: an id of another process, one to come, or one no longer kept. And a
+    /// receiver of the events to come.
+    pub(crate) fn since(
+        &self,
+        id: Option<&str>,
+    ) -> (Option<Vec<Event>>, broadcast::Receiver<Event>) {
         let known = self.known.lock().unwrap_or_else(PoisonError::into_inner);
         let receiver = self.sender.subscribe();
-        let oldest = known.log.front().map_or(known.seq + 1, |e| e.seq);
-        if seq + 1 < oldest && seq < known.seq {
-            return (None, receiver);
+        let Some(id) = id else { return (Some(Vec::new()), receiver) };
+        let seq = id
+            .split_once('-')
+            .filter(|(epoch, _)| *epoch == self.epoch)
+            .and_then(|(_, seq)| seq.parse::<u64>().ok());
+        let oldest = known.log.front().map_or(known.seq, |e| e.seq.saturating_sub(1));
+        match seq {
+            Some(seq) if seq <= known.seq && seq >= oldest => {
+                let past = known.log.iter().filter(|e| e.seq > seq).cloned().collect();
+                (Some(past), receiver)
+            }
+            _ => (None, receiver),
         }
-        let past = known.log.iter().filter(|e| e.seq > seq).cloned().collect();
-        (Some(past), receiver)
     }
 
     /// Reads the journal now rather than at the next tick.
@@ -171,5 +199,25 @@ async fn notify(url: String, base: String, item: Item) {
         Ok(status) if status.is_success() => {}
         Ok(status) => eprintln!("warning: --notify {url} answered {status}"),
         Err(error) => eprintln!("warning: --notify {url} failed: {error}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Feed;
+
+    /// A page open across a restart reconnected with the earlier process's event number: a
+    /// number ahead of the new process's got no events (the page missed what waited), and
+    /// one behind got the new process's events as if they were the old one's.
+    #[test]
+    fn regression_a_page_open_across_a_restart_missed_what_waits() {
+        let (earlier, feed) = (Feed::new(), Feed::new());
+        let (now, _) = feed.snapshot();
+        assert_eq!(feed.since(Some(&now)).0.map(|events| events.len()), Some(0));
+        assert!(feed.since(None).0.is_some(), "a new stream starts from now");
+        for stale in [earlier.id(0), earlier.id(7), feed.id(1), feed.id(u64::MAX)] {
+            assert!(feed.since(Some(&stale)).0.is_none(), "{stale} must reload");
+        }
+        assert!(feed.since(Some("not-an-id")).0.is_none());
     }
 }

@@ -136,8 +136,15 @@ pub(crate) async fn gather(journal: &Journal, registry: &Registry) -> Result<Vec
         let pending = state.as_ref().and_then(|s| s.pending.as_ref());
         let model_text = pending.map(|turn| said(&turn.assistant)).filter(|t| !t.is_empty());
         for wait in run.waiting.iter().filter(|wait| wait.answer.is_none()) {
+            // The call whose pending receipt asks this very request: a model may give two
+            // calls one id, and each card must show the arguments its answer is bound to.
             let arguments = pending
-                .and_then(|turn| turn.calls.iter().find(|c| c.call_id.as_str() == wait.call_id))
+                .and_then(|turn| {
+                    let at = turn.receipts.iter().position(|receipt| {
+                        receipt.result.pending_request().is_some_and(|r| r.id == wait.request.id)
+                    })?;
+                    turn.calls.get(at)
+                })
                 .map_or(Value::Null, |call| call.arguments.clone());
             let mut item = item(
                 registry,

@@ -8,7 +8,7 @@
 //! - [`page`] and [`api`]: the HTML and the routes.
 
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::Router;
@@ -52,8 +52,6 @@ pub(crate) struct Inbox {
     notify: Option<String>,
     /// The inbox's own address, `http://HOST:PORT`.
     base: String,
-    /// Where the manifest and journal are, for continuing agent runs.
-    places: Places<'static>,
 }
 
 /// The inbox, as handlers hold it.
@@ -66,10 +64,9 @@ pub(crate) type Shared = Arc<Inbox>;
 /// A journal or manifest that cannot be opened, a bad users file, or an address that cannot
 /// be listened on.
 pub(crate) async fn run(places: Places<'_>, options: Options) -> Result<Exit, CliError> {
-    let places = forever(places);
     let journal = journal::open(places).await?;
     let (registry, servers, _policy) = crate::remote::registry(places, Some(&journal)).await?;
-    let serving = start(places, journal, registry, &options).await?;
+    let serving = start(journal, registry, &options).await?;
     serving.await;
     drop(servers);
     Ok(Exit::Success)
@@ -82,7 +79,6 @@ pub(crate) async fn run(places: Places<'_>, options: Options) -> Result<Exit, Cl
 ///
 /// A bad users file, or an address that cannot be listened on.
 pub(crate) async fn start(
-    places: Places<'static>,
     journal: Journal,
     registry: Registry,
     options: &Options,
@@ -105,7 +101,6 @@ pub(crate) async fn start(
         answers: act::Answers::default(),
         notify: options.notify.clone(),
         base: base.clone(),
-        places,
     });
     if !bound.ip().is_loopback() {
         eprintln!(
@@ -137,17 +132,6 @@ fn router(shared: Shared) -> Router {
         .fallback(api::not_found)
         .layer(axum::middleware::from_fn_with_state(Arc::clone(&shared), access::guard))
         .with_state(shared)
-}
-
-/// `places`, kept for the rest of the process: the inbox continues agent runs from tasks of
-/// its own, which outlive the command's borrow.
-pub(crate) fn forever(places: Places<'_>) -> Places<'static> {
-    let keep = |path: &Path| -> &'static Path { Box::leak(path.to_path_buf().into_boxed_path()) };
-    Places {
-        manifest: keep(places.manifest),
-        journal: places.journal.map(keep),
-        lease: places.lease,
-    }
 }
 
 impl std::fmt::Debug for Inbox {

@@ -8,11 +8,11 @@ use toolwire::Receipt;
 use super::access::Caller;
 use super::items::{Item, Kind};
 
-/// The waiting page: every item, newest first, as of event `seq`.
-pub(crate) fn waiting(caller: &Caller, seq: u64, items: &[Item]) -> String {
+/// The waiting page: every item, newest first, as of the event `event`.
+pub(crate) fn waiting(caller: &Caller, event: &str, items: &[Item]) -> String {
     let body = html! {
         p #empty hidden[!items.is_empty()] { "Nothing waits for an answer." }
-        ul #waiting data-seq=(seq) {
+        ul #waiting data-event=(event) {
             @for item in items { (item_markup(item)) }
         }
     };
@@ -30,8 +30,9 @@ fn item_markup(item: &Item) -> Markup {
         li.item data-call-id=(item.call_id) data-request-id=(item.request_id)
             data-kind=(kind_name(item.kind)) {
             div.head {
-                h2 { (tool.title.as_deref().unwrap_or(&tool.name)) }
-                @if tool.title.is_some() { code.name { (tool.name) } }
+                // The name is what runs; a title is only what the tool says of itself.
+                h2 { code.name { (tool.name) } }
+                @if let Some(title) = &tool.title { span.title { (title) } }
                 @if tool.destructive { span.badge.destructive { "destructive" } }
                 @if tool.read_only { span.badge.read-only { "read-only" } }
                 @if !tool.known { span.badge.unknown { "not in the manifest" } }
@@ -65,6 +66,9 @@ fn item_markup(item: &Item) -> Markup {
                 blockquote.model-text { (said) }
             }
             form.answer data-request-id=(item.request_id) {
+                // The form's default button, disabled: Enter in a field sends nothing, and
+                // never approves (the first real button would be Approve).
+                button.default type="submit" disabled hidden aria-hidden="true" {}
                 @if let Some(form) = &item.form { (form_fields(form)) }
                 label.reason { "Reason (if declining) " input type="text" name="reason" maxlength="2000"; }
                 div.buttons {

@@ -97,7 +97,8 @@ impl Gate {
         let Ruling { decision, policies } = ruling;
         let refusal = matches!(decision, Decision::Deny(_));
         // Who answered, read before `apply` takes an approval's answer out of the context.
-        let answered = ctx.answer.as_deref().map(|answer| (answer.by.clone(), answer.at.clone()));
+        let answered =
+            ctx.answer.as_deref().map(|answer| (answer.ok, answer.by.clone(), answer.at.clone()));
         let settled = self.apply(tool, args, ctx, decision);
         let outcome = match &settled {
             Err(_) if refusal => PolicyOutcome::Denied,
@@ -108,7 +109,14 @@ impl Gate {
         };
         super::span::record_policy(outcome.as_str(), &policies);
         let mut record = PolicyRecord::new(outcome, policies);
-        if let Some((by, at)) = answered.filter(|_| outcome != PolicyOutcome::Asked) {
+        // The approver is named where the answer decided: it approved, or it declined. A call
+        // the policy denied, or whose answer was refused as forged or spent, names nobody.
+        let decided = |ok: bool| match outcome {
+            PolicyOutcome::Approved => true,
+            PolicyOutcome::Refused => !ok,
+            _ => false,
+        };
+        if let Some((_, by, at)) = answered.filter(|(ok, _, _)| decided(*ok)) {
             (record.answered_by, record.answered_at) = (by, at);
         }
         self.keep(|slot| *slot = Some(record));

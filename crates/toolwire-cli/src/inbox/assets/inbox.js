@@ -37,9 +37,11 @@
     const form = event.target.closest("form.answer");
     if (!form) return;
     event.preventDefault();
+    // Only a button answers: never a default, never Enter in a field.
+    const action = event.submitter?.value;
+    if (!["approve", "decline", "submit"].includes(action)) return;
     const item = form.closest("li.item");
     const status = item.querySelector(".status");
-    const action = event.submitter?.value ?? "approve";
     const body = { request_id: form.dataset.requestId, action };
     const reason = form.querySelector('input[name="reason"]');
     if (action === "decline" && reason && reason.value.trim() !== "") body.reason = reason.value;
@@ -71,8 +73,8 @@
     recount();
   });
 
-  const seq = list.dataset.seq ?? "0";
-  const events = new EventSource(`/api/events?since=${encodeURIComponent(seq)}`);
+  const since = list.dataset.event ?? "";
+  const events = new EventSource(`/api/events?since=${encodeURIComponent(since)}`);
   events.addEventListener("added", (message) => {
     const { item, html } = JSON.parse(message.data);
     if (byRequest(item.request_id)) return;
