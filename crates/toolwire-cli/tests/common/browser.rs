@@ -54,8 +54,11 @@ impl Browser {
             program(&["chromium", "chromium-browser"], &["/usr/lib/chromium/chromium"])
                 .unwrap_or_else(|| panic!("{missing}: no chromium"));
         let port = free_port();
+        // Chromium may keep folders of its own in the temporary folder: in the test's scratch
+        // folder, they go with it.
         let driver = Command::new(driver_path)
             .arg(format!("--port={port}"))
+            .env("TMPDIR", super::scratch("chromium-tmp"))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
