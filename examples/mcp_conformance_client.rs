@@ -24,6 +24,13 @@
 //! - `sse-retry`: call the tool whose SSE stream the server closes; rmcp's transport resumes
 //!   it by GET with `Last-Event-ID` after the `retry:` delay.
 //!
+//! - `auth/*`: log in when the server answers 401, through `toolwire_mcp::client::oauth`
+//!   with a [`HeadlessAuthorizer`] (the suite's authorization server redirects at once), the
+//!   tokens kept in memory; a pre-registered client id and secret come from the scenario's
+//!   `MCP_CONFORMANCE_CONTEXT`, and the client's metadata document is the suite's. A
+//!   scenario that tests a refusal expects the login to fail, and then the client exits
+//!   non-zero.
+//!
 //! Other scenarios call every tool with empty arguments. The exit code is 0 when every call
 //! succeeded.
 
@@ -32,7 +39,10 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use toolwire::Registry;
-use toolwire_mcp::client::{ClientOptions, ElicitationReply, HttpConfig, RemoteServer};
+use toolwire_mcp::client::oauth::{HeadlessAuthorizer, TokenStore};
+use toolwire_mcp::client::{
+    ClientOptions, ElicitationReply, HttpConfig, OAuthSettings, RemoteServer,
+};
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -66,7 +76,13 @@ async fn run(url: &str, scenario: &str) -> Result<(), String> {
     if LEGACY_SCENARIOS.contains(&scenario) {
         options = options.protocol_version("2025-11-25");
     }
-    let server = RemoteServer::connect("conformance", &HttpConfig::new(url).into(), options)
+    let mut config = HttpConfig::new(url);
+    if scenario.starts_with("auth/") {
+        let authorizer = HeadlessAuthorizer::new(REDIRECT_URI)?;
+        options = options.logins(TokenStore::in_memory()).authorizer(authorizer);
+        config = config.oauth(oauth_settings());
+    }
+    let server = RemoteServer::connect("conformance", &config.into(), options)
         .await
         .map_err(|e| e.to_string())?;
     let import = server.import();
@@ -76,6 +92,30 @@ async fn run(url: &str, scenario: &str) -> Result<(), String> {
     let outcome = call_tools(&registry, &names, scenario).await;
     server.close().await;
     outcome
+}
+
+/// Where the suite's authorization server is told to redirect; nothing listens there, the
+/// headless authorizer reads the redirect instead.
+const REDIRECT_URI: &str = "http://127.0.0.1:3000/callback";
+
+/// The client's metadata document, as the suite expects it (`auth/basic-cimd`).
+const CLIENT_METADATA_URL: &str = "https://conformance-test.local/client-metadata.json";
+
+/// The login's settings: the suite's metadata document, and the pre-registered client of
+/// the scenario's context (`auth/pre-registration`), if any.
+fn oauth_settings() -> OAuthSettings {
+    let mut settings = OAuthSettings::new().client_metadata_url(CLIENT_METADATA_URL);
+    let context: Value = std::env::var("MCP_CONFORMANCE_CONTEXT")
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default();
+    if let Some(id) = context.get("client_id").and_then(Value::as_str) {
+        settings = settings.client_id(id);
+    }
+    if let Some(secret) = context.get("client_secret").and_then(Value::as_str) {
+        settings = settings.client_secret(secret);
+    }
+    settings
 }
 
 /// The calls of the scenario: `add_numbers` for `tools_call`, every tool otherwise.

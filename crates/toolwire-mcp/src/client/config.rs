@@ -3,6 +3,8 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use super::oauth_settings::OAuthSettings;
+
 /// The MCP servers to import tools from, as editors list them in `mcp.json`:
 ///
 /// ```json
@@ -70,6 +72,9 @@ pub struct HttpConfig {
     pub url: String,
     /// Headers sent with every request, for example `Authorization`.
     pub headers: BTreeMap<String, String>,
+    /// How to log in to it, when it needs OAuth and something about the login must be set
+    /// (a client id, scopes). A server without settings can still be logged in to.
+    pub oauth: Option<OAuthSettings>,
 }
 
 impl McpConfig {
@@ -139,6 +144,12 @@ impl HttpConfig {
     /// Adds a header sent with every request.
     pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
         self.headers.insert(name.into(), value.into());
+        self
+    }
+
+    /// Logs in to the server with OAuth, as `settings` say.
+    pub fn oauth(mut self, settings: OAuthSettings) -> Self {
+        self.oauth = Some(settings);
         self
     }
 }

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use super::config::{HttpConfig, McpConfig, ServerSpec, StdioConfig};
 use super::config_error::{ConfigError, ConfigErrorKind};
 use super::headers::check_header;
+use super::oauth_settings::OAuthSettings;
 
 impl McpConfig {
     /// Reads the `mcpServers` of an `mcp.json` text.
@@ -121,7 +122,68 @@ impl<'a> Entry<'a> {
             check_header(name, value)
                 .map_err(|detail| self.invalid(&format!("headers.{name}"), detail))?;
         }
+        config.oauth = self.oauth()?;
         Ok(config.into())
+    }
+
+    /// The `oauth` object, with the field names editors use (`clientId`, `callbackPort`)
+    /// or their snake-case forms.
+    fn oauth(&self) -> Result<Option<OAuthSettings>, ConfigError> {
+        let Some(value) = self.fields.get("oauth").filter(|v| !v.is_null()) else {
+            return Ok(None);
+        };
+        let fields = value.as_object().ok_or_else(|| self.wrong("oauth", "an object", value))?;
+        let mut settings = OAuthSettings::new();
+        for (key, value) in fields {
+            let field = format!("oauth.{key}");
+            let text = || match value {
+                Value::String(s) if !s.trim().is_empty() => Ok(s.clone()),
+                Value::String(_) => Err(self.invalid(&field, "must not be empty")),
+                other => Err(self.wrong(&field, "a string", other)),
+            };
+            match key.as_str() {
+                "clientId" | "client_id" => settings.client_id = Some(text()?),
+                "clientSecret" | "client_secret" => settings.client_secret = Some(text()?),
+                "clientMetadataUrl" | "client_metadata_url" => {
+                    let url = text()?;
+                    if !url.starts_with("https://") {
+                        return Err(self.invalid(&field, "must be an https url"));
+                    }
+                    settings.client_metadata_url = Some(url);
+                }
+                "scopes" | "scope" => settings.scopes = self.scopes(&field, value)?,
+                "callbackPort" | "redirectPort" | "redirect_port" => {
+                    let port = value.as_u64().and_then(|p| u16::try_from(p).ok());
+                    let port = port.ok_or_else(|| self.wrong(&field, "a port number", value))?;
+                    settings.redirect_port = Some(port);
+                }
+                "trustedHosts" | "trusted_hosts" => {
+                    settings.trusted_hosts = self.scopes(&field, value)?;
+                }
+                _ => {
+                    let known = "clientId, clientSecret, clientMetadataUrl, scopes, \
+                                 callbackPort, trustedHosts";
+                    return Err(self.invalid(&field, format!("unknown setting; expected {known}")));
+                }
+            }
+        }
+        Ok(Some(settings))
+    }
+
+    /// A list of words: an array of strings, or one string separated by spaces.
+    fn scopes(&self, field: &str, value: &Value) -> Result<Vec<String>, ConfigError> {
+        match value {
+            Value::String(s) => Ok(s.split_whitespace().map(str::to_owned).collect()),
+            Value::Array(items) => items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| match v {
+                    Value::String(s) => Ok(s.clone()),
+                    other => Err(self.wrong(&format!("{field}[{i}]"), "a string", other)),
+                })
+                .collect(),
+            other => Err(self.wrong(field, "an array of strings", other)),
+        }
     }
 
     fn string(&self, field: &str) -> Result<Option<String>, ConfigError> {

@@ -53,6 +53,11 @@ async fn open_http(
     #[cfg(feature = "client-http")]
     return {
         crate::install_tls_provider();
+        #[cfg(feature = "auth")]
+        if login::applies(config, &options) {
+            let transport = login::transport(name, config, &options).await?;
+            return over(name, transport, options).await;
+        }
         let (transport, client, headers) = http::transport(name, config, &options)?;
         let mut connection = over(name, transport, options).await?;
         connection.direct = http::direct(&connection, client, config, headers);
@@ -112,6 +117,12 @@ where
     E: std::error::Error + Send + Sync + 'static,
 {
     let running = Arc::clone(side).serve_with_lifecycle(transport, mode).await.map_err(|e| {
+        #[cfg(feature = "client-http")]
+        if e.auth_challenge().is_some() {
+            let detail = "the server answered 401 (OAuth); no login is stored for it, or the \
+                          stored one was refused and could not be renewed";
+            return ConnectError::new(ConnectErrorKind::LoginRequired, name, detail).with_source(e);
+        }
         ConnectError::new(ConnectErrorKind::Handshake, name, e.to_string()).with_source(e)
     })?;
     relist(side, running.peer())
@@ -200,6 +211,58 @@ pub(crate) mod stdio {
     }
 }
 
+/// Connections to servers that need a login.
+#[cfg(feature = "auth")]
+mod login {
+    use std::sync::Arc;
+
+    use rmcp::transport::StreamableHttpClientTransport;
+
+    use super::super::oauth::{self, OAuthHttp, Relogin, TokenStore};
+    use super::{ClientOptions, ConnectError, ConnectErrorKind, HttpConfig};
+
+    /// Whether the connection logs in: the server has OAuth settings, a login is stored for
+    /// it, or the options can log in.
+    pub(super) fn applies(config: &HttpConfig, options: &ClientOptions) -> bool {
+        config.oauth.is_some()
+            || options.authorizer.is_some()
+            || options
+                .logins
+                .as_ref()
+                .is_some_and(|store| matches!(store.status(&config.url), Ok(Some(_))))
+    }
+
+    /// The streamable HTTP transport over [`OAuthHttp`], with the stored login loaded.
+    pub(super) async fn transport(
+        name: &str,
+        config: &HttpConfig,
+        options: &ClientOptions,
+    ) -> Result<StreamableHttpClientTransport<OAuthHttp>, ConnectError> {
+        let refused = |kind, e: oauth::OAuthError| ConnectError::new(kind, name, e.to_string());
+        let store = options.logins.clone().unwrap_or_else(TokenStore::in_memory);
+        let settings = config.oauth.clone().unwrap_or_default();
+        let mut manager = oauth::manager(&config.url, &store)
+            .await
+            .map_err(|e| refused(ConnectErrorKind::InvalidConfig, e))?;
+        if store
+            .status(&config.url)
+            .map_err(|e| refused(ConnectErrorKind::LoginRequired, e))?
+            .is_some()
+        {
+            oauth::resume(&mut manager, &settings)
+                .await
+                .map_err(|e| refused(ConnectErrorKind::LoginRequired, e))?;
+        }
+        let authorizer = options.authorizer.as_ref().map(|slot| Arc::clone(&slot.0));
+        let relogin = Arc::new(Relogin::new(config.url.clone(), settings, authorizer));
+        let (transport, _) = super::http::config(name, config, options)?;
+        let client = super::super::http_client::pooled(options)
+            .map_err(|why| ConnectError::new(ConnectErrorKind::InvalidConfig, name, why))?;
+        let client = OAuthHttp::new(client, manager, relogin);
+        Ok(StreamableHttpClientTransport::with_client(client, transport))
+    }
+}
+
 #[cfg(feature = "client-http")]
 mod http {
     use std::collections::HashMap;
@@ -223,6 +286,23 @@ mod http {
         (StreamableHttpClientTransport<reqwest::Client>, reqwest::Client, HeaderMap),
         ConnectError,
     > {
+        let (transport, header_map) = self::config(name, config, options)?;
+        let client = super::super::http_client::pooled(options)
+            .map_err(|why| ConnectError::new(ConnectErrorKind::InvalidConfig, name, why))?;
+        Ok((
+            StreamableHttpClientTransport::with_client(client.clone(), transport),
+            client,
+            header_map,
+        ))
+    }
+
+    /// The transport's configuration: the address, the configured headers, and the limits
+    /// of `options`; and the headers as a map.
+    pub(super) fn config(
+        name: &str,
+        config: &HttpConfig,
+        options: &ClientOptions,
+    ) -> Result<(StreamableHttpClientTransportConfig, HeaderMap), ConnectError> {
         let mut headers = HashMap::with_capacity(config.headers.len());
         for (header, value) in &config.headers {
             let (header, value) = parse_header(header, value).map_err(|why| {
@@ -238,13 +318,7 @@ mod http {
         transport.max_json_response_size = options.max_message_bytes();
         transport.max_sse_event_size = options.max_message_bytes();
         transport = transport.max_concurrent_requests(options.max_in_flight);
-        let client = super::super::http_client::pooled(options)
-            .map_err(|why| ConnectError::new(ConnectErrorKind::InvalidConfig, name, why))?;
-        Ok((
-            StreamableHttpClientTransport::with_client(client.clone(), transport),
-            client,
-            header_map,
-        ))
+        Ok((transport, header_map))
     }
 
     /// How `connection` sends its calls itself, if it settled on a stateless revision.

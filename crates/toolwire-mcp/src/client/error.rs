@@ -15,6 +15,9 @@ pub enum ConnectErrorKind {
     Handshake,
     /// The server's `tools/list` failed.
     ListTools,
+    /// The server needs a login (OAuth) and none is stored for it, or the stored one was
+    /// refused and could not be renewed.
+    LoginRequired,
 }
 
 /// A server that could not be connected to; returned by
@@ -69,6 +72,9 @@ impl fmt::Display for ConnectError {
             }
             ConnectErrorKind::ListTools => {
                 write!(f, "cannot list the tools of mcp server {server:?}: {detail}")
+            }
+            ConnectErrorKind::LoginRequired => {
+                write!(f, "mcp server {server:?} needs a login: {detail}")
             }
         }
     }

@@ -83,6 +83,9 @@ mod http_client;
 mod import;
 mod input;
 mod meta;
+#[cfg(feature = "auth")]
+pub mod oauth;
+mod oauth_settings;
 mod options;
 #[cfg(feature = "stdio")]
 mod oversize;
@@ -99,6 +102,7 @@ pub use config_error::{ConfigError, ConfigErrorKind};
 pub use elicit::{Elicitation, ElicitationFuture, ElicitationReply};
 pub use error::{ConnectError, ConnectErrorKind};
 pub use import::{Import, ImportOptions, Pin, Skipped};
+pub use oauth_settings::OAuthSettings;
 pub use options::{
     ClientOptions, DEFAULT_CONNECT_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_DURATION,
     DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_RESULT_BYTES, DEFAULT_POOL_IDLE_TIMEOUT,

@@ -60,6 +60,22 @@ pub struct ClientOptions {
     pub(crate) pool_idle: usize,
     pub(crate) pool_idle_timeout: Duration,
     pub(crate) elicitation: Option<ElicitationHandler>,
+    #[cfg(feature = "auth")]
+    pub(crate) logins: Option<super::oauth::TokenStore>,
+    #[cfg(feature = "auth")]
+    pub(crate) authorizer: Option<AuthorizerSlot>,
+}
+
+/// The authorizer of [`ClientOptions::authorizer`], shown by `Debug` as present or not.
+#[cfg(feature = "auth")]
+#[derive(Clone)]
+pub(crate) struct AuthorizerSlot(pub(crate) super::oauth::SharedAuthorizer);
+
+#[cfg(feature = "auth")]
+impl std::fmt::Debug for AuthorizerSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Authorizer")
+    }
 }
 
 impl Default for ClientOptions {
@@ -76,6 +92,10 @@ impl Default for ClientOptions {
             pool_idle: DEFAULT_MAX_IN_FLIGHT,
             pool_idle_timeout: DEFAULT_POOL_IDLE_TIMEOUT,
             elicitation: None,
+            #[cfg(feature = "auth")]
+            logins: None,
+            #[cfg(feature = "auth")]
+            authorizer: None,
         }
     }
 }
@@ -166,6 +186,26 @@ impl ClientOptions {
         Fut: Future<Output = ElicitationReply> + Send + 'static,
     {
         self.elicitation = Some(ElicitationHandler::new(handler));
+        self
+    }
+
+    /// Uses the logins kept in `store` for servers over HTTP: a server with a stored login,
+    /// or with [OAuth settings](super::HttpConfig::oauth), gets its token with each
+    /// request, refreshed before it expires. Without a login such a server's connection
+    /// fails with [`ConnectErrorKind::LoginRequired`](super::ConnectErrorKind::LoginRequired),
+    /// unless an [authorizer](Self::authorizer) logs in.
+    #[cfg(feature = "auth")]
+    pub fn logins(mut self, store: super::oauth::TokenStore) -> Self {
+        self.logins = Some(store);
+        self
+    }
+
+    /// Logs in with `authorizer` whenever a server asks for a login (a 401), or for more
+    /// scopes (a 403 `insufficient_scope`), at most three times for one request, keeping the
+    /// tokens in the [logins](Self::logins) store (in memory when there is none).
+    #[cfg(feature = "auth")]
+    pub fn authorizer(mut self, authorizer: impl super::oauth::Authorizer) -> Self {
+        self.authorizer = Some(AuthorizerSlot(std::sync::Arc::new(authorizer)));
         self
     }
 

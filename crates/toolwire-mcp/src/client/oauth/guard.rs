@@ -1,0 +1,108 @@
+//! The checks toolwire makes on an authorization server's metadata before it sends anything
+//! there, beyond rmcp's own (PKCE S256, the `resource` and `issuer` matches, RFC 9207 `iss`):
+//!
+//! - no plain HTTP off loopback: the issuer and every endpoint must be `https`, unless their
+//!   host is `localhost` or a loopback address;
+//! - no endpoint on another host: the authorization, token and registration endpoints must
+//!   be on the issuer's host (or one the settings trust), so metadata cannot send the
+//!   authorization code, the PKCE verifier or a client secret to a third party.
+
+use std::net::IpAddr;
+
+use reqwest::Url;
+use rmcp::transport::auth::AuthorizationMetadata;
+
+use super::super::oauth_settings::OAuthSettings;
+use super::error::OAuthError;
+
+/// Whether `url` may be used without TLS: its host is loopback.
+pub(crate) fn is_loopback(url: &Url) -> bool {
+    let Some(host) = url.host_str() else { return false };
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    host.eq_ignore_ascii_case("localhost")
+        || host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+/// Refuses `url` (named `what` in the error) unless it is `https`, or `http` on loopback.
+pub(crate) fn secure(what: &str, url: &str) -> Result<Url, OAuthError> {
+    let parsed =
+        Url::parse(url).map_err(|e| OAuthError::refused(format!("{what} {url:?}: {e}")))?;
+    match parsed.scheme() {
+        "https" => Ok(parsed),
+        "http" if is_loopback(&parsed) => Ok(parsed),
+        "http" => Err(OAuthError::refused(format!(
+            "{what} {url} is plain http off loopback; a login is only sent over https"
+        ))),
+        other => Err(OAuthError::refused(format!("{what} {url}: unsupported scheme {other:?}"))),
+    }
+}
+
+/// Checks `metadata` as the module says.
+pub(crate) fn check(
+    metadata: &AuthorizationMetadata,
+    settings: &OAuthSettings,
+) -> Result<(), OAuthError> {
+    let issuer = match &metadata.issuer {
+        Some(issuer) => Some(secure("the authorization server's issuer", issuer)?),
+        None => None,
+    };
+    let mut endpoints = vec![
+        ("authorization endpoint", metadata.authorization_endpoint.as_str()),
+        ("token endpoint", metadata.token_endpoint.as_str()),
+    ];
+    if let Some(registration) = &metadata.registration_endpoint {
+        endpoints.push(("registration endpoint", registration.as_str()));
+    }
+    for (what, endpoint) in endpoints {
+        let url = secure(&format!("the authorization server's {what}"), endpoint)?;
+        let Some(issuer) = &issuer else { continue };
+        let host = url.host_str().unwrap_or_default();
+        let same = host.eq_ignore_ascii_case(issuer.host_str().unwrap_or_default());
+        let trusted = settings.trusted_hosts.iter().any(|t| t.eq_ignore_ascii_case(host));
+        if !same && !trusted {
+            return Err(OAuthError::refused(format!(
+                "the authorization server {issuer} names its {what} on another host, {host}; \
+                 refused (trust it with the server's oauth setting \"trustedHosts\")"
+            )));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn metadata(issuer: &str, token: &str) -> AuthorizationMetadata {
+        let json = serde_json::json!({
+            "issuer": issuer,
+            "authorization_endpoint": format!("{issuer}/authorize"),
+            "token_endpoint": token,
+        });
+        serde_json::from_value(json).expect("metadata")
+    }
+
+    #[test]
+    fn a_token_endpoint_on_another_host_is_refused_unless_trusted() {
+        let settings = OAuthSettings::new();
+        let good = metadata("https://as.example.com", "https://as.example.com/token");
+        assert!(check(&good, &settings).is_ok());
+        let bad = metadata("https://as.example.com", "https://evil.example.net/token");
+        let error = check(&bad, &settings).expect_err("refused");
+        assert!(error.to_string().contains("evil.example.net"), "{error}");
+        assert!(check(&bad, &settings.trust_host("evil.example.net")).is_ok());
+    }
+
+    #[test]
+    fn plain_http_is_refused_off_loopback_only() {
+        let settings = OAuthSettings::new();
+        let remote = metadata("http://as.example.com", "http://as.example.com/token");
+        assert!(check(&remote, &settings).expect_err("refused").to_string().contains("plain http"));
+        let local = metadata("http://127.0.0.1:9000", "http://127.0.0.1:9000/token");
+        assert!(check(&local, &settings).is_ok());
+        let named = metadata("http://localhost:9000", "http://localhost:9000/token");
+        assert!(check(&named, &settings).is_ok());
+        let https_issuer = metadata("https://as.example.com", "http://as.example.com/token");
+        assert!(check(&https_issuer, &settings).is_err(), "an http token endpoint");
+    }
+}
