@@ -118,23 +118,40 @@ fn oauth_settings() -> OAuthSettings {
     settings
 }
 
-/// The calls of the scenario: `add_numbers` for `tools_call`, every tool otherwise.
+/// The calls of the scenario: those its context lists (`toolCalls`), if any; `add_numbers`
+/// for `tools_call`; the echo of the focal tool's schema, as imported, for
+/// `json-schema-2020-12-preservation`; otherwise every tool, with arguments made from its
+/// schema. Every call is made; the first failure is returned.
 async fn call_tools(
     registry: &Registry,
     names: &toolwire::provider::names::NameMapper,
     scenario: &str,
 ) -> Result<(), String> {
+    let remote = |tool: &toolwire::Tool| {
+        names
+            .original_name(tool.name())
+            .and_then(|n| n.strip_prefix("conformance__"))
+            .map(str::to_owned)
+    };
     let calls: Vec<(String, Value)> = match scenario {
         "initialize" => Vec::new(),
         "tools_call" => vec![("add_numbers".into(), json!({"a": 5, "b": 3}))],
-        _ => registry
+        "json-schema-2020-12-preservation" => registry
             .tools()
             .iter()
-            .filter_map(|tool| names.original_name(tool.name()))
-            .filter_map(|name| name.strip_prefix("conformance__"))
-            .map(|name| (name.to_owned(), json!({})))
+            .filter(|tool| remote(tool).as_deref() == Some("json_schema_2020_12_tool"))
+            .map(|tool| ("json_schema_echo".to_owned(), json!({"schema": tool.parameters()})))
             .collect(),
+        _ => match context_calls() {
+            Some(calls) => calls,
+            None => registry
+                .tools()
+                .iter()
+                .filter_map(|tool| Some((remote(tool)?, arguments_for(tool.parameters()))))
+                .collect(),
+        },
     };
+    let mut outcome = Ok(());
     for (tool, args) in calls {
         let local = names
             .provider_name(&format!("conformance__{tool}"))
@@ -142,9 +159,52 @@ async fn call_tools(
         let receipt = registry.invoke(local, args).await;
         let result = &receipt.result;
         println!("{tool}: {}", serde_json::to_string(result).unwrap_or_default());
-        if !result.is_success() {
-            return Err(format!("{tool} failed: {}", result.text().unwrap_or_default()));
+        if !result.is_success() && outcome.is_ok() {
+            outcome = Err(format!("{tool} failed: {}", result.text().unwrap_or_default()));
         }
     }
-    Ok(())
+    outcome
+}
+
+/// The calls the scenario's context (`MCP_CONFORMANCE_CONTEXT`) lists, if it lists any. An
+/// argument given as `null` is left out: toolwire validates arguments against the tool's
+/// schema, where `null` is not a boolean, and an omitted argument is what `null` stands for
+/// here (`http-custom-headers` checks that no header is sent for it).
+fn context_calls() -> Option<Vec<(String, Value)>> {
+    let text = std::env::var("MCP_CONFORMANCE_CONTEXT").ok()?;
+    let context: Value = serde_json::from_str(&text).ok()?;
+    let calls = context.get("toolCalls")?.as_array()?;
+    let call = |call: &Value| {
+        let name = call.get("name")?.as_str()?.to_owned();
+        let mut arguments = call.get("arguments").cloned().unwrap_or_else(|| json!({}));
+        if let Some(fields) = arguments.as_object_mut() {
+            fields.retain(|_, value| !value.is_null());
+        }
+        Some((name, arguments))
+    };
+    Some(calls.iter().filter_map(call).collect())
+}
+
+/// Arguments that satisfy a plain object schema: each required property's default, first
+/// enum value, or a value of its type.
+fn arguments_for(schema: &Value) -> Value {
+    let properties = schema.get("properties").and_then(Value::as_object);
+    let required = schema.get("required").and_then(Value::as_array);
+    let mut arguments = serde_json::Map::new();
+    for name in required.into_iter().flatten().filter_map(Value::as_str) {
+        let property = properties.and_then(|p| p.get(name)).cloned().unwrap_or_default();
+        let value = property
+            .get("default")
+            .or_else(|| property.get("enum").and_then(|e| e.get(0)))
+            .cloned()
+            .unwrap_or_else(|| match property.get("type").and_then(Value::as_str) {
+                Some("integer" | "number") => json!(1),
+                Some("boolean") => json!(true),
+                Some("object") => json!({}),
+                Some("array") => json!([]),
+                _ => json!("test"),
+            });
+        arguments.insert(name.to_owned(), value);
+    }
+    Value::Object(arguments)
 }
