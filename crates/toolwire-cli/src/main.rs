@@ -18,6 +18,7 @@ mod import;
 mod inbox;
 mod interrupt;
 mod journal;
+mod login;
 mod manifest;
 mod parts;
 mod principal;
@@ -120,6 +121,11 @@ async fn run(cli: Cli) -> Result<Exit, CliError> {
             let mut lock = remote::LockFile::beside(manifest).map_err(CliError::usage)?;
             remote::accept(&loaded, &mut lock, &target).await
         }
+        Command::Mcp(McpCommand::Login { server, no_browser }) => {
+            login::login(manifest, &server, no_browser).await
+        }
+        Command::Mcp(McpCommand::Logout { server }) => login::logout(manifest, &server),
+        Command::Mcp(McpCommand::Status { json }) => login::status(manifest, json),
         Command::Run(args) => agent::run(places, args).await,
         Command::Approvals(command) => commands::journaled::approvals(places, command).await,
         Command::Resolve(args) => commands::resolve::run(places, args).await,

@@ -22,6 +22,7 @@ mod journaled;
 mod manifest_errors;
 mod mcp_servers;
 mod media;
+mod oauth_login;
 mod option_injection;
 mod policy;
 mod process_tree;

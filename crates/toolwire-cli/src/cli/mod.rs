@@ -258,6 +258,31 @@ pub(crate) enum McpCommand {
         /// The server's name in the manifest, or the tool's imported name.
         target: String,
     },
+    /// Log in to an MCP server over HTTP that needs OAuth (the MCP authorization flow).
+    ///
+    /// Opens the authorization page in a browser (and prints its address), waits for the
+    /// redirect on a loopback port, and keeps the tokens in a file only you can read, in
+    /// $XDG_CONFIG_HOME/toolwire/logins (else ~/.config/toolwire/logins). `call`, `run`,
+    /// `serve` and `check` then use the login, and renew it while they can.
+    Login {
+        /// The server's name in the manifest.
+        server: String,
+        /// Print the address only; start no browser.
+        #[arg(long)]
+        no_browser: bool,
+    },
+    /// Forget the stored login of an MCP server.
+    Logout {
+        /// The server's name in the manifest.
+        server: String,
+    },
+    /// Show each MCP server over HTTP and its login: whether there is one, its client, its
+    /// scopes and when it expires. Never a token.
+    Status {
+        /// Print one JSON array.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// `toolwire run`.

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use toml::Spanned;
 use toolwire::Annotations;
-use toolwire_mcp::client::{HttpConfig, McpConfig, ServerSpec, StdioConfig};
+use toolwire_mcp::client::{HttpConfig, McpConfig, OAuthSettings, ServerSpec, StdioConfig};
 use toolwire_mcp::{Revision, UnknownRevision};
 use toolwire_process::sandbox::{Policy, Rule, Sandbox};
 
@@ -99,6 +99,36 @@ impl Checker<'_> {
         Ok(servers)
     }
 
+    /// A server's `oauth` table as the client's settings; its secret read from its variable.
+    fn oauth(
+        &self,
+        name: &str,
+        spec: &Spanned<super::spec::mcp::OAuthSpec>,
+    ) -> Result<OAuthSettings, ManifestError> {
+        let table = spec.get_ref();
+        let mut settings = OAuthSettings::new().scopes(table.scopes.iter().cloned());
+        settings.client_id.clone_from(&table.client_id);
+        settings.redirect_port = table.redirect_port;
+        settings.trusted_hosts.clone_from(&table.trusted_hosts);
+        if let Some(url) = &table.client_metadata_url {
+            if !url.starts_with("https://") {
+                let message = format!("mcp server {name:?}: client_metadata_url must be https");
+                return Err(self.error(spec.span(), message));
+            }
+            settings.client_metadata_url = Some(url.clone());
+        }
+        if let Some(var) = &table.client_secret_env {
+            let secret = std::env::var(var).map_err(|_| {
+                let message = format!(
+                    "mcp server {name:?}: client_secret_env reads ${var}, which is not set"
+                );
+                self.error(spec.span(), message)
+            })?;
+            settings.client_secret = Some(secret);
+        }
+        Ok(settings)
+    }
+
     fn server(
         &self,
         name: String,
@@ -114,6 +144,12 @@ impl Checker<'_> {
         }
         let remote = match (&spec.command, &spec.url) {
             (Some(command), None) => {
+                if let Some(oauth) = &spec.oauth {
+                    let message = format!(
+                        "mcp server {name:?}: `oauth` applies to a server over HTTP (`url`), not to a `command`"
+                    );
+                    return Err(self.error(oauth.span(), message));
+                }
                 let mut stdio = StdioConfig::new(command.get_ref()).clear_env();
                 stdio.args.clone_from(&spec.args);
                 for key in &spec.env {
@@ -134,6 +170,9 @@ impl Checker<'_> {
                         self.error(url.span(), message)
                     })?;
                     http = http.header(header, value);
+                }
+                if let Some(oauth) = &spec.oauth {
+                    http = http.oauth(self.oauth(&name, oauth)?);
                 }
                 ServerSpec::Http(http)
             }

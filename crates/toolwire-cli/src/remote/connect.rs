@@ -3,8 +3,10 @@
 
 use std::ffi::OsString;
 
+use toolwire_mcp::client::oauth::TokenStore;
 use toolwire_mcp::client::{
-    ClientOptions, Elicitation, ElicitationReply, RemoteServer, ServerSpec, StdioConfig,
+    ClientOptions, ConnectErrorKind, Elicitation, ElicitationReply, RemoteServer, ServerSpec,
+    StdioConfig,
 };
 use toolwire_process::launcher::Launcher;
 use toolwire_process::sandbox::{LaunchGuard, Policy, Sandbox};
@@ -40,6 +42,10 @@ pub(crate) async fn connect(server: &ServerDef) -> Result<Connected, String> {
     if let Some(protocol) = &server.protocol {
         options = options.protocol_version(protocol);
     }
+    // A server over HTTP uses its stored login, if any (`toolwire mcp login`).
+    if let Some(dir) = TokenStore::default_dir() {
+        options = options.logins(TokenStore::in_dir(dir));
+    }
     match (&server.spec, &server.sandbox) {
         (ServerSpec::Stdio(stdio), Sandbox::Policy(policy)) => {
             let (command, guard) = sandboxed(&server.name, stdio, policy)?;
@@ -48,7 +54,13 @@ pub(crate) async fn connect(server: &ServerDef) -> Result<Connected, String> {
         }
         (spec, _) => {
             let remote = RemoteServer::connect(&server.name, spec, options).await;
-            Ok(Connected { remote: remote.map_err(|e| e.to_string())?, guard: None })
+            let remote = remote.map_err(|e| match e.kind() {
+                ConnectErrorKind::LoginRequired => {
+                    format!("{e}; {}", crate::login::hint(&server.name))
+                }
+                _ => e.to_string(),
+            })?;
+            Ok(Connected { remote, guard: None })
         }
     }
 }

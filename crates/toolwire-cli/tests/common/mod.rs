@@ -10,6 +10,7 @@ pub(crate) mod browser;
 pub(crate) mod http;
 pub(crate) mod inbox;
 pub(crate) mod model;
+pub(crate) mod oauth;
 pub(crate) mod otlp;
 pub(crate) mod stdio;
 

@@ -66,6 +66,29 @@ pub(crate) struct McpServerSpec {
     /// `true` defers every tool of the server: a model is shown it once a search of its run
     /// finds it; `false` loads every one always, past the manifest's `defer_threshold`.
     pub(crate) defer_loading: Option<bool>,
+    /// How to log in to a server over HTTP that needs OAuth (`toolwire mcp login NAME`).
+    pub(crate) oauth: Option<Spanned<OAuthSpec>>,
+}
+
+/// `oauth = { client_id = "…", scopes = […] }`: what a login needs to be told; every field
+/// optional. A client secret is read from a variable, never written in the manifest.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct OAuthSpec {
+    /// A client id registered with the authorization server beforehand.
+    pub(crate) client_id: Option<String>,
+    /// The variable holding that client's secret.
+    pub(crate) client_secret_env: Option<String>,
+    /// The scopes to ask for.
+    #[serde(default)]
+    pub(crate) scopes: Vec<String>,
+    /// This client's Client ID Metadata Document (an https address).
+    pub(crate) client_metadata_url: Option<String>,
+    /// The loopback port the login's redirect comes back to.
+    pub(crate) redirect_port: Option<u16>,
+    /// Other hosts the authorization server's endpoints may be on.
+    #[serde(default)]
+    pub(crate) trusted_hosts: Vec<String>,
 }
 
 /// `needs_approval`: every tool, or some.
