@@ -13,6 +13,7 @@ use serde_json::json;
 use toolwire::{Registry, Tool, ToolResult};
 
 use crate::common::oauth::{Mode, OAuthServers};
+use crate::common::otlp::Receiver;
 use crate::common::{binary, scratch, stderr, stdout};
 
 /// The protected server's one tool.
@@ -161,16 +162,24 @@ fn a_login_through_toolwire_mcp_login_is_stored_privately_used_and_forgotten() {
     assert_eq!(shown[0]["logged_in"], true);
     assert_eq!(shown[0]["refreshable"], true);
 
-    // A call goes through with the stored token.
+    // A call goes through with the stored token; journaled, and traced with the calls'
+    // arguments and results captured.
+    let mut receiver = Receiver::start();
     let call = cli(&manifest, &config)
-        .args(["--journal"])
+        .args(["--otlp", &receiver.url, "--journal"])
         .arg(config.join("journal.db"))
         .args(["call", "secure__whoami"])
+        .env("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "true")
+        .env("RUST_LOG", "trace")
         .output()
         .expect("runs");
     assert!(call.status.success(), "{}", stderr(&call));
     assert!(stdout(&call).contains("hello from behind the login"), "{}", stdout(&call));
     assert!(servers.seen(|seen| seen.mcp_requests.iter().any(|valid| *valid)));
+    let traced = receiver.until(Duration::from_secs(10), |r| {
+        r.spans.iter().any(|s| s.name == "execute_tool secure__whoami")
+    });
+    assert!(traced, "the call's span was exported: {:#?}", receiver.received);
 
     // The token is in nothing toolwire printed or wrote, but the login file.
     let token = servers.seen(|seen| seen.issued[0].clone());
@@ -178,6 +187,7 @@ fn a_login_through_toolwire_mcp_login_is_stored_privately_used_and_forgotten() {
         ("login", format!("{}{}", stdout(&output), stderr(&output))),
         ("status", format!("{}{}{}", stdout(&status), stderr(&status), stdout(&json))),
         ("call", format!("{}{}", stdout(&call), stderr(&call))),
+        ("trace", format!("{:?}", receiver.received)),
         ("files", written_besides_logins(&config)),
     ] {
         assert!(!text.contains(&token), "the token is in the {what} output");
@@ -191,6 +201,51 @@ fn a_login_through_toolwire_mcp_login_is_stored_privately_used_and_forgotten() {
     assert!(stdout(&again).contains("no login was stored"), "{}", stdout(&again));
     let status = cli(&manifest, &config).args(["mcp", "status"]).output().expect("runs");
     assert!(stdout(&status).contains("not logged in"), "{}", stdout(&status));
+}
+
+/// How many refresh-token grants `servers` received.
+fn refreshes(servers: &OAuthServers) -> usize {
+    servers.seen(|seen| {
+        let grant = |form: &&std::collections::HashMap<String, String>| {
+            form.get("grant_type").map(String::as_str) == Some("refresh_token")
+        };
+        seen.token_requests.iter().filter(grant).count()
+    })
+}
+
+#[test]
+fn a_stored_login_is_renewed_before_it_expires() {
+    let servers = OAuthServers::start(Mode::ShortLived, registry());
+    let (manifest, config) = setup(&servers.url);
+    let output = login(&manifest, &config);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(refreshes(&servers), 0);
+
+    // The access token lasts a second: the next call renews it before sending, unattended,
+    // and the server never sees the expired one.
+    std::thread::sleep(Duration::from_millis(1_500));
+    let call = cli(&manifest, &config).args(["call", "secure__whoami"]).output().expect("runs");
+    assert!(call.status.success(), "{}", stderr(&call));
+    assert!(refreshes(&servers) >= 1, "the expired token was renewed");
+    assert_eq!(servers.seen(|seen| seen.refused_tokens), 0, "no stale token was sent");
+    let status = cli(&manifest, &config).args(["mcp", "status", "--json"]).output().expect("runs");
+    let shown: serde_json::Value = serde_json::from_slice(&status.stdout).expect("json");
+    assert_eq!(shown[0]["logged_in"], true, "the renewed login was stored");
+}
+
+#[test]
+fn a_token_the_server_refuses_is_renewed_once_and_the_request_sent_again() {
+    let servers = OAuthServers::start(Mode::Honest, registry());
+    let (manifest, config) = setup(&servers.url);
+    assert!(login(&manifest, &config).status.success());
+    // The server stops taking every token it issued: the first request is refused (401),
+    // the login renewed with its refresh token, and the request sent again.
+    servers.revoke_all();
+    let call = cli(&manifest, &config).args(["call", "secure__whoami"]).output().expect("runs");
+    assert!(call.status.success(), "{}", stderr(&call));
+    assert!(stdout(&call).contains("hello from behind the login"));
+    assert_eq!(refreshes(&servers), 1, "renewed once");
+    assert!(servers.seen(|seen| seen.refused_tokens) >= 1, "a refused request came first");
 }
 
 /// Logs in against a server in `mode`, and checks that the login failed saying `why`, that

@@ -35,6 +35,8 @@ pub(crate) enum Mode {
     PlainHttp,
     /// The Protected Resource Metadata names another resource.
     ResourceMismatch,
+    /// Access tokens last one second.
+    ShortLived,
 }
 
 /// What the server received.
@@ -48,6 +50,10 @@ pub(crate) struct Seen {
     pub(crate) issued: Vec<String>,
     /// MCP requests, and whether each carried a token this server issued.
     pub(crate) mcp_requests: Vec<bool>,
+    /// How many MCP requests carried a token that was refused (unknown, or revoked).
+    pub(crate) refused_tokens: usize,
+    /// How many of the issued tokens the MCP server no longer takes (the first ones).
+    pub(crate) revoked: usize,
 }
 
 struct Shared {
@@ -124,6 +130,12 @@ impl OAuthServers {
         Self { shared, stop: Some(stop), thread: Some(thread), url: format!("{origin}/mcp") }
     }
 
+    /// Stops taking every token issued so far (their refresh tokens still work).
+    pub(crate) fn revoke_all(&self) {
+        let mut seen = self.shared.seen.lock().expect("seen");
+        seen.revoked = seen.issued.len();
+    }
+
     /// What it has received so far.
     pub(crate) fn seen<T>(&self, read: impl FnOnce(&Seen) -> T) -> T {
         read(&self.shared.seen.lock().expect("seen"))
@@ -142,8 +154,14 @@ async fn bearer(State(shared): Shared_, request: Request, next: Next) -> Respons
         .map(str::to_owned);
     let valid = {
         let mut seen = shared.seen.lock().expect("seen");
-        let valid = sent.as_ref().is_some_and(|token| seen.issued.contains(token));
+        let revoked = seen.revoked;
+        let valid = sent
+            .as_ref()
+            .is_some_and(|token| seen.issued.iter().skip(revoked).any(|issued| issued == token));
         seen.mcp_requests.push(valid);
+        if sent.is_some() && !valid {
+            seen.refused_tokens += 1;
+        }
         valid
     };
     if valid {
@@ -269,7 +287,7 @@ async fn token(State(shared): Shared_, _headers: HeaderMap, body: String) -> Res
     axum::Json(json!({
         "access_token": access,
         "token_type": "Bearer",
-        "expires_in": 3600,
+        "expires_in": if shared.mode == Mode::ShortLived { 1 } else { 3600 },
         "refresh_token": format!("tw-refresh-{}-5d8e3b", seen.issued.len()),
         "scope": "tools",
     }))
