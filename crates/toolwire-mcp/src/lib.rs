@@ -13,6 +13,7 @@
 //! - `server-http`: streamable HTTP for the server (`serve_http` and `router`, with axum);
 //! - `client-http`: streamable HTTP for the client (servers reached over HTTP, with reqwest);
 //! - `http`: both;
+//! - `auth`: logging in to servers that need OAuth (`client::oauth`), on rmcp's `auth`;
 //! - `rustls`: HTTPS for the client's HTTP connections, through rustls and `ring`.
 //!
 //! A program that only serves over stdio builds neither axum nor reqwest:
