@@ -118,3 +118,18 @@ fn unknown_task_support() {
         "[[tool]]\nname = \"x\"\ntask = \"sometimes\"\n[tool.command]\nargv = [\"true\"]\n"
     ));
 }
+
+#[test]
+fn oauth_on_a_command_server() {
+    let text = "[mcp_servers.files]\ncommand = \"files-server\"\noauth = { client_id = \"a\" }\n";
+    let shown = check(text);
+    assert!(shown.contains("`oauth` applies to a server over HTTP"), "{shown}");
+}
+
+#[test]
+fn oauth_secret_from_an_unset_variable() {
+    let text = "[mcp_servers.docs]\nurl = \"https://docs.example/mcp\"\n\
+                oauth = { client_secret_env = \"TOOLWIRE_TEST_UNSET_SECRET\" }\n";
+    let shown = check(text);
+    assert!(shown.contains("client_secret_env reads $TOOLWIRE_TEST_UNSET_SECRET"), "{shown}");
+}

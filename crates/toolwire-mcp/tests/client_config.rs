@@ -108,3 +108,53 @@ fn a_missing_file_is_an_io_error_naming_the_path() {
     assert_eq!(err.kind(), ConfigErrorKind::Io);
     assert!(err.to_string().contains("/nonexistent/mcp.json"), "{err}");
 }
+
+#[test]
+fn an_oauth_object_is_read_as_editors_write_it() {
+    let config = McpConfig::from_json(
+        r#"{"mcpServers": {"docs": {"url": "https://docs.example/mcp", "oauth": {
+            "clientId": "my-app", "clientSecret": "s3cr3t", "scopes": "docs:read docs:write",
+            "callbackPort": 8765, "clientMetadataUrl": "https://app.example/client.json",
+            "trustedHosts": ["login.example"]}}}}"#,
+    )
+    .expect("valid");
+    let Some(ServerSpec::Http(http)) = config.get("docs") else { panic!("an http server") };
+    let oauth = http.oauth.as_ref().expect("oauth settings");
+    assert_eq!(oauth.client_id.as_deref(), Some("my-app"));
+    assert_eq!(oauth.client_secret.as_deref(), Some("s3cr3t"));
+    assert_eq!(oauth.scopes, ["docs:read", "docs:write"]);
+    assert_eq!(oauth.redirect_port, Some(8765));
+    assert_eq!(oauth.client_metadata_url.as_deref(), Some("https://app.example/client.json"));
+    assert_eq!(oauth.trusted_hosts, ["login.example"]);
+    assert!(!format!("{config:?}").contains("s3cr3t"), "Debug redacts the client secret");
+    let snake = McpConfig::from_json(
+        r#"{"mcpServers": {"d": {"url": "https://d.example/mcp", "oauth": {"client_id": "a", "scopes": ["x"]}}}}"#,
+    )
+    .expect("snake case");
+    let Some(ServerSpec::Http(http)) = snake.get("d") else { panic!("an http server") };
+    assert_eq!(http.oauth.as_ref().and_then(|o| o.client_id.as_deref()), Some("a"));
+}
+
+#[test]
+fn a_bad_oauth_object_names_the_server_and_the_setting() {
+    let cases = [
+        (r#""oauth": "yes""#, "oauth"),
+        (r#""oauth": {"clientID": "a"}"#, "oauth.clientID"),
+        (r#""oauth": {"clientId": 3}"#, "oauth.clientId"),
+        (r#""oauth": {"clientId": ""}"#, "oauth.clientId"),
+        (r#""oauth": {"callbackPort": 70000}"#, "oauth.callbackPort"),
+        (r#""oauth": {"scopes": [1]}"#, "oauth.scopes[0]"),
+        (
+            r#""oauth": {"clientMetadataUrl": "http://app.example/c.json"}"#,
+            "oauth.clientMetadataUrl",
+        ),
+    ];
+    for (oauth, field) in cases {
+        let text =
+            format!(r#"{{"mcpServers": {{"docs": {{"url": "https://d.example/mcp", {oauth}}}}}}}"#);
+        let err = error(&text);
+        assert_eq!(err.kind(), ConfigErrorKind::InvalidField, "{oauth}: {err}");
+        assert_eq!(err.server(), Some("docs"), "{oauth}");
+        assert_eq!(err.field(), Some(field), "{oauth}: {err}");
+    }
+}
