@@ -2,7 +2,8 @@
 //! table says: toolwire's own files read-only (the manifest, its lock file, its `mcp.json`,
 //! its Cedar policy),
 //! toolwire's state out of reach (the journal, which holds earlier results and the key that
-//! mints approvals, and its data folder), and no symlink followed where another of the
+//! mints approvals, its data folder, and the folder of MCP logins, which holds OAuth tokens),
+//! and no symlink followed where another of the
 //! manifest's sandboxes may write.
 
 use std::path::{Path, PathBuf};
@@ -51,6 +52,8 @@ impl Guarded {
             None => {}
         }
         guarded.hidden.extend(crate::journal::data_folder());
+        // The MCP servers' logins: their tokens would let a tool act as the user elsewhere.
+        guarded.hidden.extend(toolwire_mcp::client::oauth::TokenStore::default_dir());
         guarded
     }
 }

@@ -1,10 +1,11 @@
 //! Escapes through files: metadata outside the write paths, a write path swapped for a
-//! symlink, the manifest and lock file rewritten, git's delayed execution, the journal read.
+//! symlink, the manifest and lock file rewritten, git's delayed execution, the journal read,
+//! the MCP logins' tokens read.
 
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 
-use super::{Case, PY, SH, Who, everyone, folder, unique, write};
+use super::{Case, PY, SH, Who, everyone, folder, give, unique, write};
 
 /// A canary file outside the tool's folder, `who`'s own, mode 0644.
 fn canary(who: Who, folder: &Path) -> std::path::PathBuf {
@@ -231,5 +232,35 @@ fn a_tool_cannot_leave_a_setuid_or_setgid_file_behind() {
                 std::fs::metadata(case.path().join(name)).map(|meta| meta.mode()).unwrap_or(0);
             assert_eq!(mode & 0o6000, 0, "{who:?}: {name} has a set-id bit: {outcome:?}");
         }
+    }
+}
+
+#[test]
+fn regression_a_tool_could_read_the_mcp_logins_tokens() {
+    for who in everyone() {
+        let case = Case::new(who, SH);
+        // A login as `toolwire mcp login` keeps it: a file only its owner reads, in a folder
+        // only its owner enters, under the user's config folder.
+        let config = case.data().join("config");
+        let logins = config.join("toolwire").join("logins");
+        for dir in [&config, &config.join("toolwire"), &logins] {
+            std::fs::create_dir_all(dir).expect("folder");
+            give(who, dir);
+        }
+        let login = logins.join("0123456789abcdef.json");
+        write(
+            who,
+            &login,
+            r#"{"server": "https://mcp.example/mcp", "token": "tw-stolen-oauth-token"}"#,
+        );
+        let script = format!("cat {} 2>&1; ls -a {} 2>&1", login.display(), logins.display());
+        let mut command = case.toolwire();
+        command.env("XDG_CONFIG_HOME", &config);
+        command.args(["call", "sh", "--yes", "--args"]);
+        command.arg(serde_json::json!({ "script": script }).to_string());
+        let outcome = super::outcome(command.output());
+        assert!(!outcome.text.contains("tw-stolen-oauth-token"), "{who:?}: {outcome:?}");
+        assert!(!outcome.text.contains("0123456789abcdef"), "{who:?}: {outcome:?}");
+        assert!(login.exists(), "{who:?}: the login is still there");
     }
 }

@@ -249,9 +249,11 @@ mod login {
             .map_err(|e| refused(ConnectErrorKind::LoginRequired, e))?
             .is_some()
         {
-            oauth::resume(&mut manager, &settings)
+            // The stored login is kept; a server or authorization server that cannot be
+            // reached now is not a reason to log in again.
+            oauth::resume(&mut manager, &config.url, &settings)
                 .await
-                .map_err(|e| refused(ConnectErrorKind::LoginRequired, e))?;
+                .map_err(|e| refused(ConnectErrorKind::Handshake, e))?;
         }
         let authorizer = options.authorizer.as_ref().map(|slot| Arc::clone(&slot.0));
         let relogin = Arc::new(Relogin::new(config.url.clone(), settings, authorizer));

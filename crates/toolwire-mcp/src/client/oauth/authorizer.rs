@@ -91,7 +91,10 @@ impl LoopbackAuthorizer {
                 continue;
             };
             let (status, body) = if target.split('?').next() == Some(CALLBACK_PATH) {
-                ("200 OK", "Logged in. You can close this tab and go back to the terminal.")
+                (
+                    "200 OK",
+                    "toolwire has the answer; close this tab and see the terminal for the login's outcome.",
+                )
             } else {
                 ("404 Not Found", "Not the login's redirect.")
             };

@@ -36,7 +36,8 @@ pub async fn login(
     crate::install_tls_provider();
     let challenge = challenge(url).await?;
     let manager = manager(url, store).await?;
-    let (_manager, outcome) = authorize(manager, settings, challenge.as_deref(), authorizer).await;
+    let (_manager, outcome) =
+        authorize(manager, url, settings, challenge.as_deref(), authorizer).await;
     outcome?;
     store.status(url)?.ok_or_else(|| OAuthError::store("the login was not stored"))
 }
@@ -58,10 +59,11 @@ pub(crate) async fn manager(
 /// server; whether there was one it can use.
 pub(crate) async fn resume(
     manager: &mut AuthorizationManager,
+    url: &str,
     settings: &OAuthSettings,
 ) -> Result<bool, OAuthError> {
     let resolution = manager.resolve_metadata().await.map_err(|e| flow("discovery", &e))?;
-    guard::check(&resolution.metadata, settings)?;
+    guard::check(&resolution.metadata, url, settings)?;
     manager.set_metadata(resolution.metadata);
     manager.initialize_from_store().await.map_err(|e| flow("reading the stored login", &e))
 }
@@ -70,6 +72,7 @@ pub(crate) async fn resume(
 /// and gives the manager back with the outcome: on success it holds the new tokens.
 pub(crate) async fn authorize(
     mut manager: AuthorizationManager,
+    url: &str,
     settings: &OAuthSettings,
     challenge: Option<&str>,
     authorizer: &dyn Authorizer,
@@ -78,7 +81,7 @@ pub(crate) async fn authorize(
         Ok(resolution) => resolution,
         Err(e) => return (manager, Err(flow("discovery", &e))),
     };
-    if let Err(e) = guard::check(&resolution.metadata, settings) {
+    if let Err(e) = guard::check(&resolution.metadata, url, settings) {
         return (manager, Err(e));
     }
     manager.set_metadata(resolution.metadata);

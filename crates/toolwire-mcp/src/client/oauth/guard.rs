@@ -4,8 +4,9 @@
 //! - no plain HTTP off loopback: the issuer and every endpoint must be `https`, unless their
 //!   host is `localhost` or a loopback address;
 //! - no endpoint on another host: the authorization, token and registration endpoints must
-//!   be on the issuer's host (or one the settings trust), so metadata cannot send the
-//!   authorization code, the PKCE verifier or a client secret to a third party.
+//!   be on the issuer's host (the MCP server's, for metadata without an issuer), or one the
+//!   settings trust, so metadata cannot send the authorization code, the PKCE verifier or a
+//!   client secret to a third party.
 
 use std::net::IpAddr;
 
@@ -37,14 +38,15 @@ pub(crate) fn secure(what: &str, url: &str) -> Result<Url, OAuthError> {
     }
 }
 
-/// Checks `metadata` as the module says.
+/// Checks `metadata`, found for the MCP server at `server`, as the module says.
 pub(crate) fn check(
     metadata: &AuthorizationMetadata,
+    server: &str,
     settings: &OAuthSettings,
 ) -> Result<(), OAuthError> {
     let issuer = match &metadata.issuer {
-        Some(issuer) => Some(secure("the authorization server's issuer", issuer)?),
-        None => None,
+        Some(issuer) => secure("the authorization server's issuer", issuer)?,
+        None => secure("the mcp server", server)?,
     };
     let mut endpoints = vec![
         ("authorization endpoint", metadata.authorization_endpoint.as_str()),
@@ -55,14 +57,13 @@ pub(crate) fn check(
     }
     for (what, endpoint) in endpoints {
         let url = secure(&format!("the authorization server's {what}"), endpoint)?;
-        let Some(issuer) = &issuer else { continue };
         let host = url.host_str().unwrap_or_default();
         let same = host.eq_ignore_ascii_case(issuer.host_str().unwrap_or_default());
         let trusted = settings.trusted_hosts.iter().any(|t| t.eq_ignore_ascii_case(host));
         if !same && !trusted {
             return Err(OAuthError::refused(format!(
                 "the authorization server {issuer} names its {what} on another host, {host}; \
-                 refused (trust it with the server's oauth setting \"trustedHosts\")"
+                 refused (trust it with the oauth setting trustedHosts, or trusted_hosts in a manifest)"
             )));
         }
     }
@@ -86,23 +87,41 @@ mod tests {
     fn a_token_endpoint_on_another_host_is_refused_unless_trusted() {
         let settings = OAuthSettings::new();
         let good = metadata("https://as.example.com", "https://as.example.com/token");
-        assert!(check(&good, &settings).is_ok());
+        let server = "https://mcp.example.com/mcp";
+        assert!(check(&good, server, &settings).is_ok());
         let bad = metadata("https://as.example.com", "https://evil.example.net/token");
-        let error = check(&bad, &settings).expect_err("refused");
+        let error = check(&bad, server, &settings).expect_err("refused");
         assert!(error.to_string().contains("evil.example.net"), "{error}");
-        assert!(check(&bad, &settings.trust_host("evil.example.net")).is_ok());
+        assert!(check(&bad, server, &settings.trust_host("evil.example.net")).is_ok());
     }
 
     #[test]
     fn plain_http_is_refused_off_loopback_only() {
         let settings = OAuthSettings::new();
+        let server = "http://127.0.0.1:9000/mcp";
         let remote = metadata("http://as.example.com", "http://as.example.com/token");
-        assert!(check(&remote, &settings).expect_err("refused").to_string().contains("plain http"));
+        assert!(
+            check(&remote, server, &settings)
+                .expect_err("refused")
+                .to_string()
+                .contains("plain http")
+        );
         let local = metadata("http://127.0.0.1:9000", "http://127.0.0.1:9000/token");
-        assert!(check(&local, &settings).is_ok());
+        assert!(check(&local, server, &settings).is_ok());
         let named = metadata("http://localhost:9000", "http://localhost:9000/token");
-        assert!(check(&named, &settings).is_ok());
+        assert!(check(&named, server, &settings).is_ok());
         let https_issuer = metadata("https://as.example.com", "http://as.example.com/token");
-        assert!(check(&https_issuer, &settings).is_err(), "an http token endpoint");
+        assert!(check(&https_issuer, server, &settings).is_err(), "an http token endpoint");
+    }
+
+    #[test]
+    fn without_an_issuer_the_endpoints_must_be_on_the_mcp_server_s_host() {
+        let mut bare = metadata("https://mcp.example.com", "https://elsewhere.example.net/token");
+        bare.issuer = None;
+        let server = "https://mcp.example.com/mcp";
+        let error = check(&bare, server, &OAuthSettings::new()).expect_err("refused");
+        assert!(error.to_string().contains("elsewhere.example.net"), "{error}");
+        bare.token_endpoint = "https://mcp.example.com/token".into();
+        assert!(check(&bare, server, &OAuthSettings::new()).is_ok());
     }
 }

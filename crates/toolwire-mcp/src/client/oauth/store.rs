@@ -183,7 +183,10 @@ fn write_private(dir: &Path, path: &Path, saved: &Saved) -> Result<(), OAuthErro
     builder.create(dir).map_err(|e| failed(&format!("create {}", dir.display()), e))?;
     let text = serde_json::to_vec(saved)
         .map_err(|e| OAuthError::store(format!("cannot encode the login: {e}")))?;
-    let temp = path.with_extension(format!("tmp{}", std::process::id()));
+    // A name of its own per write, so that two writes at once never share a file.
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let temp = path.with_extension(format!("tmp{}-{n}", std::process::id()));
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create(true).truncate(true);
     #[cfg(unix)]

@@ -100,6 +100,7 @@ impl OAuthHttp {
             let current = std::mem::replace(&mut *manager, placeholder);
             let (current, outcome) = flow::authorize(
                 current,
+                &self.relogin.url,
                 &self.relogin.settings,
                 Some(&challenge),
                 authorizer.as_ref(),
