@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use toolwire::{Registry, Tool, ToolResult};
 
+use crate::common::http::{Served, call_tool};
 use crate::common::oauth::{Mode, OAuthServers};
 use crate::common::otlp::Receiver;
 use crate::common::{binary, scratch, stderr, stdout};
@@ -246,6 +247,29 @@ fn a_token_the_server_refuses_is_renewed_once_and_the_request_sent_again() {
     assert!(stdout(&call).contains("hello from behind the login"));
     assert_eq!(refreshes(&servers), 1, "renewed once");
     assert!(servers.seen(|seen| seen.refused_tokens) >= 1, "a refused request came first");
+}
+
+#[test]
+fn a_gateway_renews_a_login_the_server_stops_taking_mid_session() {
+    let servers = OAuthServers::start(Mode::Honest, registry());
+    let (manifest, config) = setup(&servers.url);
+    assert!(login(&manifest, &config).status.success());
+    let env = [("XDG_CONFIG_HOME", config.as_path())];
+    let served = Served::start_with_env(&manifest, &[], &[], &env);
+    let first = call_tool(served.port, "secure__whoami", json!({}), None);
+    assert!(first.to_string().contains("hello from behind the login"), "{first}");
+    assert_eq!(refreshes(&servers), 0);
+
+    // Connected, the gateway's calls go straight to the server with the token; once the
+    // server stops taking it, a call is refused (401), the login renewed, the call sent again.
+    servers.revoke_all();
+    let second = call_tool(served.port, "secure__whoami", json!({}), None);
+    assert!(second.to_string().contains("hello from behind the login"), "{second}");
+    assert_eq!(refreshes(&servers), 1, "renewed once");
+    assert!(servers.seen(|seen| seen.refused_tokens) >= 1, "the old token was refused first");
+    let third = call_tool(served.port, "secure__whoami", json!({}), None);
+    assert!(third.to_string().contains("hello from behind the login"), "{third}");
+    assert_eq!(refreshes(&servers), 1, "the renewed token is kept");
 }
 
 /// Logs in against a server in `mode`, and checks that the login failed saying `why`, that

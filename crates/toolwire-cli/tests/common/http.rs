@@ -31,8 +31,19 @@ impl Served {
 
     /// [`start`](Self::start), with `args` after `serve --http ADDR`.
     pub(crate) fn start_with_args(manifest: &Path, flags: &[&str], args: &[&str]) -> Self {
+        Self::start_with_env(manifest, flags, args, &[])
+    }
+
+    /// [`start_with_args`](Self::start_with_args), with the variables `env` set too.
+    pub(crate) fn start_with_env(
+        manifest: &Path,
+        flags: &[&str],
+        args: &[&str],
+        env: &[(&str, &Path)],
+    ) -> Self {
         let port = free_port();
         let child = Command::new(super::binary())
+            .envs(env.iter().copied())
             .args(flags)
             .arg("-m")
             .arg(manifest)

@@ -55,8 +55,17 @@ async fn open_http(
         crate::install_tls_provider();
         #[cfg(feature = "auth")]
         if login::applies(config, &options) {
-            let transport = login::transport(name, config, &options).await?;
-            return over(name, transport, options).await;
+            let (transport, client, headers, bearer) =
+                login::transport(name, config, &options).await?;
+            // Calls go direct with the login's token, unless the connection may log in
+            // again (an authorizer), which only rmcp's transport does.
+            let direct = options.authorizer.is_none();
+            let mut connection = over(name, transport, options).await?;
+            if direct {
+                connection.direct = http::direct(&connection, client, config, headers)
+                    .map(|direct| direct.with_bearer(bearer));
+            }
+            return Ok(connection);
         }
         let (transport, client, headers) = http::transport(name, config, &options)?;
         let mut connection = over(name, transport, options).await?;
@@ -218,6 +227,7 @@ mod login {
 
     use rmcp::transport::StreamableHttpClientTransport;
 
+    use super::super::direct::Bearer;
     use super::super::oauth::{self, OAuthHttp, Relogin, TokenStore};
     use super::{ClientOptions, ConnectError, ConnectErrorKind, HttpConfig};
 
@@ -237,7 +247,10 @@ mod login {
         name: &str,
         config: &HttpConfig,
         options: &ClientOptions,
-    ) -> Result<StreamableHttpClientTransport<OAuthHttp>, ConnectError> {
+    ) -> Result<
+        (StreamableHttpClientTransport<OAuthHttp>, reqwest::Client, http::HeaderMap, Bearer),
+        ConnectError,
+    > {
         let refused = |kind, e: oauth::OAuthError| ConnectError::new(kind, name, e.to_string());
         let store = options.logins.clone().unwrap_or_else(TokenStore::in_memory);
         let settings = config.oauth.clone().unwrap_or_default();
@@ -257,11 +270,12 @@ mod login {
         }
         let authorizer = options.authorizer.as_ref().map(|slot| Arc::clone(&slot.0));
         let relogin = Arc::new(Relogin::new(config.url.clone(), settings, authorizer));
-        let (transport, _) = super::http::config(name, config, options)?;
-        let client = super::super::http_client::pooled(options)
+        let (transport, headers) = super::http::config(name, config, options)?;
+        let pooled = super::super::http_client::pooled(options)
             .map_err(|why| ConnectError::new(ConnectErrorKind::InvalidConfig, name, why))?;
-        let client = OAuthHttp::new(client, manager, relogin);
-        Ok(StreamableHttpClientTransport::with_client(client, transport))
+        let client = OAuthHttp::new(pooled.clone(), manager, relogin);
+        let bearer = client.manager();
+        Ok((StreamableHttpClientTransport::with_client(client, transport), pooled, headers, bearer))
     }
 }
 

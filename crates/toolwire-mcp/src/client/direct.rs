@@ -17,7 +17,10 @@
 //! call, the connection's in-flight limit (its own semaphore, waited on in order within the
 //! call's deadline), progress passed on, the request's stream closed when the call is aborted
 //! or dropped (2026-07-28's cancellation), and a stream that ends early resumed by GET with
-//! `Last-Event-ID`, as the server's `retry` asks.
+//! `Last-Event-ID`, as the server's `retry` asks. On a connection that logged in (OAuth,
+//! without an authorizer to log in again), each round carries the stored access token,
+//! renewed before it expires; a round refused with 401 renews it once and is sent again, as
+//! rmcp's `AuthClient` does.
 
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
@@ -50,7 +53,15 @@ pub(crate) struct Direct {
     permits: Semaphore,
     /// Request ids, counted down from -1 so that they never meet rmcp's, counted up from 0.
     ids: AtomicI64,
+    /// The login each round's token comes from, on a connection that logged in.
+    #[cfg(feature = "auth")]
+    bearer: Option<Bearer>,
 }
+
+/// The authorization manager of a connection that logged in, shared with its transport.
+#[cfg(feature = "auth")]
+pub(crate) type Bearer =
+    std::sync::Arc<tokio::sync::Mutex<rmcp::transport::auth::AuthorizationManager>>;
 
 /// How many times a stream that ended before its result is resumed.
 const MAX_RESUMPTIONS: usize = 5;
@@ -89,7 +100,16 @@ impl Direct {
             meta,
             permits: Semaphore::new(options.max_in_flight.max(1)),
             ids: AtomicI64::new(-1),
+            #[cfg(feature = "auth")]
+            bearer: None,
         })
+    }
+
+    /// Sends each round with a token of `bearer`'s login.
+    #[cfg(feature = "auth")]
+    pub(crate) fn with_bearer(mut self, bearer: Bearer) -> Self {
+        self.bearer = Some(bearer);
+        self
     }
 }
 
@@ -125,7 +145,7 @@ pub(crate) async fn send(
     // `notifications/cancelled` either): leaving the select drops the request, and with it
     // the connection it was read from.
     let reply = tokio::select! {
-        reply = round.run(headers, body) => reply,
+        reply = round.authorized(headers, body) => reply,
         () = ctx.signal().aborted() => {
             let reason = ctx.signal().reason_or_default().to_owned();
             return Err(ToolResult::failed(FailureKind::Aborted, reason));
@@ -153,6 +173,9 @@ enum Failure {
     Transport(String),
     /// The stream ended for good before the result.
     Dropped,
+    /// The server refused the login (401), or it could not be renewed: why.
+    #[cfg(feature = "auth")]
+    Login(String),
 }
 
 impl Failure {
@@ -168,15 +191,43 @@ impl Failure {
                 "mcp server {server:?} ended its answer to the call to {tool:?} before the result, \
                  and it could not be resumed"
             )),
+            #[cfg(feature = "auth")]
+            Self::Login(why) => ToolResult::failure(format!(
+                "mcp server {server:?} needs a login for the call to {tool:?}: {why}"
+            )),
         }
     }
 }
 
 impl Round<'_> {
+    /// [`run`](Self::run), with the login's token on a connection that logged in: renewed
+    /// before it expires, and once more when the server refuses it.
+    async fn authorized(&self, headers: HeaderMap, body: Vec<u8>) -> Result<ServerResult, Failure> {
+        #[cfg(feature = "auth")]
+        if let Some(bearer) = &self.direct.bearer {
+            let mut headers = headers;
+            headers.insert(header::AUTHORIZATION, token(bearer, false).await?);
+            return match self.run(headers.clone(), body.clone()).await {
+                Err(Failure::Login(_)) => {
+                    headers.insert(header::AUTHORIZATION, token(bearer, true).await?);
+                    self.run(headers, body).await
+                }
+                reply => reply,
+            };
+        }
+        self.run(headers, body).await
+    }
+
     async fn run(&self, headers: HeaderMap, body: Vec<u8>) -> Result<ServerResult, Failure> {
         let request = self.direct.client.post(self.direct.url.clone()).headers(headers).body(body);
         let response = self.within(request.send()).await?.map_err(transport)?;
         let status = response.status();
+        #[cfg(feature = "auth")]
+        if status == StatusCode::UNAUTHORIZED && self.direct.bearer.is_some() {
+            return Err(Failure::Login(
+                "the server refused the stored login (401) and it could not be renewed".into(),
+            ));
+        }
         if status == StatusCode::ACCEPTED || status == StatusCode::NO_CONTENT {
             return Err(Failure::Transport(format!("the server answered {status} with no result")));
         }
@@ -346,6 +397,22 @@ async fn finish(mut response: reqwest::Response) {
         }
     };
     let _ = tokio::time::timeout(DRAIN_FOR, drain).await;
+}
+
+/// The `Authorization` header of a round: the stored access token (renewed by rmcp when it
+/// is about to expire), or with `renew` a freshly renewed one.
+#[cfg(feature = "auth")]
+async fn token(bearer: &Bearer, renew: bool) -> Result<HeaderValue, Failure> {
+    let login = |e: rmcp::transport::auth::AuthError| Failure::Login(e.to_string());
+    let manager = bearer.lock().await;
+    if renew {
+        manager.refresh_token().await.map_err(login)?;
+    }
+    let token = manager.get_access_token().await.map_err(login)?;
+    let mut value = HeaderValue::from_str(&format!("Bearer {token}"))
+        .map_err(|_| Failure::Login("the stored token is not a header value".into()))?;
+    value.set_sensitive(true);
+    Ok(value)
 }
 
 /// The JSON-RPC request of a round.

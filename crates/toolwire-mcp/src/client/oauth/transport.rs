@@ -65,6 +65,11 @@ impl OAuthHttp {
         Self { auth: AuthClient::new(http, manager), relogin }
     }
 
+    /// The authorization manager, shared with the connection's direct calls.
+    pub(crate) fn manager(&self) -> super::super::direct::Bearer {
+        Arc::clone(&self.auth.auth_manager)
+    }
+
     /// Sends with `send` until it is not refused for want of a login, authorizing again
     /// between tries while that is allowed.
     async fn with_login<T, F, Fut>(&self, send: F) -> Result<T, Failure>
