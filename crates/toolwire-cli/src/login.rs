@@ -29,7 +29,12 @@ pub(crate) fn hint(server: &str) -> String {
 }
 
 /// `toolwire mcp login SERVER`.
-pub(crate) async fn login(manifest: &Path, name: &str, no_browser: bool) -> Result<Exit, CliError> {
+pub(crate) async fn login(
+    manifest: &Path,
+    name: &str,
+    no_browser: bool,
+    timeout: std::time::Duration,
+) -> Result<Exit, CliError> {
     let loaded = Manifest::load(manifest)?;
     let (url, settings) = http_server(&loaded, name)?;
     let store = store()?;
@@ -40,12 +45,15 @@ pub(crate) async fn login(manifest: &Path, name: &str, no_browser: bool) -> Resu
             open_browser(url);
         }
     };
-    let authorizer = LoopbackAuthorizer::bind(settings.redirect_port, open).await.map_err(|e| {
-        CliError::with_exit(
-            Exit::ToolFailure,
-            format!("cannot listen for the login's redirect: {e}"),
-        )
-    })?;
+    let authorizer = LoopbackAuthorizer::bind(settings.redirect_port, open)
+        .await
+        .map_err(|e| {
+            CliError::with_exit(
+                Exit::ToolFailure,
+                format!("cannot listen for the login's redirect: {e}"),
+            )
+        })?
+        .timeout(timeout);
     eprintln!(
         "waiting for the login (redirect to {})",
         oauth::Authorizer::redirect_uri(&authorizer)

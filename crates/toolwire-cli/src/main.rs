@@ -121,8 +121,8 @@ async fn run(cli: Cli) -> Result<Exit, CliError> {
             let mut lock = remote::LockFile::beside(manifest).map_err(CliError::usage)?;
             remote::accept(&loaded, &mut lock, &target).await
         }
-        Command::Mcp(McpCommand::Login { server, no_browser }) => {
-            login::login(manifest, &server, no_browser).await
+        Command::Mcp(McpCommand::Login { server, no_browser, timeout }) => {
+            login::login(manifest, &server, no_browser, timeout).await
         }
         Command::Mcp(McpCommand::Logout { server }) => login::logout(manifest, &server),
         Command::Mcp(McpCommand::Status { json }) => login::status(manifest, json),

@@ -270,6 +270,9 @@ pub(crate) enum McpCommand {
         /// Print the address only; start no browser.
         #[arg(long)]
         no_browser: bool,
+        /// How long to wait for the login to be completed in the browser.
+        #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = login_timeout)]
+        timeout: Duration,
     },
     /// Forget the stored login of an MCP server.
     Logout {
@@ -310,6 +313,14 @@ pub(crate) fn lease(text: &str) -> Result<Duration, String> {
     match duration(text)? {
         lease if lease.is_zero() => Err("a lease must be longer than zero".to_owned()),
         lease => Ok(lease),
+    }
+}
+
+/// A login's timeout: a duration longer than zero.
+fn login_timeout(text: &str) -> Result<Duration, String> {
+    match duration(text)? {
+        timeout if timeout.is_zero() => Err("a timeout must be longer than zero".to_owned()),
+        timeout => Ok(timeout),
     }
 }
 

@@ -37,6 +37,9 @@ pub(crate) enum Mode {
     ResourceMismatch,
     /// Access tokens last one second.
     ShortLived,
+    /// The server names another authorization server (the same one, as `localhost`, an
+    /// issuer of another name), as a server taken over would.
+    OtherIssuer,
 }
 
 /// What the server received.
@@ -57,7 +60,7 @@ pub(crate) struct Seen {
 }
 
 struct Shared {
-    mode: Mode,
+    mode: Mutex<Mode>,
     origin: String,
     seen: Mutex<Seen>,
     /// Codes issued, with the PKCE challenge and redirect URI they were issued for.
@@ -93,7 +96,7 @@ impl OAuthServers {
         let port = listener.local_addr().expect("bound").port();
         let origin = format!("http://127.0.0.1:{port}");
         let shared = Arc::new(Shared {
-            mode,
+            mode: Mutex::new(mode),
             origin: origin.clone(),
             seen: Mutex::default(),
             codes: Mutex::default(),
@@ -130,6 +133,11 @@ impl OAuthServers {
         Self { shared, stop: Some(stop), thread: Some(thread), url: format!("{origin}/mcp") }
     }
 
+    /// Behaves as `mode` says from now on.
+    pub(crate) fn set_mode(&self, mode: Mode) {
+        *self.shared.mode.lock().expect("mode") = mode;
+    }
+
     /// Stops taking every token issued so far (their refresh tokens still work).
     pub(crate) fn revoke_all(&self) {
         let mut seen = self.shared.seen.lock().expect("seen");
@@ -143,6 +151,21 @@ impl OAuthServers {
 }
 
 type Shared_ = State<Arc<Shared>>;
+
+impl Shared {
+    fn mode(&self) -> Mode {
+        *self.mode.lock().expect("mode")
+    }
+
+    /// The authorization server's issuer: its origin, or as `localhost` for `OtherIssuer`.
+    fn issuer(&self) -> String {
+        if self.mode() == Mode::OtherIssuer {
+            self.origin.replace("127.0.0.1", "localhost")
+        } else {
+            self.origin.clone()
+        }
+    }
+}
 
 /// The MCP endpoint's guard: a token this server issued, or 401 with the challenge.
 async fn bearer(State(shared): Shared_, request: Request, next: Next) -> Response {
@@ -176,23 +199,23 @@ async fn bearer(State(shared): Shared_, request: Request, next: Next) -> Respons
 }
 
 async fn resource_metadata(State(shared): Shared_) -> impl IntoResponse {
-    let resource = if shared.mode == Mode::ResourceMismatch {
+    let resource = if shared.mode() == Mode::ResourceMismatch {
         "https://other-resource.example.com/mcp".to_owned()
     } else {
         format!("{}/mcp", shared.origin)
     };
     axum::Json(json!({
         "resource": resource,
-        "authorization_servers": [shared.origin],
+        "authorization_servers": [shared.issuer()],
         "scopes_supported": ["tools"],
     }))
 }
 
 async fn server_metadata(State(shared): Shared_) -> impl IntoResponse {
-    let origin = &shared.origin;
+    let origin = &shared.issuer();
     let mut token = format!("{origin}/token");
     let mut authorization = format!("{origin}/authorize");
-    match shared.mode {
+    match shared.mode() {
         Mode::TokenElsewhere => token = token.replace("127.0.0.1", "127.0.0.2"),
         Mode::PlainHttp => authorization = "http://login.attacker.example/authorize".to_owned(),
         _ => {}
@@ -231,9 +254,9 @@ async fn authorize(
     };
     let code = format!("code-{}", shared.codes.lock().expect("codes").len());
     shared.codes.lock().expect("codes").insert(code.clone(), (challenge.clone(), redirect.clone()));
-    let state = if shared.mode == Mode::WrongState { "forged-state" } else { state.as_str() };
+    let state = if shared.mode() == Mode::WrongState { "forged-state" } else { state.as_str() };
     let iss =
-        if shared.mode == Mode::WrongIss { "https://evil.example.com" } else { &shared.origin };
+        if shared.mode() == Mode::WrongIss { "https://evil.example.com" } else { &shared.origin };
     let mut to = reqwest::Url::parse(redirect).expect("a redirect uri");
     to.query_pairs_mut()
         .append_pair("code", &code)
@@ -287,7 +310,7 @@ async fn token(State(shared): Shared_, _headers: HeaderMap, body: String) -> Res
     axum::Json(json!({
         "access_token": access,
         "token_type": "Bearer",
-        "expires_in": if shared.mode == Mode::ShortLived { 1 } else { 3600 },
+        "expires_in": if shared.mode() == Mode::ShortLived { 1 } else { 3600 },
         "refresh_token": format!("tw-refresh-{}-5d8e3b", seen.issued.len()),
         "scope": "tools",
     }))

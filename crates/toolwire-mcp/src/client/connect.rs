@@ -264,12 +264,19 @@ mod login {
         {
             // The stored login is kept; a server or authorization server that cannot be
             // reached now is not a reason to log in again.
-            oauth::resume(&mut manager, &config.url, &settings)
+            let stored = oauth::resume(&mut manager, &config.url, &settings, &store)
                 .await
                 .map_err(|e| refused(ConnectErrorKind::Handshake, e))?;
+            // A login of another authorization server is not sent at all: the connection
+            // starts from nothing (a new login, with an authorizer, replaces the stored one).
+            if stored == oauth::Stored::Changed && options.authorizer.is_none() {
+                manager = oauth::manager(&config.url, &TokenStore::in_memory())
+                    .await
+                    .map_err(|e| refused(ConnectErrorKind::InvalidConfig, e))?;
+            }
         }
         let authorizer = options.authorizer.as_ref().map(|slot| Arc::clone(&slot.0));
-        let relogin = Arc::new(Relogin::new(config.url.clone(), settings, authorizer));
+        let relogin = Arc::new(Relogin::new(config.url.clone(), settings, authorizer, store));
         let (transport, headers) = super::http::config(name, config, options)?;
         let pooled = super::super::http_client::pooled(options)
             .map_err(|why| ConnectError::new(ConnectErrorKind::InvalidConfig, name, why))?;

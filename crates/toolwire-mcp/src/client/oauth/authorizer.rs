@@ -79,24 +79,26 @@ impl LoopbackAuthorizer {
         self
     }
 
-    /// Waits for the redirect: the first request for the callback path.
-    async fn redirected(&self) -> Result<String, String> {
+    /// Waits for the redirect: the first request for the callback path that carries
+    /// `state`, the authorization request's. Anything else (another page of this machine
+    /// probing the port, say) is answered 400 and the wait goes on.
+    async fn redirected(&self, state: &str) -> Result<String, String> {
         let listener = self.listener.lock().await;
         loop {
             let (mut stream, _) =
                 listener.accept().await.map_err(|e| format!("the redirect listener: {e}"))?;
             let Ok(Ok(target)) =
-                tokio::time::timeout(Duration::from_secs(10), request_target(&mut stream)).await
+                tokio::time::timeout(Duration::from_secs(5), request_target(&mut stream)).await
             else {
                 continue;
             };
-            let (status, body) = if target.split('?').next() == Some(CALLBACK_PATH) {
+            let (status, body) = if is_callback(&target, state) {
                 (
                     "200 OK",
                     "toolwire has the answer; close this tab and see the terminal for the login's outcome.",
                 )
             } else {
-                ("404 Not Found", "Not the login's redirect.")
+                ("400 Bad Request", "Not the redirect of the login under way.")
             };
             let reply = format!(
                 "HTTP/1.1 {status}\r\ncontent-type: text/plain; charset=utf-8\r\n\
@@ -119,8 +121,9 @@ impl Authorizer for LoopbackAuthorizer {
 
     fn authorize(&self, authorization_url: String) -> AuthorizeFuture<'_> {
         Box::pin(async move {
+            let state = query_value(&authorization_url, "state").unwrap_or_default();
             (self.open)(&authorization_url);
-            tokio::time::timeout(self.timeout, self.redirected()).await.map_err(|_| {
+            tokio::time::timeout(self.timeout, self.redirected(&state)).await.map_err(|_| {
                 format!(
                     "no redirect came back within {:?}; the login was not completed",
                     self.timeout
@@ -128,6 +131,19 @@ impl Authorizer for LoopbackAuthorizer {
             })?
         })
     }
+}
+
+/// Whether `target` is the callback path with the query parameter `state` equal to `state`.
+fn is_callback(target: &str, state: &str) -> bool {
+    let Some((path, _)) = target.split_once('?') else { return false };
+    path == CALLBACK_PATH
+        && query_value(&format!("http://127.0.0.1{target}"), "state").as_deref() == Some(state)
+}
+
+/// The value of the query parameter `name` of `url`, decoded.
+fn query_value(url: &str, name: &str) -> Option<String> {
+    let url = reqwest::Url::parse(url).ok()?;
+    url.query_pairs().find(|(key, _)| key == name).map(|(_, value)| value.into_owned())
 }
 
 /// Reads a request's line and headers and returns its target, such as `/callback?code=…`.
@@ -199,3 +215,50 @@ impl Authorizer for HeadlessAuthorizer {
 
 /// An [`Authorizer`] shared by the connections that may log in again.
 pub(crate) type SharedAuthorizer = Arc<dyn Authorizer>;
+
+#[cfg(test)]
+mod tests {
+    use std::io::{Read, Write};
+
+    use super::{Authorizer, LoopbackAuthorizer};
+
+    /// GETs `target` from the listener on `port`; the status line.
+    fn get(port: u16, target: &str) -> String {
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects");
+        write!(stream, "GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").expect("sends");
+        let mut reply = String::new();
+        let _ = stream.read_to_string(&mut reply);
+        reply.lines().next().unwrap_or_default().to_owned()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn regression_any_local_request_to_the_callback_ended_the_login() {
+        let authorizer = LoopbackAuthorizer::bind(None, |_| {}).await.expect("binds");
+        let port: u16 = authorizer
+            .redirect_uri()
+            .split(':')
+            .nth(2)
+            .and_then(|p| p.split('/').next())
+            .and_then(|p| p.parse().ok())
+            .expect("a port");
+        let waiting = tokio::spawn(async move {
+            authorizer.authorize("https://as.example/authorize?state=s-123&x=1".into()).await
+        });
+        let probes = tokio::task::spawn_blocking(move || {
+            let forged = get(port, "/callback?code=evil&state=other");
+            let elsewhere = get(port, "/favicon.ico");
+            // Not HTTP at all: dropped, and the wait goes on.
+            let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects");
+            let _ = stream.write_all(b"\x16\x03\x01 not http\r\n\r\n");
+            drop(stream);
+            let real = get(port, "/callback?code=good&state=s-123&iss=https%3A%2F%2Fas.example");
+            (forged, elsewhere, real)
+        });
+        let (forged, elsewhere, real) = probes.await.expect("probes");
+        assert!(forged.contains("400"), "{forged}");
+        assert!(elsewhere.contains("400"), "{elsewhere}");
+        assert!(real.contains("200"), "{real}");
+        let redirect = waiting.await.expect("joined").expect("the real redirect");
+        assert!(redirect.contains("code=good") && redirect.contains("state=s-123"), "{redirect}");
+    }
+}

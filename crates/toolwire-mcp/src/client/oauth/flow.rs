@@ -5,6 +5,7 @@
 
 use rmcp::transport::auth::{
     AuthorizationCallback, AuthorizationManager, AuthorizationRequest, AuthorizationSession,
+    OAuthClientConfig,
 };
 
 use super::super::oauth_settings::OAuthSettings;
@@ -57,16 +58,55 @@ pub(crate) async fn manager(
 
 /// Loads the stored login into `manager`, after discovering and checking its authorization
 /// server; whether there was one it can use.
+///
+/// A login issued by another authorization server than the one the server names now (or
+/// by one with an issuer, where the server now names none, or the reverse) is
+/// [`Stored::Changed`] and must not be used: its refresh token would go to a new place,
+/// and its access token to a server that may no longer be the one it was issued for.
 pub(crate) async fn resume(
     manager: &mut AuthorizationManager,
     url: &str,
     settings: &OAuthSettings,
-) -> Result<bool, OAuthError> {
+    store: &TokenStore,
+) -> Result<Stored, OAuthError> {
     let resolution = manager.resolve_metadata().await.map_err(|e| flow("discovery", &e))?;
     guard::check(&resolution.metadata, url, settings)?;
+    let Some(stored) = store.load(url)? else { return Ok(Stored::Absent) };
+    if stored.issuer != resolution.metadata.issuer {
+        tracing::warn!(
+            url,
+            stored = ?stored.issuer,
+            now = ?resolution.metadata.issuer,
+            "the server's authorization server changed since the login; it is not used"
+        );
+        return Ok(Stored::Changed);
+    }
     manager.set_metadata(resolution.metadata);
-    manager.initialize_from_store().await.map_err(|e| flow("reading the stored login", &e))
+    let loaded =
+        manager.initialize_from_store().await.map_err(|e| flow("reading the stored login", &e))?;
+    // rmcp configures a stored client without its secret: a confidential client's refresh
+    // must authenticate, so the configured secret is put back.
+    if loaded && let Some(secret) = &settings.client_secret {
+        let config = OAuthClientConfig::new(stored.client_id.clone(), PLACEHOLDER_REDIRECT)
+            .with_client_secret(secret.clone());
+        manager.configure_client(config).map_err(|e| flow("the stored client", &e))?;
+    }
+    Ok(if loaded { Stored::Loaded } else { Stored::Absent })
 }
+
+/// What [`resume`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stored {
+    /// A login, loaded.
+    Loaded,
+    /// None (or none rmcp could use).
+    Absent,
+    /// A login of another authorization server, not to be used.
+    Changed,
+}
+
+/// The redirect URI of a client configured for refreshes only, which redirect nowhere.
+const PLACEHOLDER_REDIRECT: &str = "http://127.0.0.1/callback";
 
 /// Runs one authorization on `manager`, answering `challenge` (a `WWW-Authenticate` value),
 /// and gives the manager back with the outcome: on success it holds the new tokens.
@@ -81,7 +121,9 @@ pub(crate) async fn authorize(
         Ok(resolution) => resolution,
         Err(e) => return (manager, Err(flow("discovery", &e))),
     };
-    if let Err(e) = guard::check(&resolution.metadata, url, settings) {
+    if let Err(e) = guard::check(&resolution.metadata, url, settings)
+        .and_then(|()| guard::secret_allowed(&resolution.metadata, url, settings))
+    {
         return (manager, Err(e));
     }
     manager.set_metadata(resolution.metadata);
@@ -168,6 +210,8 @@ async fn challenge(url: &str) -> Result<Option<String>, OAuthError> {
     guard::secure("the mcp server", url)?;
     let http = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
+        .connect_timeout(std::time::Duration::from_secs(10))
+        .timeout(std::time::Duration::from_secs(30))
         .build()
         .map_err(|e| OAuthError::flow(format!("cannot build the HTTP client: {e}")))?;
     let probe =
@@ -201,11 +245,4 @@ fn flow(step: &str, error: &rmcp::transport::auth::AuthError) -> OAuthError {
         _ => OAuthErrorKind::Flow,
     };
     OAuthError::new(kind, format!("{step}: {error}"))
-}
-
-/// A manager with nothing in it, held in a connection's place while its own one authorizes.
-pub(crate) async fn placeholder(url: &str) -> Result<AuthorizationManager, OAuthError> {
-    AuthorizationManager::new(url)
-        .await
-        .map_err(|e| OAuthError::flow(format!("the mcp server's address {url:?}: {e}")))
 }

@@ -70,6 +70,35 @@ pub(crate) fn check(
     Ok(())
 }
 
+/// A client secret goes only to an authorization server on the MCP server's host or on one
+/// the settings trust: the MCP server names the authorization server, and must not be able
+/// to send the user's secret to one of its choosing.
+pub(crate) fn secret_allowed(
+    metadata: &AuthorizationMetadata,
+    server: &str,
+    settings: &OAuthSettings,
+) -> Result<(), OAuthError> {
+    if settings.client_secret.is_none() {
+        return Ok(());
+    }
+    let server = secure("the mcp server", server)?;
+    let issuer = match &metadata.issuer {
+        Some(issuer) => secure("the authorization server's issuer", issuer)?,
+        None => return Ok(()), // its endpoints are on the MCP server's host (see `check`)
+    };
+    let host = issuer.host_str().unwrap_or_default();
+    let same = host.eq_ignore_ascii_case(server.host_str().unwrap_or_default());
+    let trusted = settings.trusted_hosts.iter().any(|t| t.eq_ignore_ascii_case(host));
+    if same || trusted {
+        return Ok(());
+    }
+    Err(OAuthError::refused(format!(
+        "the server names {issuer} as its authorization server; the client secret is only sent \
+         to one on the server's host or named by the oauth setting trustedHosts (trusted_hosts \
+         in a manifest)"
+    )))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,6 +141,25 @@ mod tests {
         assert!(check(&named, server, &settings).is_ok());
         let https_issuer = metadata("https://as.example.com", "http://as.example.com/token");
         assert!(check(&https_issuer, server, &settings).is_err(), "an http token endpoint");
+    }
+
+    #[test]
+    fn a_client_secret_goes_only_to_a_trusted_authorization_server() {
+        let server = "https://mcp.example.com/mcp";
+        let elsewhere =
+            metadata("https://login.other.example", "https://login.other.example/token");
+        let public = OAuthSettings::new().client_id("app");
+        assert!(secret_allowed(&elsewhere, server, &public).is_ok(), "no secret, no limit");
+        let secret = public.client_secret("s3cr3t");
+        let error = secret_allowed(&elsewhere, server, &secret).expect_err("refused");
+        assert!(error.to_string().contains("login.other.example"), "{error}");
+        assert!(!error.to_string().contains("s3cr3t"), "{error}");
+        assert!(
+            secret_allowed(&elsewhere, server, &secret.clone().trust_host("login.other.example"))
+                .is_ok()
+        );
+        let same = metadata("https://mcp.example.com", "https://mcp.example.com/token");
+        assert!(secret_allowed(&same, server, &secret).is_ok());
     }
 
     #[test]

@@ -34,5 +34,5 @@ pub use flow::login;
 pub use store::{LoginStatus, TokenStore};
 
 pub(crate) use authorizer::SharedAuthorizer;
-pub(crate) use flow::{manager, resume};
+pub(crate) use flow::{Stored, manager, resume};
 pub(crate) use transport::{OAuthHttp, Relogin};

@@ -138,8 +138,11 @@ impl TokenStore {
                     }
                 };
                 let saved: Saved = serde_json::from_slice(&text).map_err(|e| {
-                    // serde's message names a line and column, never the file's text.
-                    OAuthError::store(format!("{} is not a login: {e}", path.display()))
+                    // Only where it broke: serde's message may quote a value, a token perhaps.
+                    let (line, column) = (e.line(), e.column());
+                    let detail =
+                        format!("{} is not a login (line {line}, column {column})", path.display());
+                    OAuthError::store(detail)
                 })?;
                 // Two addresses whose hashes met would share a file: never hand one's
                 // tokens to the other.
@@ -181,14 +184,22 @@ fn write_private(dir: &Path, path: &Path, saved: &Saved) -> Result<(), OAuthErro
     #[cfg(unix)]
     std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
     builder.create(dir).map_err(|e| failed(&format!("create {}", dir.display()), e))?;
+    // A folder made before, by hand perhaps, is made the owner's alone too.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+            .map_err(|e| failed(&format!("restrict {}", dir.display()), e))?;
+    }
     let text = serde_json::to_vec(saved)
         .map_err(|e| OAuthError::store(format!("cannot encode the login: {e}")))?;
     // A name of its own per write, so that two writes at once never share a file.
     static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let temp = path.with_extension(format!("tmp{}-{n}", std::process::id()));
+    // A new file, never one that is there already (a symlink planted at the name, say).
     let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
+    options.write(true).create_new(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     let written = options.open(&temp).and_then(|mut file| {
@@ -202,13 +213,24 @@ fn write_private(dir: &Path, path: &Path, saved: &Saved) -> Result<(), OAuthErro
     Ok(())
 }
 
+/// The longest lifetime a token's expiry is shown with: ten years.
+const MAX_LIFETIME_SECONDS: u64 = 10 * 365 * 24 * 3600;
+
+/// The latest time a login is taken to have been received at: the year 2200.
+const MAX_SECONDS: u64 = 7_258_118_400;
+
 fn status_of(credentials: &StoredCredentials) -> Option<LoginStatus> {
     // The token response is read as the JSON it is stored as: its `expires_in` and whether
     // it has a `refresh_token`. The tokens themselves are not copied out.
     let tokens = serde_json::to_value(credentials.token_response.as_ref()?).ok()?;
     let lasts = tokens.get("expires_in").and_then(serde_json::Value::as_u64);
+    // An authorization server may say a token lasts any number of seconds: past ten years
+    // it is taken as ten years, so the time stays one the clock and the formats can show.
     let expires_at = match (lasts, credentials.token_received_at) {
-        (Some(lasts), Some(at)) => Some(UNIX_EPOCH + Duration::from_secs(at.saturating_add(lasts))),
+        (Some(lasts), Some(at)) => {
+            let at = at.min(MAX_SECONDS).saturating_add(lasts.min(MAX_LIFETIME_SECONDS));
+            UNIX_EPOCH.checked_add(Duration::from_secs(at))
+        }
         _ => None,
     };
     Some(LoginStatus {
@@ -289,6 +311,22 @@ mod tests {
         assert!(store.remove(url).expect("removed"));
         assert!(!store.remove(url).expect("none left"));
         assert_eq!(store.status(url).expect("read"), None);
+    }
+
+    #[test]
+    fn regression_a_huge_expires_in_panicked_every_connection() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = TokenStore::in_dir(dir.path());
+        let mut credentials = credentials("t");
+        let json = serde_json::json!({"access_token": "t", "token_type": "bearer",
+                                      "expires_in": u64::MAX});
+        credentials.token_response = Some(serde_json::from_value(json).expect("tokens"));
+        credentials.token_received_at = Some(u64::MAX);
+        store.save("https://a.example/mcp", credentials).expect("saved");
+        let status = store.status("https://a.example/mcp").expect("read").expect("a login");
+        let at = status.expires_at.expect("an expiry");
+        assert!(at > SystemTime::now(), "far in the future, not a panic");
+        assert!(!status.expired());
     }
 
     #[test]

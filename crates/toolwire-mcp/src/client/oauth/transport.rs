@@ -32,6 +32,8 @@ pub(crate) struct Relogin {
     pub(crate) url: String,
     pub(crate) settings: OAuthSettings,
     pub(crate) authorizer: Option<SharedAuthorizer>,
+    /// Where the connection's login is kept.
+    store: super::TokenStore,
     /// How many authorizations this connection has made; requests that failed together
     /// authorize once.
     generation: Mutex<u64>,
@@ -42,8 +44,9 @@ impl Relogin {
         url: String,
         settings: OAuthSettings,
         authorizer: Option<SharedAuthorizer>,
+        store: super::TokenStore,
     ) -> Self {
-        Self { url, settings, authorizer, generation: Mutex::new(0) }
+        Self { url, settings, authorizer, store, generation: Mutex::new(0) }
     }
 }
 
@@ -101,7 +104,11 @@ impl OAuthHttp {
                 continue; // another request authorized meanwhile: try its tokens
             }
             let mut manager = self.auth.auth_manager.lock().await;
-            let placeholder = flow::placeholder(&self.relogin.url).await.map_err(auth_failed)?;
+            // Held while this one authorizes: it reads the same stored login, so a request
+            // whose authorization is dropped half-way leaves a connection that still sends
+            // the stored token.
+            let placeholder =
+                flow::manager(&self.relogin.url, &self.relogin.store).await.map_err(auth_failed)?;
             let current = std::mem::replace(&mut *manager, placeholder);
             let (current, outcome) = flow::authorize(
                 current,
