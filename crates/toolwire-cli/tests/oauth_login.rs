@@ -273,7 +273,7 @@ fn a_gateway_renews_a_login_the_server_stops_taking_mid_session() {
 }
 
 #[test]
-fn a_login_is_not_used_once_the_server_names_another_authorization_server() {
+fn regression_a_stored_login_was_sent_after_the_server_named_another_authorization_server() {
     let servers = OAuthServers::start(Mode::Honest, registry());
     let (manifest, config) = setup(&servers.url);
     assert!(login(&manifest, &config).status.success());

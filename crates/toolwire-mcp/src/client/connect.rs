@@ -257,23 +257,20 @@ mod login {
         let mut manager = oauth::manager(&config.url, &store)
             .await
             .map_err(|e| refused(ConnectErrorKind::InvalidConfig, e))?;
-        if store
-            .status(&config.url)
-            .map_err(|e| refused(ConnectErrorKind::LoginRequired, e))?
-            .is_some()
-        {
-            // The stored login is kept; a server or authorization server that cannot be
-            // reached now is not a reason to log in again.
-            let stored = oauth::resume(&mut manager, &config.url, &settings, &store)
+        // The stored login is kept; a server or authorization server that cannot be reached
+        // now is not a reason to log in again (a login that cannot be read is).
+        let stored = oauth::resume(&mut manager, &config.url, &settings, &store).await.map_err(
+            |e| match e.kind() {
+                oauth::OAuthErrorKind::Store => refused(ConnectErrorKind::LoginRequired, e),
+                _ => refused(ConnectErrorKind::Handshake, e),
+            },
+        )?;
+        // A login of another authorization server is not sent at all: the connection starts
+        // from nothing (a new login, with an authorizer, replaces the stored one).
+        if stored == oauth::Stored::Changed && options.authorizer.is_none() {
+            manager = oauth::manager(&config.url, &TokenStore::in_memory())
                 .await
-                .map_err(|e| refused(ConnectErrorKind::Handshake, e))?;
-            // A login of another authorization server is not sent at all: the connection
-            // starts from nothing (a new login, with an authorizer, replaces the stored one).
-            if stored == oauth::Stored::Changed && options.authorizer.is_none() {
-                manager = oauth::manager(&config.url, &TokenStore::in_memory())
-                    .await
-                    .map_err(|e| refused(ConnectErrorKind::InvalidConfig, e))?;
-            }
+                .map_err(|e| refused(ConnectErrorKind::InvalidConfig, e))?;
         }
         let authorizer = options.authorizer.as_ref().map(|slot| Arc::clone(&slot.0));
         let relogin = Arc::new(Relogin::new(config.url.clone(), settings, authorizer, store));

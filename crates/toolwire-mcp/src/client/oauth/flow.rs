@@ -69,9 +69,10 @@ pub(crate) async fn resume(
     settings: &OAuthSettings,
     store: &TokenStore,
 ) -> Result<Stored, OAuthError> {
+    // Nothing stored, nothing to discover for: the connection starts without a login.
+    let Some(stored) = store.load(url)? else { return Ok(Stored::Absent) };
     let resolution = manager.resolve_metadata().await.map_err(|e| flow("discovery", &e))?;
     guard::check(&resolution.metadata, url, settings)?;
-    let Some(stored) = store.load(url)? else { return Ok(Stored::Absent) };
     if stored.issuer != resolution.metadata.issuer {
         tracing::warn!(
             url,

@@ -58,9 +58,7 @@ pub(crate) fn check(
     for (what, endpoint) in endpoints {
         let url = secure(&format!("the authorization server's {what}"), endpoint)?;
         let host = url.host_str().unwrap_or_default();
-        let same = host.eq_ignore_ascii_case(issuer.host_str().unwrap_or_default());
-        let trusted = settings.trusted_hosts.iter().any(|t| t.eq_ignore_ascii_case(host));
-        if !same && !trusted {
+        if !allowed_host(host, &issuer, settings) {
             return Err(OAuthError::refused(format!(
                 "the authorization server {issuer} names its {what} on another host, {host}; \
                  refused (trust it with the oauth setting trustedHosts, or trusted_hosts in a manifest)"
@@ -86,10 +84,7 @@ pub(crate) fn secret_allowed(
         Some(issuer) => secure("the authorization server's issuer", issuer)?,
         None => return Ok(()), // its endpoints are on the MCP server's host (see `check`)
     };
-    let host = issuer.host_str().unwrap_or_default();
-    let same = host.eq_ignore_ascii_case(server.host_str().unwrap_or_default());
-    let trusted = settings.trusted_hosts.iter().any(|t| t.eq_ignore_ascii_case(host));
-    if same || trusted {
+    if allowed_host(issuer.host_str().unwrap_or_default(), &server, settings) {
         return Ok(());
     }
     Err(OAuthError::refused(format!(
@@ -97,6 +92,12 @@ pub(crate) fn secret_allowed(
          to one on the server's host or named by the oauth setting trustedHosts (trusted_hosts \
          in a manifest)"
     )))
+}
+
+/// Whether `host` is `home`'s host, or one the settings trust.
+fn allowed_host(host: &str, home: &Url, settings: &OAuthSettings) -> bool {
+    host.eq_ignore_ascii_case(home.host_str().unwrap_or_default())
+        || settings.trusted_hosts.iter().any(|trusted| trusted.eq_ignore_ascii_case(host))
 }
 
 #[cfg(test)]
@@ -144,7 +145,7 @@ mod tests {
     }
 
     #[test]
-    fn a_client_secret_goes_only_to_a_trusted_authorization_server() {
+    fn regression_a_client_secret_went_to_any_authorization_server_the_server_named() {
         let server = "https://mcp.example.com/mcp";
         let elsewhere =
             metadata("https://login.other.example", "https://login.other.example/token");
